@@ -1,0 +1,75 @@
+#include "BenchCommand.h"
+
+#include "histoscope/HistogramTypes.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace hs::bench {
+
+namespace {
+
+void printUsage()
+{
+    std::cout << "usage: histoscope-bench [--list-strategies]\n"
+                 "       histoscope-bench selfcheck [--big] [--host-only] [--filter TEXT]\n"
+                 "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT]\n"
+                 "       histoscope-bench cpu   (CPU backend on a 4K RGB frame)\n";
+}
+
+bool takeValue(const std::vector<std::string>& args, std::size_t& i, std::string& value)
+{
+    if (i + 1 >= args.size()) {
+        std::cerr << "histoscope-bench: " << args[i] << " needs a value\n";
+        return false;
+    }
+    value = args[++i];
+    return true;
+}
+
+}  // namespace
+
+int runBenchCommand(const std::vector<std::string>& args)
+{
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        printUsage();
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--list-strategies" || args[0] == "list-strategies") {
+        for (Strategy s : allStrategies())
+            std::cout << strategyName(s) << "\n";
+        std::cout << "read-probe\n";
+        return 0;
+    }
+    if (args[0] == "selfcheck") {
+        SelfCheckOptions options;
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            if (args[i] == "--big") options.big = true;
+            else if (args[i] == "--host-only") options.hostOnly = true;
+            else if (args[i] == "--filter") { if (!takeValue(args, i, options.filter)) return 2; }
+            else { std::cerr << "histoscope-bench: unknown option " << args[i] << "\n"; return 2; }
+        }
+        return runSelfCheck(options);
+    }
+    if (args[0] == "run" || args[0] == "cpu") {
+        BenchmarkOptions options;
+        options.cpuMode = args[0] == "cpu";
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            std::string value;
+            if (args[i] == "--quick") options.quick = true;
+            else if (args[i] == "--csv") { if (!takeValue(args, i, options.csvPath)) return 2; }
+            else if (args[i] == "--plot") { if (!takeValue(args, i, options.plotPath)) return 2; }
+            else if (args[i] == "--only") { if (!takeValue(args, i, options.only)) return 2; }
+            else if (args[i] == "--repeats") {
+                if (!takeValue(args, i, value)) return 2;
+                options.repeats = std::max(1, std::atoi(value.c_str()));
+            } else { std::cerr << "histoscope-bench: unknown option " << args[i] << "\n"; return 2; }
+        }
+        return runBenchmark(options);
+    }
+    std::cerr << "histoscope-bench: unknown command '" << args[0] << "'\n";
+    printUsage();
+    return 2;
+}
+
+}  // namespace hs::bench

@@ -1,0 +1,29 @@
+// `histoscope-bench` and `histoscope-cli bench` share this entry point. Its argument parsing is
+// hand-written because the GPU machine that runs it has no Qt.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hs::bench {
+
+int runBenchCommand(const std::vector<std::string>& args);
+
+struct SelfCheckOptions {
+    bool big = false;          // also a bin with more than 2^32 counts (about 4.3 GB of input)
+    bool hostOnly = false;     // skip device-memory inputs
+    std::string filter;        // only cases whose name contains this
+};
+int runSelfCheck(const SelfCheckOptions& options);
+
+struct BenchmarkOptions {
+    std::string csvPath = "bench.csv";
+    std::string plotPath;      // SVG of the skew sweep; empty: next to the CSV
+    int repeats = 20;
+    bool quick = false;        // smaller matrix, for a smoke run
+    bool cpuMode = false;      // time the CPU backend on a 4K RGB frame
+    std::string only;          // run only workloads whose name contains this
+};
+int runBenchmark(const BenchmarkOptions& options);
+
+}  // namespace hs::bench

@@ -1,0 +1,138 @@
+// The GPU machine has no Qt, so this runs the same exactness matrix as tests/tst_strategies.cpp
+// against the reference, for every strategy, from host and from device memory.
+#include "BenchCommand.h"
+#include "TestCases.h"
+
+#include "histoscope/HistogramEngine.h"
+#include "histoscope/ReferenceHistogram.h"
+
+#include <cstring>
+#include <iostream>
+
+namespace hs::bench {
+
+namespace {
+
+struct Tally {
+    int passed = 0;
+    int failed = 0;
+};
+
+void check(HistogramEngine& engine, const HistogramRequest& request, const HistogramResult& expected,
+           const std::string& label, Tally& tally)
+{
+    HistogramResult result = testing::poisonedResult();
+    const Status s = engine.compute(request, result);
+    std::string problem = s ? testing::describeDifference(expected, result) : "error: " + s.message;
+    if (s && result.samples != expected.samples)
+        problem += "sample count " + std::to_string(result.samples) + " != " + std::to_string(expected.samples);
+    if (problem.empty()) {
+        ++tally.passed;
+    } else {
+        ++tally.failed;
+        std::cout << "FAIL " << label << ": " << problem << "\n";
+    }
+}
+
+void checkBigBin(HistogramEngine& engine, Tally& tally, bool device)
+{
+    // 2^32 + 2^20 + 7 samples: most are 200, so bin 200 passes 2^32.
+    const std::size_t count = (std::size_t(1) << 32) + (std::size_t(1) << 20) + 7;
+    std::vector<std::uint8_t> keys(count, 200);
+    std::mt19937_64 rng(testing::freshSeed());
+    for (int i = 0; i < 100000; ++i)
+        keys[rng() % count] = std::uint8_t(rng());
+    HistogramRequest request = makeRequest(keysView(keys.data(), count, SampleType::U8), defaultBinning(SampleType::U8));
+    HistogramResult expected;
+    request.strategy = Strategy::Cpu;
+    engine.compute(request, expected);
+    // Check the CPU result itself against a direct count.
+    std::uint64_t twoHundred = 0;
+    for (std::uint8_t k : keys)
+        twoHundred += k == 200;
+    if (expected.channels.empty() || expected.channels[0].counts[200] != twoHundred) {
+        ++tally.failed;
+        std::cout << "FAIL big-bin cpu\n";
+        return;
+    }
+    DeviceArray array;
+    if (device && !engine.copyToDevice(keys.data(), count, array)) {
+        ++tally.failed;
+        std::cout << "FAIL big-bin: could not upload 4.3 GB\n";
+        return;
+    }
+    for (Strategy s : {Strategy::Auto, Strategy::GlobalAtomic, Strategy::Shared, Strategy::RunLength, Strategy::Cub}) {
+        request.strategy = s;
+        request.image = keysView(device ? array.data() : keys.data(), count, SampleType::U8,
+                                 device ? MemorySpace::Device : MemorySpace::Host);
+        check(engine, request, expected, std::string("big-bin/") + (device ? "device/" : "host/") + std::string(strategyName(s)), tally);
+    }
+}
+
+// A comma-separated list of name fragments; empty matches everything.
+bool matchesFilter(const std::string& name, const std::string& filter)
+{
+    if (filter.empty())
+        return true;
+    std::size_t start = 0;
+    while (start <= filter.size()) {
+        const std::size_t comma = std::min(filter.find(',', start), filter.size());
+        if (comma > start && name.find(filter.substr(start, comma - start)) != std::string::npos)
+            return true;
+        start = comma + 1;
+    }
+    return false;
+}
+
+}  // namespace
+
+int runSelfCheck(const SelfCheckOptions& options)
+{
+    HistogramEngine engine;
+    std::cout << "engine: " << (engine.hasGpu() ? "CUDA " + engine.deviceInfo()->name : std::string("CPU"));
+    if (!engine.notice().empty())
+        std::cout << " (" << engine.notice() << ")";
+    std::cout << "\n";
+    std::vector<Strategy> strategies{Strategy::Cpu, Strategy::Auto};
+    if (engine.hasGpu())
+        strategies.insert(strategies.end(), gpuStrategies().begin(), gpuStrategies().end());
+
+    const std::uint64_t seed = testing::freshSeed();
+    std::cout << "seed: " << seed << "\n";
+    std::mt19937_64 rng(seed);
+    Tally tally;
+    for (const testing::Case& c : testing::exactnessMatrix()) {
+        if (!matchesFilter(c.name, options.filter))
+            continue;
+        const testing::Frame frame = testing::makeFrame(c, rng);
+        HistogramRequest request = testing::makeCaseRequest(c, frame, Strategy::Cpu);
+        HistogramResult expected;
+        if (Status s = referenceHistogram(request, expected); !s) {
+            std::cout << "FAIL " << c.name << ": reference: " << s.message << "\n";
+            ++tally.failed;
+            continue;
+        }
+        DeviceArray onDevice;
+        const bool device = engine.hasGpu() && !options.hostOnly
+            && engine.copyToDevice(frame.bytes.data(), frame.bytes.size(), onDevice);
+        for (Strategy s : strategies) {
+            request.strategy = s;
+            request.image = frame.view;
+            check(engine, request, expected, c.name + "/host/" + std::string(strategyName(s)), tally);
+            if (device && s != Strategy::Cpu) {
+                request.image.data = onDevice.data();
+                request.image.space = MemorySpace::Device;
+                check(engine, request, expected, c.name + "/device/" + std::string(strategyName(s)), tally);
+            }
+        }
+    }
+    if (options.big) {
+        checkBigBin(engine, tally, false);
+        if (engine.hasGpu())
+            checkBigBin(engine, tally, true);
+    }
+    std::cout << "selfcheck: " << tally.passed << " passed, " << tally.failed << " failed\n";
+    return tally.failed ? 1 : 0;
+}
+
+}  // namespace hs::bench

@@ -1,0 +1,311 @@
+#include "CudaBackend.h"
+
+#include "../src/CpuBackend.h"
+#include "../src/CudaBackendFactory.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace hs::detail {
+
+namespace {
+
+constexpr std::size_t kStageBytes = std::size_t(64) << 20;  // per pinned staging buffer
+constexpr std::uint32_t kSkewSamplePixels = 4096;
+
+}  // namespace
+
+int cudaDeviceCountOrZero()
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();  // clear the sticky "no device" error
+        return 0;
+    }
+    return count;
+}
+
+std::unique_ptr<Backend> makeCudaBackend(const EngineOptions& options, std::string& why)
+{
+    const int count = cudaDeviceCountOrZero();
+    if (count == 0) {
+        why = "No CUDA device found: counting on the CPU";
+        return nullptr;
+    }
+    if (options.device < 0 || options.device >= count) {
+        why = "CUDA device " + std::to_string(options.device) + " does not exist (found "
+            + std::to_string(count) + "): counting on the CPU";
+        return nullptr;
+    }
+    auto backend = std::make_unique<CudaBackend>(options.device, options.cpuThreads);
+    if (Status s = backend->init(); !s) {
+        why = "CUDA device " + std::to_string(options.device) + " could not be used (" + s.message
+            + "): counting on the CPU";
+        return nullptr;
+    }
+    return backend;
+}
+
+CudaBackend::CudaBackend(int device, int cpuThreads) : m_device(device), m_cpuThreads(cpuThreads) {}
+
+Status CudaBackend::init()
+{
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    cudaDeviceProp prop{};
+    HS_CUDA_TRY(cudaGetDeviceProperties(&prop, m_device));
+    m_info.name = prop.name;
+    m_info.computeMajor = prop.major;
+    m_info.computeMinor = prop.minor;
+    m_info.multiprocessors = prop.multiProcessorCount;
+    m_info.globalMemoryBytes = prop.totalGlobalMem;
+    m_info.l2Bytes = std::size_t(prop.l2CacheSize);
+    m_info.sharedPerBlockOptin = prop.sharedMemPerBlockOptin;
+    m_props.computeMajor = prop.major;
+    m_props.multiprocessors = prop.multiProcessorCount;
+    m_props.sharedPerBlock = prop.sharedMemPerBlock;
+    m_props.sharedPerBlockOptin = std::max(prop.sharedMemPerBlockOptin, prop.sharedMemPerBlock);
+    m_props.sharedPerMultiprocessor = prop.sharedMemPerMultiprocessor;
+    m_props.maxThreadsPerMultiprocessor = prop.maxThreadsPerMultiProcessor;
+    m_tuning = tuningFor(prop.major);
+    HS_TRY(m_stream.create());
+    for (CudaEvent& e : m_stageFree)
+        HS_TRY(e.create());
+    HS_TRY(m_probeSink.reserve(sizeof(unsigned long long)));
+    return Status::success();
+}
+
+cudaEvent_t CudaBackend::takeEvent()
+{
+    if (m_eventsUsed == m_events.size()) {
+        CudaEvent e;
+        if (!e.create())
+            return nullptr;
+        m_events.push_back(std::move(e));
+    }
+    return m_events[m_eventsUsed++].get();
+}
+
+Status CudaBackend::beginSpan(Phase phase)
+{
+    Span span{takeEvent(), takeEvent()};
+    if (!span.begin || !span.end)
+        return Status::error(ErrorCode::CudaError, "cudaEventCreate failed");
+    HS_CUDA_TRY(cudaEventRecord(span.begin, m_stream.get()));
+    m_spans.emplace_back(phase, span);
+    return Status::success();
+}
+
+Status CudaBackend::endSpan(Phase phase)
+{
+    for (auto it = m_spans.rbegin(); it != m_spans.rend(); ++it)
+        if (it->first == phase)
+            return cudaStatus(cudaEventRecord(it->second.end, m_stream.get()), "cudaEventRecord");
+    return Status::error(ErrorCode::CudaError, "phase span was never begun");
+}
+
+std::vector<CudaBackend::Piece> CudaBackend::makePieces(const RequestPlan& plan) const
+{
+    // Host pieces fit a staging buffer; device pieces only keep 32-bit counters safe.
+    std::int64_t maxPixels = std::int64_t(kMaxPieceSamples / std::uint64_t(plan.channels));
+    if (plan.space == MemorySpace::Host)
+        maxPixels = std::min<std::int64_t>(maxPixels, std::int64_t(kStageBytes / plan.pixelBytes));
+    std::vector<Piece> pieces;
+    if (plan.width <= maxPixels) {
+        const std::int64_t rowsPerPiece = std::max<std::int64_t>(1, maxPixels / std::max<std::int64_t>(1, plan.width));
+        for (std::int64_t r = 0; r < plan.rows; r += rowsPerPiece)
+            pieces.push_back({r, std::min(rowsPerPiece, plan.rows - r), 0, plan.width});
+    } else {
+        for (std::int64_t r = 0; r < plan.rows; ++r)
+            for (std::int64_t x = 0; x < plan.width; x += maxPixels)
+                pieces.push_back({r, 1, x, std::min(maxPixels, plan.width - x)});
+    }
+    return pieces;
+}
+
+Status CudaBackend::stagePiece(const RequestPlan& plan, const Piece& piece, int buffer, SampleGrid& grid)
+{
+    const unsigned char* first = plan.row(piece.row) + std::size_t(piece.x) * plan.pixelBytes;
+    if (plan.space == MemorySpace::Device) {
+        grid = SampleGrid{first, plan.pitch, piece.width, piece.rows};
+        return Status::success();
+    }
+    const std::size_t rowBytes = std::size_t(piece.width) * plan.pixelBytes;
+    const std::size_t bytes = rowBytes * std::size_t(piece.rows);
+    HS_TRY(m_hostStage[buffer].reserve(bytes));
+    HS_TRY(m_stage[buffer].reserve(bytes));
+    // The staging buffer may still feed the upload of the piece before last.
+    HS_CUDA_TRY(cudaEventSynchronize(m_stageFree[buffer].get()));
+    unsigned char* staging = m_hostStage[buffer].get<unsigned char>();
+    if (plan.pitch == rowBytes) {
+        std::memcpy(staging, first, bytes);
+    } else {
+        for (std::int64_t r = 0; r < piece.rows; ++r)
+            std::memcpy(staging + std::size_t(r) * rowBytes, first + std::size_t(r) * plan.pitch, rowBytes);
+    }
+    HS_TRY(beginSpan(Upload));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_stage[buffer].get(), staging, bytes, cudaMemcpyHostToDevice, m_stream.get()));
+    HS_TRY(endSpan(Upload));
+    HS_CUDA_TRY(cudaEventRecord(m_stageFree[buffer].get(), m_stream.get()));
+    // Packed rows are one long row for the walker.
+    grid = SampleGrid{m_stage[buffer].get<unsigned char>(), bytes, piece.width * piece.rows, 1};
+    return Status::success();
+}
+
+Status CudaBackend::skewEstimate(const RequestPlan& plan, const KernelArgs& first, SkewEstimate& estimate)
+{
+    std::vector<std::uint32_t> slots;
+    if (plan.space == MemorySpace::Host) {
+        slots = sampleHostSlots(plan, kSkewSamplePixels);
+    } else {
+        const std::uint32_t count = std::uint32_t(std::min<std::int64_t>(kSkewSamplePixels, plan.pixels()));
+        const std::size_t bytes = std::size_t(count) * plan.channels * sizeof(std::uint32_t);
+        HS_TRY(m_sample.reserve(bytes));
+        HS_TRY(m_hostSample.reserve(bytes));
+        KernelArgs whole = first;
+        whole.grid = SampleGrid{plan.origin, plan.pitch, plan.width, plan.rows};
+        HS_TRY(launchSlotSample(whole, m_sample.get<std::uint32_t>(), count, {m_props, m_tuning, m_stream.get()}));
+        HS_CUDA_TRY(cudaMemcpyAsync(m_hostSample.get(), m_sample.get(), bytes, cudaMemcpyDeviceToHost, m_stream.get()));
+        HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
+        const std::uint32_t* s = m_hostSample.get<std::uint32_t>();
+        slots.assign(s, s + bytes / sizeof(std::uint32_t));
+    }
+    estimate = estimateSkew(slots, std::uint32_t(m_tuning.hotCacheEntries));
+    return Status::success();
+}
+
+Strategy CudaBackend::chooseStrategy(const RequestPlan& plan)
+{
+    SkewEstimate estimate;
+    KernelArgs args;
+    args.type = plan.type;
+    args.channels = plan.channels;
+    args.map = plan.map;
+    if (plan.pixels() > 0 && !skewEstimate(plan, args, estimate))
+        estimate = {};
+    return chooseAutoStrategy(plan, m_props, m_tuning, estimate);
+}
+
+Status CudaBackend::submit(const RequestPlan& plan, Strategy strategy)
+{
+    m_plan = plan;
+    m_ran = strategy;
+    m_spans.clear();
+    m_eventsUsed = 0;
+    if (strategy == Strategy::Cpu) {
+        if (plan.space != MemorySpace::Host)
+            return Status::error(ErrorCode::InvalidArgument, "the cpu strategy cannot read device memory");
+        const auto start = std::chrono::steady_clock::now();
+        CpuBackend::countSlots(plan, m_cpuThreads, m_cpuSlots);
+        m_cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return Status::success();
+    }
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    return enqueue(plan, strategy);
+}
+
+Status CudaBackend::enqueue(const RequestPlan& plan, Strategy strategy)
+{
+    const std::size_t slotBytes = std::size_t(plan.map.num_slots) * sizeof(std::uint64_t);
+    HS_TRY(m_slots.reserve(slotBytes));
+    HS_TRY(m_hostSlots.reserve(slotBytes));
+    HS_TRY(beginSpan(Clear));
+    HS_CUDA_TRY(cudaMemsetAsync(m_slots.get(), 0, slotBytes, m_stream.get()));
+    HS_TRY(endSpan(Clear));
+
+    KernelArgs args;
+    args.type = plan.type;
+    args.channels = plan.channels;
+    args.map = plan.map;
+    args.d_slots = m_slots.get<unsigned long long>();
+    const LaunchContext ctx{m_props, m_tuning, m_stream.get()};
+
+    const std::vector<Piece> pieces = plan.pixels() ? makePieces(plan) : std::vector<Piece>{};
+    if (!pieces.empty() && (strategy == Strategy::Auto || needsSkewEstimate(strategy, plan, m_props))) {
+        SkewEstimate estimate;
+        HS_TRY(skewEstimate(plan, args, estimate));
+        if (strategy == Strategy::Auto)
+            strategy = chooseAutoStrategy(plan, m_props, m_tuning, estimate);
+        args.hot_slot = estimate.topSlot;
+        const std::size_t hotBytes = estimate.hotKeys.size() * sizeof(std::uint32_t);
+        HS_TRY(m_hotKeys.reserve(hotBytes));
+        HS_TRY(m_hostHotKeys.reserve(hotBytes));
+        // The previous frame's upload of this table may still be in flight.
+        HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
+        std::memcpy(m_hostHotKeys.get(), estimate.hotKeys.data(), hotBytes);
+        HS_CUDA_TRY(cudaMemcpyAsync(m_hotKeys.get(), m_hostHotKeys.get(), hotBytes, cudaMemcpyHostToDevice, m_stream.get()));
+        args.d_hot_keys = m_hotKeys.get<std::uint32_t>();
+        args.hot_entries = std::uint32_t(estimate.hotKeys.size());
+    }
+    if (strategy == Strategy::Auto)
+        strategy = chooseAutoStrategy(plan, m_props, m_tuning, {});
+    m_ran = strategy;
+
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        HS_TRY(stagePiece(plan, pieces[i], int(i % 2), args.grid));
+        HS_TRY(beginSpan(Tally));
+        HS_TRY(launchStrategy(strategy, args, m_cub, ctx));
+        HS_TRY(endSpan(Tally));
+    }
+    HS_TRY(beginSpan(Download));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get(), m_slots.get(), slotBytes, cudaMemcpyDeviceToHost, m_stream.get()));
+    HS_TRY(endSpan(Download));
+    return Status::success();
+}
+
+Status CudaBackend::finish(HistogramResult& result, bool accumulate)
+{
+    if (m_ran == Strategy::Cpu) {
+        unpackSlots(m_plan, m_cpuSlots.data(), result, accumulate);
+        result.strategyRan = Strategy::Cpu;
+        result.timings = {};
+        result.timings.tallyMs = m_cpuMs;
+        return Status::success();
+    }
+    HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
+    double ms[PhaseCount] = {};
+    for (const auto& [phase, span] : m_spans) {
+        float elapsed = 0;
+        HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, span.begin, span.end));
+        ms[phase] += elapsed;
+    }
+    unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), result, accumulate);
+    result.strategyRan = m_ran;
+    result.timings = PhaseTimings{ms[Upload], ms[Clear], ms[Tally], ms[Merge], ms[Download]};
+    return Status::success();
+}
+
+Status CudaBackend::allocateDevice(std::size_t bytes, DeviceArray& array)
+{
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    void* p = nullptr;
+    HS_CUDA_TRY(cudaMalloc(&p, std::max<std::size_t>(bytes, 1)));
+    adopt(array, std::shared_ptr<void>(p, [](void* q) { cudaFree(q); }), bytes);
+    return Status::success();
+}
+
+Status CudaBackend::copyToDevice(const void* host, std::size_t bytes, DeviceArray& array)
+{
+    if (!array || array.size() < bytes)
+        HS_TRY(allocateDevice(bytes, array));
+    HS_CUDA_TRY(cudaMemcpy(array.data(), host, bytes, cudaMemcpyHostToDevice));
+    return Status::success();
+}
+
+Status CudaBackend::readProbe(const void* d_data, std::size_t bytes, double& milliseconds)
+{
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    m_eventsUsed = 0;
+    cudaEvent_t begin = takeEvent();
+    cudaEvent_t end = takeEvent();
+    HS_CUDA_TRY(cudaEventRecord(begin, m_stream.get()));
+    HS_TRY(launchReadProbe(d_data, bytes, m_probeSink.get<unsigned long long>(), {m_props, m_tuning, m_stream.get()}));
+    HS_CUDA_TRY(cudaEventRecord(end, m_stream.get()));
+    HS_CUDA_TRY(cudaEventSynchronize(end));
+    float elapsed = 0;
+    HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, begin, end));
+    milliseconds = elapsed;
+    return Status::success();
+}
+
+}  // namespace hs::detail

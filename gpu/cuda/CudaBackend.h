@@ -1,0 +1,75 @@
+// The CUDA backend: owns the device buffers, the stream and the events, splits a request into
+// pieces, uploads host pieces through pinned staging, and runs the dispatched strategy.
+#pragma once
+
+#include "../src/Backend.h"
+#include "DeviceMemory.h"
+#include "Dispatch.h"
+
+#include <vector>
+
+namespace hs::detail {
+
+class CudaBackend final : public Backend {
+public:
+    CudaBackend(int device, int cpuThreads);
+    Status init();
+
+    BackendKind kind() const override { return BackendKind::Cuda; }
+    std::optional<DeviceInfo> deviceInfo() const override { return m_info; }
+    Strategy chooseStrategy(const RequestPlan& plan) override;
+    Status submit(const RequestPlan& plan, Strategy strategy) override;
+    Status finish(HistogramResult& result, bool accumulate) override;
+    Status allocateDevice(std::size_t bytes, DeviceArray& array) override;
+    Status copyToDevice(const void* host, std::size_t bytes, DeviceArray& array) override;
+    Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds) override;
+
+private:
+    struct Piece {
+        std::int64_t row;
+        std::int64_t rows;
+        std::int64_t x;
+        std::int64_t width;
+    };
+    struct Span {
+        cudaEvent_t begin;
+        cudaEvent_t end;
+    };
+    enum Phase { Upload, Clear, Tally, Merge, Download, PhaseCount };
+
+    Status enqueue(const RequestPlan& plan, Strategy strategy);
+    Status skewEstimate(const RequestPlan& plan, const KernelArgs& first, SkewEstimate& estimate);
+    Status stagePiece(const RequestPlan& plan, const Piece& piece, int buffer, SampleGrid& grid);
+    std::vector<Piece> makePieces(const RequestPlan& plan) const;
+    Status beginSpan(Phase phase);
+    Status endSpan(Phase phase);
+    cudaEvent_t takeEvent();
+
+    int m_device;
+    int m_cpuThreads;
+    DeviceInfo m_info;
+    DeviceProps m_props;
+    ArchTuning m_tuning{};
+    CudaStream m_stream;
+    DeviceBuffer m_slots;
+    PinnedBuffer m_hostSlots;
+    DeviceBuffer m_stage[2];
+    PinnedBuffer m_hostStage[2];
+    CudaEvent m_stageFree[2];
+    DeviceBuffer m_hotKeys;
+    PinnedBuffer m_hostHotKeys;
+    DeviceBuffer m_sample;
+    PinnedBuffer m_hostSample;
+    DeviceBuffer m_probeSink;
+    CubScratch m_cub;
+    std::vector<CudaEvent> m_events;
+    std::size_t m_eventsUsed = 0;
+    std::vector<std::pair<Phase, Span>> m_spans;
+
+    RequestPlan m_plan;
+    Strategy m_ran = Strategy::Auto;
+    std::vector<std::uint64_t> m_cpuSlots;
+    double m_cpuMs = 0;
+};
+
+}  // namespace hs::detail

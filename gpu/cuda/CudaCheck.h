@@ -1,0 +1,34 @@
+// Every CUDA call goes through here so its error travels upward as a Status.
+#pragma once
+
+#include "histoscope/HistogramTypes.h"
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+namespace hs::detail {
+
+inline Status cudaStatus(cudaError_t error, const char* what)
+{
+    if (error == cudaSuccess)
+        return Status::success();
+    const ErrorCode code = error == cudaErrorMemoryAllocation ? ErrorCode::OutOfMemory : ErrorCode::CudaError;
+    return Status::error(code, std::string(what) + ": " + cudaGetErrorName(error) + " ("
+                                   + cudaGetErrorString(error) + ")");
+}
+
+}  // namespace hs::detail
+
+// Returns the failing call's Status from the enclosing function.
+#define HS_CUDA_TRY(call)                                                                   \
+    do {                                                                                    \
+        if (::hs::Status hs_status_ = ::hs::detail::cudaStatus((call), #call); !hs_status_) \
+            return hs_status_;                                                              \
+    } while (0)
+
+#define HS_TRY(expr)                                    \
+    do {                                                \
+        if (::hs::Status hs_status_ = (expr); !hs_status_) \
+            return hs_status_;                          \
+    } while (0)

@@ -1,0 +1,31 @@
+// Dispatch: picks the strategy for `auto` and the kernel family for a named strategy, from the
+// slot count, the sample type, a skew estimate and the device's properties.
+#pragma once
+
+#include "../src/RequestPlan.h"
+#include "kernels/Kernels.h"
+
+#include <vector>
+
+namespace hs::detail {
+
+inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
+
+struct SkewEstimate {
+    std::uint32_t topSlot = kNoSlot;
+    double topShare = 0;                  // share of sampled samples in the top slot
+    std::vector<std::uint32_t> hotKeys;   // direct-mapped table: entry slot & (size-1), or kNoSlot
+};
+
+SkewEstimate estimateSkew(const std::vector<std::uint32_t>& sampledSlots, std::uint32_t hotEntries);
+
+// Samples up to `count` pixels of a host-memory plan, as slots (kNoSlot for inactive channels).
+std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_t count);
+
+bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
+Strategy chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
+                            const SkewEstimate& skew);
+
+Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx);
+
+}  // namespace hs::detail

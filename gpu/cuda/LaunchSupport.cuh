@@ -1,0 +1,70 @@
+// Host-side helpers every kernel family uses to pick <T, C> and a launch shape.
+#pragma once
+
+#include "../src/RequestPlan.h"
+#include "KernelArgs.h"
+
+#include <algorithm>
+#include <type_traits>
+
+namespace hs::detail {
+
+// Calls f(T{}, std::integral_constant<int, C>{}) for the request's sample type and channel count.
+template <typename F>
+Status visitTypeAndChannels(SampleType type, int channels, F&& f)
+{
+    return visitSampleType(type, [&](auto tag) -> Status {
+        switch (channels) {
+        case 1: return f(tag, std::integral_constant<int, 1>{});
+        case 2: return f(tag, std::integral_constant<int, 2>{});
+        case 3: return f(tag, std::integral_constant<int, 3>{});
+        case 4: return f(tag, std::integral_constant<int, 4>{});
+        }
+        return Status::error(ErrorCode::InvalidArgument, "channel count outside 1..4");
+    });
+}
+
+template <typename T>
+constexpr int groupPixels() { return 16 / int(sizeof(T)); }
+
+// A persistent grid: as many blocks as stay resident, spread over rows first so that each
+// block walks long stretches of one row, and never more than the work needs.
+inline Status gridFor(const void* kernel, int threads, std::size_t smemBytes, const SampleGrid& grid,
+                      const DeviceProps& props, int pixelsPerStep, dim3& blocks)
+{
+    int perMultiprocessor = 0;
+    HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, threads, smemBytes));
+    if (perMultiprocessor < 1)
+        return Status::error(ErrorCode::CudaError, "kernel does not fit on a multiprocessor");
+    const std::int64_t resident = std::int64_t(perMultiprocessor) * props.multiprocessors;
+    const std::int64_t steps = (grid.width + pixelsPerStep - 1) / pixelsPerStep;
+    const std::int64_t neededX = std::max<std::int64_t>(1, (steps + threads - 1) / threads);
+    std::int64_t y = std::clamp<std::int64_t>(std::min(grid.rows, resident), 1, 65535);
+    std::int64_t x = std::clamp<std::int64_t>(resident / y, 1, neededX);
+    x = std::min<std::int64_t>(x, 0x7fffffff);
+    blocks = dim3(unsigned(x), unsigned(y), 1);
+    return Status::success();
+}
+
+inline Status allowDynamicShared(const void* kernel, std::size_t bytes)
+{
+    if (bytes > 48 * 1024)
+        HS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    return Status::success();
+}
+
+inline Status lastLaunchStatus(const char* kernelName)
+{
+    return cudaStatus(cudaGetLastError(), kernelName);
+}
+
+// Slot tiles of at most `tileSlots`, covering [0, numSlots): each tile rereads the input.
+template <typename F>
+Status forEachTile(std::uint32_t numSlots, std::uint32_t tileSlots, F&& f)
+{
+    for (std::uint32_t begin = 0; begin < numSlots; begin += tileSlots)
+        HS_TRY(f(begin, std::min(numSlots, begin + tileSlots)));
+    return Status::success();
+}
+
+}  // namespace hs::detail

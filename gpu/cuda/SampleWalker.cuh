@@ -1,0 +1,111 @@
+// Walks a SampleGrid with 16-byte loads and hands every active sample's slot to a visitor.
+// Shared by all kernel families, so alignment, ROI offsets and channel interleaving are
+// handled in one place. A row is split into an unaligned head, 16-byte groups of whole
+// pixels, and a tail; head and tail go sample by sample.
+#pragma once
+
+#include "KernelArgs.h"
+
+#include <type_traits>
+#include <utility>
+
+namespace hs::detail {
+
+template <typename T>
+struct SampleBits;
+template <> struct SampleBits<std::uint8_t> { __device__ static std::uint8_t from(std::uint32_t w, int e) { return std::uint8_t(w >> (8 * (e & 3))); } };
+template <> struct SampleBits<std::uint16_t> { __device__ static std::uint16_t from(std::uint32_t w, int e) { return std::uint16_t(w >> (16 * (e & 1))); } };
+template <> struct SampleBits<HalfBits> { __device__ static HalfBits from(std::uint32_t w, int e) { return HalfBits{std::uint16_t(w >> (16 * (e & 1)))}; } };
+template <> struct SampleBits<std::int32_t> { __device__ static std::int32_t from(std::uint32_t w, int) { return std::int32_t(w); } };
+template <> struct SampleBits<std::uint32_t> { __device__ static std::uint32_t from(std::uint32_t w, int) { return w; } };
+template <> struct SampleBits<float> { __device__ static float from(std::uint32_t w, int) { return __uint_as_float(w); } };
+
+template <typename T>
+__device__ __forceinline__ T loadSample(const unsigned char* p)
+{
+    if constexpr (std::is_same_v<T, HalfBits>)
+        return HalfBits{__ldg(reinterpret_cast<const unsigned short*>(p))};
+    else if constexpr (std::is_same_v<T, std::uint8_t>)
+        return std::uint8_t(__ldg(reinterpret_cast<const unsigned char*>(p)));
+    else
+        return __ldg(reinterpret_cast<const T*>(p));
+}
+
+// Calls f(std::integral_constant<int, I>) for I in [0, N): visitors keep per-channel state in
+// registers, which needs the channel as a compile-time index.
+template <typename F, int... I>
+__device__ __forceinline__ void staticForImpl(F& f, std::integer_sequence<int, I...>)
+{
+    (f(std::integral_constant<int, I>{}), ...);
+}
+
+template <int N, typename F>
+__device__ __forceinline__ void staticFor(F&& f)
+{
+    staticForImpl(f, std::make_integer_sequence<int, N>{});
+}
+
+template <typename T, int C, typename Visitor>
+__device__ __forceinline__ void visitPixel(const SlotMap& map, const unsigned char* p, Visitor& visitor)
+{
+    staticFor<C>([&](auto channel) {
+        constexpr int c = decltype(channel)::value;
+        if (map.ch[c].active)
+            visitor.template count<c>(slotOf(map.ch[c], loadSample<T>(p + c * sizeof(T))));
+    });
+}
+
+// Pixels before the first 16-byte aligned pixel boundary; the whole row when there is none.
+__device__ __forceinline__ std::int64_t alignedHead(const unsigned char* row, int pixelBytes, std::int64_t width)
+{
+    const unsigned misalign = unsigned(reinterpret_cast<std::uintptr_t>(row) & 15u);
+    for (int k = 0; k < 16 && k < width; ++k)
+        if (((misalign + unsigned(k * pixelBytes)) & 15u) == 0)
+            return k;
+    return width;
+}
+
+template <typename T, int C, typename Visitor>
+__device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMap& map, Visitor& visitor)
+{
+    constexpr int kPixelBytes = C * int(sizeof(T));
+    constexpr int kGroupPixels = 16 / int(sizeof(T));  // C loads of 16 bytes hold this many pixels
+    constexpr int kWords = 4 * C;
+    constexpr int kSamplesPerWord = 4 / int(sizeof(T));
+    const std::int64_t first = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
+
+    for (std::int64_t r = blockIdx.y; r < grid.rows; r += gridDim.y) {
+        const unsigned char* row = grid.d_origin + std::size_t(r) * grid.pitch;
+        const std::int64_t head = alignedHead(row, kPixelBytes, grid.width);
+        const std::int64_t groups = (grid.width - head) / kGroupPixels;
+        const std::int64_t tail = head + groups * kGroupPixels;
+
+        for (std::int64_t i = first; i < head; i += step)
+            visitPixel<T, C>(map, row + i * kPixelBytes, visitor);
+
+        const uint4* vec = reinterpret_cast<const uint4*>(row + head * kPixelBytes);
+        for (std::int64_t g = first; g < groups; g += step) {
+            std::uint32_t w[kWords];
+#pragma unroll
+            for (int k = 0; k < C; ++k) {
+                const uint4 q = __ldg(vec + g * C + k);
+                w[4 * k + 0] = q.x;
+                w[4 * k + 1] = q.y;
+                w[4 * k + 2] = q.z;
+                w[4 * k + 3] = q.w;
+            }
+            staticFor<kWords * kSamplesPerWord>([&](auto element) {
+                constexpr int e = decltype(element)::value;
+                constexpr int c = e % C;
+                if (map.ch[c].active)
+                    visitor.template count<c>(slotOf(map.ch[c], SampleBits<T>::from(w[e / kSamplesPerWord], e)));
+            });
+        }
+
+        for (std::int64_t i = tail + first; i < grid.width; i += step)
+            visitPixel<T, C>(map, row + i * kPixelBytes, visitor);
+    }
+}
+
+}  // namespace hs::detail

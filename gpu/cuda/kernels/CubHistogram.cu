@@ -1,0 +1,196 @@
+// `cub`: NVIDIA CUB's DeviceHistogram as the vendor reference.
+// Integer samples go to CUB untouched (HistogramEven / MultiHistogramEven on the raw pitched
+// rows); CUB's integer binning is the same exact expression as ours. CUB does not count samples
+// outside the range, so a check of the in-range totals launches a classification pass only when
+// some are missing. Float samples are first turned into channel-local slot numbers, because
+// CUB's float binning can round x just below `hi` to bin == bins and has no upper-bound check
+// (agent_histogram.cuh), and it has no NaN counter; CUB then counts those slots.
+#include "../LaunchSupport.cuh"
+#include "../SampleWalker.cuh"
+#include "Kernels.h"
+
+#include <cub/device/device_histogram.cuh>
+
+#include <array>
+
+namespace hs::detail {
+
+namespace {
+
+template <typename T, int C>
+__global__ void localSlotKernel(KernelArgs a, std::int32_t* d_out)
+{
+    const std::int64_t pixels = a.grid.width * a.grid.rows;
+    for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; p < pixels;
+         p += std::int64_t(gridDim.x) * blockDim.x) {
+        const std::int64_t r = p / a.grid.width;
+        const std::int64_t x = p - r * a.grid.width;
+        const unsigned char* pixel = a.grid.d_origin + std::size_t(r) * a.grid.pitch + std::size_t(x) * C * sizeof(T);
+        staticFor<C>([&](auto channel) {
+            constexpr int c = decltype(channel)::value;
+            const ChannelMap& m = a.map.ch[c];
+            d_out[p * C + c] = m.active ? std::int32_t(slotOf(m, loadSample<T>(pixel + c * sizeof(T))) - m.base) : -1;
+        });
+    }
+}
+
+// Adds CUB's 32-bit counters into the 64-bit totals and sums each channel's in-range counts.
+__global__ void mergeCountersKernel(SlotMap map, const std::uint32_t* d_counters, unsigned long long* d_slots,
+                                    unsigned long long* d_inRange)
+{
+    unsigned long long sums[4] = {0, 0, 0, 0};
+    for (std::uint32_t s = blockIdx.x * blockDim.x + threadIdx.x; s < map.num_slots; s += gridDim.x * blockDim.x) {
+        const std::uint32_t n = d_counters[s];
+        if (!n)
+            continue;
+        d_slots[s] += n;  // each slot has exactly one writer
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+            if (map.ch[c].active && s >= map.ch[c].base && s < map.ch[c].base + map.ch[c].num_bins)
+                sums[c] += n;
+    }
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        unsigned long long v = sums[c];
+        for (int offset = 16; offset > 0; offset /= 2)
+            v += __shfl_down_sync(0xffffffffu, v, offset);
+        if ((threadIdx.x & 31) == 0 && v)
+            atomicAdd(d_inRange + c, v);
+    }
+}
+
+struct OutOfRangeVisitor {
+    const SlotMap* map;
+    unsigned long long* d_slots;
+    template <int C>
+    __device__ void count(std::uint32_t slot)
+    {
+        if (slot >= map->ch[C].base + map->ch[C].num_bins)
+            atomicAdd(d_slots + slot, 1ull);
+    }
+};
+
+template <typename T, int C>
+__global__ void outOfRangeKernel(KernelArgs a, const unsigned long long* d_inRange)
+{
+    const unsigned long long pixels = (unsigned long long)(a.grid.width * a.grid.rows);
+    bool complete = true;
+    for (int c = 0; c < C; ++c)
+        complete &= !a.map.ch[c].active || d_inRange[c] == pixels;
+    if (complete)
+        return;  // every sample was in range: nothing to classify
+    OutOfRangeVisitor visitor{&a.map, a.d_slots};
+    walkSamples<T, C>(a.grid, a.map, visitor);
+}
+
+template <typename SampleT, typename LevelT, int C>
+Status runCub(CubScratch& scratch, const SampleT* d_samples, std::int64_t rowPixels, std::int64_t rows,
+              std::size_t pitch, const std::array<int, C>& levels, const std::array<LevelT, C>& lower,
+              const std::array<LevelT, C>& upper, const std::array<std::uint32_t, C>& bases, cudaStream_t stream)
+{
+    std::uint32_t* counters = scratch.counters.get<std::uint32_t>();
+    std::size_t tempBytes = 0;
+    cudaError_t error;
+    if constexpr (C == 1) {
+        error = cub::DeviceHistogram::HistogramEven(nullptr, tempBytes, d_samples, counters + bases[0], levels[0],
+                                                    lower[0], upper[0], rowPixels, rows, pitch, stream);
+    } else {
+        ::cuda::std::array<std::uint32_t*, C> outputs;
+        ::cuda::std::array<int, C> numLevels;
+        ::cuda::std::array<LevelT, C> lo, hi;
+        for (int c = 0; c < C; ++c) {
+            outputs[c] = counters + bases[c];
+            numLevels[c] = levels[c];
+            lo[c] = lower[c];
+            hi[c] = upper[c];
+        }
+        error = cub::DeviceHistogram::MultiHistogramEven<C, C>(nullptr, tempBytes, d_samples, outputs, numLevels, lo,
+                                                               hi, rowPixels, rows, pitch, stream);
+    }
+    HS_CUDA_TRY(error);
+    HS_TRY(scratch.temp.reserve(std::max<std::size_t>(tempBytes, 1)));
+    if constexpr (C == 1) {
+        error = cub::DeviceHistogram::HistogramEven(scratch.temp.get(), tempBytes, d_samples, counters + bases[0],
+                                                    levels[0], lower[0], upper[0], rowPixels, rows, pitch, stream);
+    } else {
+        ::cuda::std::array<std::uint32_t*, C> outputs;
+        ::cuda::std::array<int, C> numLevels;
+        ::cuda::std::array<LevelT, C> lo, hi;
+        for (int c = 0; c < C; ++c) {
+            outputs[c] = counters + bases[c];
+            numLevels[c] = levels[c];
+            lo[c] = lower[c];
+            hi[c] = upper[c];
+        }
+        error = cub::DeviceHistogram::MultiHistogramEven<C, C>(scratch.temp.get(), tempBytes, d_samples, outputs,
+                                                               numLevels, lo, hi, rowPixels, rows, pitch, stream);
+    }
+    return cudaStatus(error, "cub::DeviceHistogram");
+}
+
+}  // namespace
+
+Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const LaunchContext& ctx)
+{
+    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        constexpr bool isFloat = std::is_same_v<T, float> || std::is_same_v<T, HalfBits>;
+        const SlotMap& map = args.map;
+        // Counters share the slot layout. Inactive channels are still counted by CUB (it reads
+        // every channel): each gets a dummy counter past the real ones. The four 64-bit in-range
+        // sums come last.
+        const std::size_t counterBytes = ((std::size_t(map.num_slots) + 4 * kMaxChannels) * 4 + 7) / 8 * 8;
+        const std::size_t scratchBytes = counterBytes + kMaxChannels * sizeof(unsigned long long);
+        HS_TRY(scratch.counters.reserve(scratchBytes));
+        auto* d_inRange = reinterpret_cast<unsigned long long*>(scratch.counters.get<unsigned char>() + counterBytes);
+        HS_CUDA_TRY(cudaMemsetAsync(scratch.counters.get(), 0, scratchBytes, ctx.stream));
+        std::array<std::uint32_t, C> bases{};
+        std::array<int, C> levels{};
+        for (int c = 0; c < C; ++c)
+            bases[c] = map.ch[c].active ? map.ch[c].base : map.num_slots + 4 * c;
+        const int threads = 256;
+        if constexpr (isFloat) {
+            const std::int64_t pixels = args.grid.width * args.grid.rows;
+            HS_TRY(scratch.converted.reserve(std::size_t(pixels) * C * sizeof(std::int32_t)));
+            auto* d_local = scratch.converted.get<std::int32_t>();
+            const auto kernel = localSlotKernel<T, C>;
+            dim3 blocks;
+            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, SampleGrid{nullptr, 0, pixels, 1}, ctx.props, 1, blocks));
+            kernel<<<blocks, threads, 0, ctx.stream>>>(args, d_local);
+            HS_TRY(lastLaunchStatus("localSlotKernel"));
+            std::array<long long, C> lower{}, upper{};
+            for (int c = 0; c < C; ++c) {
+                const std::uint32_t slots = map.ch[c].active ? map.ch[c].num_bins + 3 : 1;
+                levels[c] = int(slots) + 1;
+                upper[c] = slots;
+            }
+            HS_TRY((runCub<std::int32_t, long long, C>(scratch, d_local, pixels, 1, std::size_t(pixels) * C * 4, levels,
+                                                        lower, upper, bases, ctx.stream)));
+        } else {
+            std::array<long long, C> lower{}, upper{};
+            for (int c = 0; c < C; ++c) {
+                const ChannelMap& m = map.ch[c];
+                levels[c] = m.active ? int(m.num_bins) + 1 : 2;
+                lower[c] = m.active ? m.ilo : 0;
+                upper[c] = m.active ? m.ilo + std::int64_t(m.irange) : 1;
+            }
+            HS_TRY((runCub<T, long long, C>(scratch, reinterpret_cast<const T*>(args.grid.d_origin), args.grid.width,
+                                             args.grid.rows, args.grid.pitch, levels, lower, upper, bases, ctx.stream)));
+        }
+        const std::uint32_t mergeBlocks = std::min<std::uint32_t>(1024, (map.num_slots + threads - 1) / threads);
+        mergeCountersKernel<<<mergeBlocks, threads, 0, ctx.stream>>>(map, scratch.counters.get<std::uint32_t>(),
+                                                                      args.d_slots, d_inRange);
+        HS_TRY(lastLaunchStatus("mergeCountersKernel"));
+        if constexpr (!isFloat) {
+            const auto kernel = outOfRangeKernel<T, C>;
+            dim3 blocks;
+            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, args.grid, ctx.props, groupPixels<T>(), blocks));
+            kernel<<<blocks, threads, 0, ctx.stream>>>(args, d_inRange);
+            HS_TRY(lastLaunchStatus("outOfRangeKernel"));
+        }
+        return Status::success();
+    });
+}
+
+}  // namespace hs::detail

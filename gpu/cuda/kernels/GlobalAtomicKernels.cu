@@ -1,0 +1,39 @@
+// `global-atomic`: one 64-bit global atomic per sample, the brief's first working version.
+#include "../LaunchSupport.cuh"
+#include "../SampleWalker.cuh"
+#include "Kernels.h"
+
+namespace hs::detail {
+
+namespace {
+
+struct GlobalAtomicVisitor {
+    unsigned long long* d_slots;
+    template <int C>
+    __device__ void count(std::uint32_t slot) { atomicAdd(d_slots + slot, 1ull); }
+};
+
+template <typename T, int C>
+__global__ void globalAtomicKernel(KernelArgs a)
+{
+    GlobalAtomicVisitor visitor{a.d_slots};
+    walkSamples<T, C>(a.grid, a.map, visitor);
+}
+
+}  // namespace
+
+Status launchGlobalAtomic(const KernelArgs& args, const LaunchContext& ctx)
+{
+    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        const auto kernel = globalAtomicKernel<T, C>;
+        const int threads = 256;
+        dim3 blocks;
+        HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, args.grid, ctx.props, groupPixels<T>(), blocks));
+        kernel<<<blocks, threads, 0, ctx.stream>>>(args);
+        return lastLaunchStatus("globalAtomicKernel");
+    });
+}
+
+}  // namespace hs::detail

@@ -1,0 +1,39 @@
+// One launcher per kernel family. Each takes the whole piece, picks <T, C>, its launch shape
+// and its slot tiles, and returns the first CUDA error it meets.
+#pragma once
+
+#include "../DeviceMemory.h"
+#include "../KernelArgs.h"
+#include "../Tuning.h"
+
+namespace hs::detail {
+
+struct LaunchContext {
+    const DeviceProps& props;
+    const ArchTuning& tuning;
+    cudaStream_t stream;
+};
+
+Status launchGlobalAtomic(const KernelArgs& args, const LaunchContext& ctx);
+Status launchShared(const KernelArgs& args, const LaunchContext& ctx);
+Status launchWarpAggregated(const KernelArgs& args, const LaunchContext& ctx);
+Status launchReplicated(const KernelArgs& args, const LaunchContext& ctx);
+Status launchRunLength(const KernelArgs& args, const LaunchContext& ctx);
+Status launchLargeBins(const KernelArgs& args, const LaunchContext& ctx);
+
+// CUB needs scratch: its temporary storage, 32-bit counters, and an f16 -> f32 copy.
+struct CubScratch {
+    DeviceBuffer temp;
+    DeviceBuffer counters;
+    DeviceBuffer converted;
+};
+Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const LaunchContext& ctx);
+
+// Gathers up to `count` pixels spread evenly over the grid, as slots, into d_out.
+Status launchSlotSample(const KernelArgs& args, std::uint32_t* d_out, std::uint32_t count,
+                        const LaunchContext& ctx);
+
+Status launchReadProbe(const void* d_data, std::size_t bytes, unsigned long long* d_sink,
+                       const LaunchContext& ctx);
+
+}  // namespace hs::detail

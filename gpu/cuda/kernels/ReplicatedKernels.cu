@@ -1,0 +1,70 @@
+// `replicated`: R interleaved sub-histograms per block, lane l using copy l % R. Slot s of copy
+// r lives at s * R + r, so with R = 32 every lane of a warp hits its own bank and equal slots
+// never share an address: a hot bin no longer serialises the warp. R shrinks as bins grow.
+#include "../LaunchSupport.cuh"
+#include "../PrivatizedTally.cuh"
+#include "Kernels.h"
+
+namespace hs::detail {
+
+namespace {
+
+struct ReplicatedVisitor {
+    std::uint32_t tileBegin;
+    std::uint32_t tileSlots;
+    std::uint32_t replicas;  // a power of two
+    std::uint32_t copy;
+    template <int C>
+    __device__ void count(std::uint32_t slot)
+    {
+        const std::uint32_t s = slot - tileBegin;
+        if (s < tileSlots)
+            atomicAdd(sharedCounters + s * replicas + copy, 1u);
+    }
+    __device__ void flush() {}
+};
+
+template <typename T, int C>
+__global__ void replicatedKernel(KernelArgs a, std::uint32_t replicas)
+{
+    ReplicatedVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin, replicas, threadIdx.x & (replicas - 1)};
+    privatizedTally<T, C>(a, visitor, int(replicas));
+}
+
+std::uint32_t floorPowerOfTwo(std::uint64_t v)
+{
+    std::uint32_t p = 1;
+    while (std::uint64_t(p) * 2 <= v)
+        p *= 2;
+    return p;
+}
+
+}  // namespace
+
+Status launchReplicated(const KernelArgs& args, const LaunchContext& ctx)
+{
+    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        const auto kernel = replicatedKernel<T, C>;
+        const std::size_t budget = ctx.props.sharedPerBlockOptin;
+        HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
+        const std::uint64_t fit = budget / (std::uint64_t(args.map.num_slots) * sizeof(std::uint32_t));
+        const std::uint32_t replicas =
+            floorPowerOfTwo(std::clamp<std::uint64_t>(fit, 1, std::uint64_t(ctx.tuning.replicasMax)));
+        const std::uint32_t tileSlots = std::uint32_t(budget / (sizeof(std::uint32_t) * replicas));
+        return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
+            KernelArgs a = args;
+            a.tile_begin = begin;
+            a.tile_end = end;
+            const std::size_t smem = std::size_t(end - begin) * replicas * sizeof(std::uint32_t);
+            const int threads = ctx.tuning.threadsPerBlock;
+            dim3 blocks;
+            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, ctx.props, groupPixels<T>(), blocks));
+            kernel<<<blocks, threads, smem, ctx.stream>>>(a, replicas);
+            return lastLaunchStatus("replicatedKernel");
+        });
+    });
+}
+
+}  // namespace hs::detail

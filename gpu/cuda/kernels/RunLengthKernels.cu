@@ -1,0 +1,93 @@
+// `run-length`: each thread keeps, per channel, the slot it saw last and how many times in a
+// row, and adds the run with one atomic when it ends. A heavy hitter found by sampling gets a
+// register counter of its own, so a 90%-one-bin frame issues almost no atomics at all.
+#include "../LaunchSupport.cuh"
+#include "../PrivatizedTally.cuh"
+#include "Kernels.h"
+
+namespace hs::detail {
+
+namespace {
+
+template <int NumChannels>
+struct RunLengthVisitor {
+    std::uint32_t tileBegin;
+    std::uint32_t tileSlots;
+    std::uint32_t hot;
+    std::uint32_t hotCount = 0;
+    std::uint32_t current[NumChannels];
+    std::uint32_t run[NumChannels];
+
+    __device__ RunLengthVisitor(std::uint32_t begin, std::uint32_t slots, std::uint32_t hotSlot)
+        : tileBegin(begin), tileSlots(slots), hot(hotSlot)
+    {
+#pragma unroll
+        for (int c = 0; c < NumChannels; ++c) {
+            current[c] = 0xffffffffu;
+            run[c] = 0;
+        }
+    }
+
+    __device__ void add(std::uint32_t slot, std::uint32_t n)
+    {
+        const std::uint32_t s = slot - tileBegin;
+        if (n && s < tileSlots)
+            atomicAdd(sharedCounters + s, n);
+    }
+
+    template <int C>
+    __device__ void count(std::uint32_t slot)
+    {
+        if (slot == hot) {
+            ++hotCount;
+        } else if (slot == current[C]) {
+            ++run[C];
+        } else {
+            add(current[C], run[C]);
+            current[C] = slot;
+            run[C] = 1;
+        }
+    }
+
+    __device__ void flush()
+    {
+#pragma unroll
+        for (int c = 0; c < NumChannels; ++c)
+            add(current[c], run[c]);
+        add(hot, hotCount);
+    }
+};
+
+template <typename T, int C>
+__global__ void runLengthKernel(KernelArgs a)
+{
+    RunLengthVisitor<C> visitor(a.tile_begin, a.tile_end - a.tile_begin, a.hot_slot);
+    privatizedTally<T, C>(a, visitor, 1);
+}
+
+}  // namespace
+
+Status launchRunLength(const KernelArgs& args, const LaunchContext& ctx)
+{
+    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        const auto kernel = runLengthKernel<T, C>;
+        const std::size_t budget = ctx.props.sharedPerBlockOptin;
+        HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
+        const std::uint32_t tileSlots = std::uint32_t(budget / sizeof(std::uint32_t));
+        return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
+            KernelArgs a = args;
+            a.tile_begin = begin;
+            a.tile_end = end;
+            const std::size_t smem = std::size_t(end - begin) * sizeof(std::uint32_t);
+            const int threads = ctx.tuning.threadsPerBlock;
+            dim3 blocks;
+            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, ctx.props, groupPixels<T>(), blocks));
+            kernel<<<blocks, threads, smem, ctx.stream>>>(a);
+            return lastLaunchStatus("runLengthKernel");
+        });
+    });
+}
+
+}  // namespace hs::detail

@@ -1,0 +1,62 @@
+// Small kernels around the strategies: the slot sample behind `auto`'s skew estimate and the
+// hot-slot tables, and the read-bandwidth probe that is the benchmark's physical floor.
+#include "../LaunchSupport.cuh"
+#include "../SampleWalker.cuh"
+#include "Kernels.h"
+
+namespace hs::detail {
+
+namespace {
+
+template <typename T, int C>
+__global__ void slotSampleKernel(KernelArgs a, std::uint32_t* d_out, std::uint32_t count)
+{
+    const std::uint64_t pixels = std::uint64_t(a.grid.width) * std::uint64_t(a.grid.rows);
+    for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
+        const std::uint64_t p = pixels * i / count;
+        const std::uint64_t r = p / std::uint64_t(a.grid.width);
+        const std::uint64_t x = p - r * std::uint64_t(a.grid.width);
+        const unsigned char* pixel = a.grid.d_origin + r * a.grid.pitch + x * C * sizeof(T);
+        staticFor<C>([&](auto channel) {
+            constexpr int c = decltype(channel)::value;
+            const ChannelMap& m = a.map.ch[c];
+            d_out[std::size_t(i) * C + c] = m.active ? slotOf(m, loadSample<T>(pixel + c * sizeof(T))) : 0xffffffffu;
+        });
+    }
+}
+
+__global__ void readProbeKernel(const uint4* d_data, std::size_t count, unsigned long long* d_sink)
+{
+    unsigned int acc = 0;
+    for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        const uint4 q = __ldg(d_data + i);
+        acc ^= q.x ^ q.y ^ q.z ^ q.w;
+    }
+    if (acc == 0x9e3779b9u)  // practically never: keeps the loads without a store per thread
+        *d_sink = acc;
+}
+
+}  // namespace
+
+Status launchSlotSample(const KernelArgs& args, std::uint32_t* d_out, std::uint32_t count, const LaunchContext& ctx)
+{
+    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        slotSampleKernel<T, C><<<1, 256, 0, ctx.stream>>>(args, d_out, count);
+        return lastLaunchStatus("slotSampleKernel");
+    });
+}
+
+Status launchReadProbe(const void* d_data, std::size_t bytes, unsigned long long* d_sink, const LaunchContext& ctx)
+{
+    const int threads = 512;
+    int perMultiprocessor = 0;
+    HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, readProbeKernel, threads, 0));
+    const unsigned blocks = unsigned(std::max(1, perMultiprocessor) * ctx.props.multiprocessors);
+    readProbeKernel<<<blocks, threads, 0, ctx.stream>>>(static_cast<const uint4*>(d_data), bytes / 16, d_sink);
+    return lastLaunchStatus("readProbeKernel");
+}
+
+}  // namespace hs::detail

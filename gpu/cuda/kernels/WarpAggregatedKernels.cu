@@ -1,0 +1,65 @@
+// `warp-aggregated`: lanes of a warp that hit the same slot are grouped (match_any through
+// cooperative groups' labeled_partition) and one leader adds the group's size. On a skewed frame
+// 32 shared atomics become one; on a uniform frame the grouping costs more than it saves.
+#include "../LaunchSupport.cuh"
+#include "../PrivatizedTally.cuh"
+#include "Kernels.h"
+
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+namespace hs::detail {
+
+namespace {
+
+struct WarpAggregatedVisitor {
+    std::uint32_t tileBegin;
+    std::uint32_t tileSlots;
+    template <int C>
+    __device__ void count(std::uint32_t slot)
+    {
+        const std::uint32_t s = slot - tileBegin;
+        if (s < tileSlots) {
+            const cg::coalesced_group active = cg::coalesced_threads();
+            const cg::coalesced_group peers = cg::labeled_partition(active, s);
+            if (peers.thread_rank() == 0)
+                atomicAdd(sharedCounters + s, peers.size());
+        }
+    }
+    __device__ void flush() {}
+};
+
+template <typename T, int C>
+__global__ void warpAggregatedKernel(KernelArgs a)
+{
+    WarpAggregatedVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin};
+    privatizedTally<T, C>(a, visitor, 1);
+}
+
+}  // namespace
+
+Status launchWarpAggregated(const KernelArgs& args, const LaunchContext& ctx)
+{
+    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        const auto kernel = warpAggregatedKernel<T, C>;
+        const std::size_t budget = ctx.props.sharedPerBlockOptin;
+        HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
+        const std::uint32_t tileSlots = std::uint32_t(budget / sizeof(std::uint32_t));
+        return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
+            KernelArgs a = args;
+            a.tile_begin = begin;
+            a.tile_end = end;
+            const std::size_t smem = std::size_t(end - begin) * sizeof(std::uint32_t);
+            const int threads = ctx.tuning.threadsPerBlock;
+            dim3 blocks;
+            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, ctx.props, groupPixels<T>(), blocks));
+            kernel<<<blocks, threads, smem, ctx.stream>>>(a);
+            return lastLaunchStatus("warpAggregatedKernel");
+        });
+    });
+}
+
+}  // namespace hs::detail

@@ -1,0 +1,145 @@
+// Public value types of the HistoScope histogram engine. No CUDA types appear here,
+// so the app, the loaders and the tests include this without the CUDA toolkit.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hs {
+
+enum class SampleType { U8, U16, I32, U32, F16, F32 };
+
+std::size_t sampleSize(SampleType type);
+std::string_view sampleTypeName(SampleType type);
+std::optional<SampleType> sampleTypeFromName(std::string_view name);
+bool isFloatType(SampleType type);
+
+enum class Strategy {
+    Auto,
+    Cpu,
+    GlobalAtomic,
+    Shared,
+    WarpAggregated,
+    Replicated,
+    RunLength,
+    LargeBins,
+    Cub,
+};
+
+// Stable names, as the user types them on the command line and stores them in settings.
+std::string_view strategyName(Strategy strategy);
+std::optional<Strategy> strategyFromName(std::string_view name);
+const std::vector<Strategy>& allStrategies();     // every strategy, auto first
+const std::vector<Strategy>& gpuStrategies();     // the ones that need a CUDA device
+bool isGpuStrategy(Strategy strategy);
+
+enum class MemorySpace { Host, Device };
+
+struct Rect {
+    std::int64_t x = 0;
+    std::int64_t y = 0;
+    std::int64_t width = 0;
+    std::int64_t height = 0;
+};
+
+inline constexpr int kMaxChannels = 4;
+
+// An interleaved image (or, with height 1, a 1-D array of any length) in host or device memory.
+struct ImageView {
+    const void* data = nullptr;
+    MemorySpace space = MemorySpace::Host;
+    SampleType type = SampleType::U8;
+    std::int64_t width = 0;            // pixels per row
+    std::int64_t height = 0;           // rows
+    std::size_t strideBytes = 0;       // 0 means tightly packed
+    int channels = 1;                  // 1..4 interleaved
+    std::optional<Rect> roi;           // counted region; the whole image when absent
+};
+
+ImageView keysView(const void* data, std::size_t count, SampleType type,
+                   MemorySpace space = MemorySpace::Host);
+
+// How the samples of one channel map to bins. Integer samples with identity binning use
+// bin = value - lo. Otherwise bin = floor((v - lo) * bins / (hi - lo)) over [lo, hi):
+// exact integer arithmetic for integer samples (lo and hi rounded up to integers), and for
+// floating-point samples the float expression (v - lo) * (float(bins) / (hi - lo)), clamped to the
+// last bin, which is what CUB computes too. Samples below lo, at or above hi, and NaN are counted
+// in their own counters, never dropped.
+struct ChannelBinning {
+    bool active = true;
+    std::uint32_t bins = 256;
+    double lo = 0.0;
+    double hi = 256.0;
+    bool identity = false;  // integer samples only: hi = lo + bins
+};
+
+inline constexpr std::uint32_t kMaxBins = 1u << 24;
+
+struct HistogramRequest {
+    ImageView image;
+    std::array<ChannelBinning, kMaxChannels> binning{};
+    Strategy strategy = Strategy::Auto;
+};
+
+// Binning for the natural range of a type: 256 bins over [0,256) for u8, 65536 for u16, etc.
+ChannelBinning defaultBinning(SampleType type);
+HistogramRequest makeRequest(const ImageView& image, const ChannelBinning& binning,
+                             Strategy strategy = Strategy::Auto);
+
+struct ChannelHistogram {
+    int channel = 0;                    // index into the interleaved pixel
+    ChannelBinning binning;
+    std::vector<std::uint64_t> counts;  // one per bin
+    std::uint64_t below = 0;            // samples < lo
+    std::uint64_t above = 0;            // samples >= hi (and +inf)
+    std::uint64_t nan = 0;              // NaN samples
+
+    std::uint64_t inRange() const;
+    std::uint64_t total() const { return inRange() + below + above + nan; }
+    bool operator==(const ChannelHistogram& other) const;
+};
+
+// Phase times measured with CUDA events (zero on the CPU backend, which reports tally only).
+struct PhaseTimings {
+    double uploadMs = 0;
+    double clearMs = 0;
+    double tallyMs = 0;
+    double mergeMs = 0;
+    double downloadMs = 0;
+    double totalMs() const { return uploadMs + clearMs + tallyMs + mergeMs + downloadMs; }
+};
+
+struct HistogramResult {
+    std::vector<ChannelHistogram> channels;  // active channels, in channel order
+    Strategy strategyRan = Strategy::Cpu;
+    PhaseTimings timings;
+    std::uint64_t samples = 0;               // samples counted (all active channels)
+    bool operator==(const HistogramResult& other) const { return channels == other.channels; }
+};
+
+// Errors travel as values: the engine never throws across its boundary.
+enum class ErrorCode {
+    None,
+    InvalidArgument,
+    UnsupportedStrategy,
+    NoDevice,
+    OutOfMemory,
+    CudaError,
+};
+
+struct Status {
+    ErrorCode code = ErrorCode::None;
+    std::string message;
+
+    bool ok() const { return code == ErrorCode::None; }
+    explicit operator bool() const { return ok(); }
+    static Status success() { return {}; }
+    static Status error(ErrorCode code, std::string message) { return {code, std::move(message)}; }
+};
+
+}  // namespace hs

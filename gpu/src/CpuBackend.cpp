@@ -1,0 +1,175 @@
+#include "CpuBackend.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace hs::detail {
+
+namespace {
+
+// Counters are 32-bit per thread and flushed into 64-bit totals before any of them could hold
+// 2^31 increments: a pixel adds at most one to a counter, so pixels since the flush bound it.
+constexpr std::int64_t kFlushPixels = std::int64_t(1) << 31;
+constexpr std::int64_t kTaskPixels = std::int64_t(1) << 18;
+
+// Several interleaved sub-histograms break the store-to-load chain on one hot counter, which
+// otherwise serialises a skewed frame; with many bins they would only thrash the cache.
+int subHistogramsFor(std::uint32_t numSlots) { return numSlots <= 8192 ? 4 : 1; }
+
+struct Task {
+    std::int64_t row;
+    std::int64_t x0;
+    std::int64_t x1;
+};
+
+std::vector<Task> makeTasks(const RequestPlan& plan)
+{
+    std::vector<Task> tasks;
+    const std::int64_t step = std::max<std::int64_t>(1, kTaskPixels);
+    for (std::int64_t r = 0; r < plan.rows; ++r)
+        for (std::int64_t x = 0; x < plan.width; x += step)
+            tasks.push_back({r, x, std::min(plan.width, x + step)});
+    return tasks;
+}
+
+// Value -> slot tables for 8- and 16-bit samples: one load replaces the range checks.
+// Inactive channels map to a spare slot past the end that is never reported.
+template <typename T>
+std::vector<std::uint32_t> buildLut(const RequestPlan& plan)
+{
+    constexpr std::size_t values = std::size_t(1) << (8 * sizeof(T));
+    std::vector<std::uint32_t> lut(values * plan.channels);
+    for (int c = 0; c < plan.channels; ++c)
+        for (std::size_t v = 0; v < values; ++v)
+            lut[c * values + v] = plan.map.ch[c].active ? slotOf(plan.map.ch[c], T(v)) : plan.map.num_slots;
+    return lut;
+}
+
+template <typename T, int C>
+void countLut(const unsigned char* p, std::int64_t n, const std::uint32_t* lut, std::uint32_t* sub,
+              std::uint32_t stride)
+{
+    constexpr std::size_t values = std::size_t(1) << (8 * sizeof(T));
+    const T* s = reinterpret_cast<const T*>(p);
+    std::int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        for (int k = 0; k < 4; ++k)
+            for (int c = 0; c < C; ++c)
+                ++sub[k * stride + lut[c * values + s[(i + k) * C + c]]];
+    }
+    for (; i < n; ++i)
+        for (int c = 0; c < C; ++c)
+            ++sub[lut[c * values + s[i * C + c]]];
+}
+
+template <typename T, int C>
+void countMapped(const unsigned char* p, std::int64_t n, const SlotMap& map, std::uint32_t* sub,
+                 std::uint32_t stride, int numSub)
+{
+    for (std::int64_t i = 0; i < n; ++i) {
+        std::uint32_t* h = sub + (numSub > 1 ? (i & 3) * stride : 0);
+        for (int c = 0; c < C; ++c) {
+            if (!map.ch[c].active)
+                continue;
+            T v;
+            std::memcpy(&v, p + (std::size_t(i) * C + c) * sizeof(T), sizeof(T));
+            ++h[slotOf(map.ch[c], v)];
+        }
+    }
+}
+
+template <typename F>
+void withChannels(int channels, F&& f)
+{
+    switch (channels) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    default: f(std::integral_constant<int, 4>{}); break;
+    }
+}
+
+}  // namespace
+
+CpuBackend::CpuBackend(int threads) : m_threads(threads > 0 ? threads : omp_get_max_threads()) {}
+
+void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots)
+{
+    slots.assign(plan.map.num_slots, 0);
+    if (plan.pixels() == 0)
+        return;
+    const std::vector<Task> tasks = makeTasks(plan);
+    const std::uint32_t stride = plan.map.num_slots + 1;  // + the spare slot of inactive channels
+    const int numSub = subHistogramsFor(plan.map.num_slots);
+
+    visitSampleType(plan.type, [&](auto tag) {
+        using T = decltype(tag);
+        constexpr bool useLut = std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>;
+        std::vector<std::uint32_t> lut;
+        if constexpr (useLut)
+            lut = buildLut<T>(plan);
+        // The lookup path always writes four sub-histograms; the others as many as pay off.
+        const int subs = useLut ? 4 : numSub;
+
+#pragma omp parallel num_threads(std::min<std::int64_t>(threads, std::int64_t(tasks.size())))
+        {
+            std::vector<std::uint32_t> sub(std::size_t(stride) * subs, 0);
+            std::vector<std::uint64_t> local(plan.map.num_slots, 0);
+            std::int64_t sinceFlush = 0;
+            auto flush = [&] {
+                for (int k = 0; k < subs; ++k)
+                    for (std::uint32_t s = 0; s < plan.map.num_slots; ++s)
+                        local[s] += sub[std::size_t(k) * stride + s];
+                std::fill(sub.begin(), sub.end(), 0);
+                sinceFlush = 0;
+            };
+#pragma omp for schedule(dynamic, 4)
+            for (std::int64_t t = 0; t < std::int64_t(tasks.size()); ++t) {
+                const Task& task = tasks[t];
+                const std::int64_t n = task.x1 - task.x0;
+                if (sinceFlush + n > kFlushPixels)
+                    flush();
+                sinceFlush += n;
+                const unsigned char* p = plan.row(task.row) + std::size_t(task.x0) * plan.pixelBytes;
+                withChannels(plan.channels, [&](auto channels) {
+                    constexpr int C = decltype(channels)::value;
+                    if constexpr (useLut)
+                        countLut<T, C>(p, n, lut.data(), sub.data(), stride);
+                    else
+                        countMapped<T, C>(p, n, plan.map, sub.data(), stride, subs);
+                });
+            }
+            flush();
+#pragma omp critical
+            for (std::uint32_t s = 0; s < plan.map.num_slots; ++s)
+                slots[s] += local[s];
+        }
+    });
+}
+
+Status CpuBackend::submit(const RequestPlan& plan, Strategy)
+{
+    if (plan.space != MemorySpace::Host)
+        return Status::error(ErrorCode::InvalidArgument,
+                             "the CPU backend cannot read device memory");
+    const auto start = std::chrono::steady_clock::now();
+    m_plan = plan;
+    countSlots(plan, m_threads, m_slots);
+    m_milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return Status::success();
+}
+
+Status CpuBackend::finish(HistogramResult& result, bool accumulate)
+{
+    unpackSlots(m_plan, m_slots.data(), result, accumulate);
+    result.strategyRan = Strategy::Cpu;
+    result.timings = {};
+    result.timings.tallyMs = m_milliseconds;
+    return Status::success();
+}
+
+}  // namespace hs::detail

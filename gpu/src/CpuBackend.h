@@ -1,0 +1,28 @@
+// Multithreaded CPU backend (OpenMP): the `cpu` strategy, and the whole engine when no GPU is found.
+#pragma once
+
+#include "Backend.h"
+
+#include <vector>
+
+namespace hs::detail {
+
+class CpuBackend final : public Backend {
+public:
+    explicit CpuBackend(int threads);
+    BackendKind kind() const override { return BackendKind::Cpu; }
+    Strategy chooseStrategy(const RequestPlan&) override { return Strategy::Cpu; }
+    Status submit(const RequestPlan& plan, Strategy strategy) override;
+    Status finish(HistogramResult& result, bool accumulate) override;
+
+    // Counts into slot totals; also used by the CUDA backend for its `cpu` strategy.
+    static void countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots);
+
+private:
+    int m_threads;
+    RequestPlan m_plan;
+    std::vector<std::uint64_t> m_slots;
+    double m_milliseconds = 0;
+};
+
+}  // namespace hs::detail

@@ -1,0 +1,184 @@
+#include "RequestPlan.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace hs::detail {
+
+namespace {
+
+constexpr double kIntegerRangeLimit = 17179869184.0;  // 2^34 keeps (v - lo) * bins inside 64 bits
+
+Status invalid(std::string message)
+{
+    return Status::error(ErrorCode::InvalidArgument, std::move(message));
+}
+
+bool isPowerOfTwo(std::uint64_t v) { return v && !(v & (v - 1)); }
+
+Status buildChannelMap(SampleType type, int channel, const ChannelBinning& b, std::uint32_t base,
+                       ChannelMap& m)
+{
+    const std::string which = "channel " + std::to_string(channel) + ": ";
+    if (b.bins < 1 || b.bins > kMaxBins)
+        return invalid(which + "bin count " + std::to_string(b.bins) + " is outside 1.."
+                       + std::to_string(kMaxBins));
+    m.active = true;
+    m.num_bins = b.bins;
+    m.base = base;
+    if (isFloatType(type)) {
+        if (b.identity)
+            return invalid(which + "identity binning needs integer samples");
+        if (!std::isfinite(b.lo) || !std::isfinite(b.hi) || !(b.lo < b.hi))
+            return invalid(which + "range [" + std::to_string(b.lo) + ", " + std::to_string(b.hi)
+                           + ") is empty or not finite");
+        m.mode = MapMode::Float;
+        m.flo = float(b.lo);
+        m.fhi = float(b.hi);
+        const float width = m.fhi - m.flo;
+        if (!(width > 0.f) || !std::isfinite(width))
+            return invalid(which + "range is too narrow or too wide for 32-bit floats");
+        m.fscale = float(b.bins) / width;
+        return Status::success();
+    }
+    if (!std::isfinite(b.lo) || std::fabs(b.lo) > kIntegerRangeLimit)
+        return invalid(which + "range start is not a finite value within +-2^34");
+    const double lo = std::ceil(b.lo);
+    const double hi = b.identity ? lo + b.bins : std::ceil(b.hi);
+    if (!std::isfinite(hi) || std::fabs(hi) > kIntegerRangeLimit)
+        return invalid(which + "range end is not a finite value within +-2^34");
+    if (!(lo < hi))
+        return invalid(which + "range [" + std::to_string(b.lo) + ", " + std::to_string(b.hi)
+                       + ") holds no integer");
+    m.ilo = std::int64_t(lo);
+    m.irange = std::uint64_t(std::int64_t(hi) - m.ilo);
+    if (m.irange == b.bins) {
+        m.mode = MapMode::Identity;
+    } else if (m.irange % b.bins == 0 && isPowerOfTwo(m.irange / b.bins)) {
+        m.mode = MapMode::Shift;
+        std::uint64_t ratio = m.irange / b.bins;
+        while (ratio > 1) {
+            ratio >>= 1;
+            ++m.shift;
+        }
+    } else if (m.irange % b.bins == 0 && m.irange <= std::numeric_limits<std::uint32_t>::max()) {
+        m.mode = MapMode::Divide;
+        m.div = std::uint32_t(m.irange / b.bins);
+    } else {
+        m.mode = MapMode::General;
+    }
+    return Status::success();
+}
+
+}  // namespace
+
+std::uint64_t RequestPlan::activeChannels() const
+{
+    std::uint64_t n = 0;
+    for (int c = 0; c < channels; ++c)
+        n += map.ch[c].active ? 1 : 0;
+    return n;
+}
+
+Status buildPlan(const HistogramRequest& request, RequestPlan& plan)
+{
+    const ImageView& image = request.image;
+    plan = RequestPlan{};
+    if (image.channels < 1 || image.channels > kMaxChannels)
+        return invalid("channel count " + std::to_string(image.channels) + " is outside 1..4");
+    if (image.width < 0 || image.height < 0)
+        return invalid("image dimensions " + std::to_string(image.width) + "x"
+                       + std::to_string(image.height) + " are negative");
+    plan.type = image.type;
+    plan.space = image.space;
+    plan.channels = image.channels;
+    plan.pixelBytes = sampleSize(image.type) * std::size_t(image.channels);
+
+    const std::size_t maxBytes = std::numeric_limits<std::size_t>::max();
+    if (image.width > 0 && std::uint64_t(image.width) > maxBytes / plan.pixelBytes)
+        return invalid("image width " + std::to_string(image.width) + " overflows a row size");
+    const std::size_t rowBytes = std::size_t(image.width) * plan.pixelBytes;
+    const std::size_t stride = image.strideBytes ? image.strideBytes : rowBytes;
+    if (stride < rowBytes)
+        return invalid("row stride of " + std::to_string(stride) + " bytes is shorter than a row of "
+                       + std::to_string(rowBytes) + " bytes");
+    if (stride % sampleSize(image.type) != 0)
+        return invalid("row stride of " + std::to_string(stride)
+                       + " bytes is not a multiple of the sample size");
+    if (image.height > 0 && stride > 0 && std::uint64_t(image.height) > maxBytes / stride)
+        return invalid("image height " + std::to_string(image.height) + " overflows the buffer size");
+
+    Rect roi = image.roi.value_or(Rect{0, 0, image.width, image.height});
+    if (roi.x < 0 || roi.y < 0 || roi.width < 0 || roi.height < 0 || roi.x > image.width
+        || roi.y > image.height || roi.width > image.width - roi.x
+        || roi.height > image.height - roi.y)
+        return invalid("region of interest (" + std::to_string(roi.x) + ", " + std::to_string(roi.y)
+                       + ") " + std::to_string(roi.width) + "x" + std::to_string(roi.height)
+                       + " lies outside the " + std::to_string(image.width) + "x"
+                       + std::to_string(image.height) + " image");
+    if (roi.width > 0 && roi.height > 0 && image.data == nullptr)
+        return invalid("image data is null");
+    if (image.data && reinterpret_cast<std::uintptr_t>(image.data) % sampleSize(image.type) != 0)
+        return invalid("image data is not aligned to its " + std::to_string(sampleSize(image.type))
+                       + "-byte samples");
+
+    std::uint32_t base = 0;
+    for (int c = 0; c < image.channels; ++c) {
+        plan.binning[c] = request.binning[c];
+        if (!request.binning[c].active)
+            continue;
+        Status s = buildChannelMap(image.type, c, request.binning[c], base, plan.map.ch[c]);
+        if (!s)
+            return s;
+        base += request.binning[c].bins + kExtraSlots;
+    }
+    if (base == 0)
+        return invalid("no channel is active");
+    plan.map.num_channels = image.channels;
+    plan.map.num_slots = base;
+
+    plan.origin = static_cast<const unsigned char*>(image.data);
+    if (plan.origin)
+        plan.origin += std::size_t(roi.y) * stride + std::size_t(roi.x) * plan.pixelBytes;
+    plan.pitch = stride;
+    plan.width = roi.width;
+    plan.rows = roi.height;
+    if (plan.rows > 1 && roi.width == image.width && stride == rowBytes) {
+        plan.width = roi.width * roi.height;  // whole rows back to back: one long row
+        plan.rows = 1;
+    }
+    if (plan.width == 0 || plan.rows == 0)
+        plan.width = plan.rows = 0;
+    return Status::success();
+}
+
+void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, HistogramResult& result,
+                 bool accumulate)
+{
+    if (!accumulate)
+        result.channels.clear();
+    std::size_t index = 0;
+    for (int c = 0; c < plan.channels; ++c) {
+        const ChannelMap& m = plan.map.ch[c];
+        if (!m.active)
+            continue;
+        if (!accumulate) {
+            ChannelHistogram h;
+            h.channel = c;
+            h.binning = plan.binning[c];
+            h.counts.assign(m.num_bins, 0);
+            result.channels.push_back(std::move(h));
+        }
+        ChannelHistogram& h = result.channels[index++];
+        const std::uint64_t* s = slots + m.base;
+        for (std::uint32_t b = 0; b < m.num_bins; ++b)
+            h.counts[b] += s[b];
+        h.below += s[m.num_bins];
+        h.above += s[m.num_bins + 1];
+        h.nan += s[m.num_bins + 2];
+    }
+    result.samples = accumulate ? result.samples + plan.samples() : plan.samples();
+}
+
+}  // namespace hs::detail

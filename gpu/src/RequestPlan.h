@@ -1,0 +1,52 @@
+// A validated, normalised request: the geometry every backend walks and the slot map it counts
+// into. Validation lives here once, so every backend refuses bad input with the same words.
+#pragma once
+
+#include "SlotMapping.h"
+#include "histoscope/HistogramTypes.h"
+
+#include <cstdint>
+#include <utility>
+
+namespace hs::detail {
+
+struct RequestPlan {
+    SampleType type = SampleType::U8;
+    MemorySpace space = MemorySpace::Host;
+    int channels = 1;
+    std::size_t pixelBytes = 1;
+    const unsigned char* origin = nullptr;  // first byte of the counted region
+    std::size_t pitch = 0;                  // bytes from one row of the region to the next
+    std::int64_t width = 0;                 // pixels per row of the region
+    std::int64_t rows = 0;                  // a contiguous region is folded into one row
+    std::array<ChannelBinning, kMaxChannels> binning{};
+    SlotMap map;
+
+    std::int64_t pixels() const { return width * rows; }
+    std::uint64_t activeChannels() const;
+    std::uint64_t samples() const { return std::uint64_t(pixels()) * activeChannels(); }
+    const unsigned char* row(std::int64_t r) const { return origin + std::size_t(r) * pitch; }
+};
+
+Status buildPlan(const HistogramRequest& request, RequestPlan& plan);
+
+// Slot counts (plan.map.num_slots of them) into per-channel histograms.
+void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, HistogramResult& result,
+                 bool accumulate);
+
+// Calls f(T{}) with the storage type of a sample type: HalfBits stands in for f16.
+template <typename F>
+decltype(auto) visitSampleType(SampleType type, F&& f)
+{
+    switch (type) {
+    case SampleType::U8: return f(std::uint8_t{});
+    case SampleType::U16: return f(std::uint16_t{});
+    case SampleType::I32: return f(std::int32_t{});
+    case SampleType::U32: return f(std::uint32_t{});
+    case SampleType::F16: return f(HalfBits{});
+    case SampleType::F32: break;
+    }
+    return f(float{});
+}
+
+}  // namespace hs::detail
