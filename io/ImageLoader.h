@@ -1,0 +1,21 @@
+// Still images through OpenCV imgcodecs at native depth; a multi-page TIFF is a stack.
+#pragma once
+
+#include "Frame.h"
+#include "LoadError.h"
+
+#include <vector>
+
+struct ImageLoadResult {
+    std::vector<Frame> frames;   // one per page
+    LoadError error;
+    QStringList warnings;        // e.g. a truncated JPEG that still decoded
+    bool ok() const { return !error.isError(); }
+};
+
+class ImageLoader {
+public:
+    static ImageLoadResult load(const QString& path);
+    static QStringList nameFilters();  // "*.png", "*.jpg", ... as the file dialog and batch use them
+    static bool isImageFile(const QString& path);
+};

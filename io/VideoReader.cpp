@@ -1,0 +1,175 @@
+#include "VideoReader.h"
+
+#include "MatFrame.h"
+
+#include <QFileInfo>
+
+#include <opencv2/videoio.hpp>
+
+struct VideoReader::Impl {
+    cv::VideoCapture capture;
+    Kind kind = Kind::File;
+    QString source;
+    qint64 position = 0;
+    VideoInfo info;
+};
+
+VideoReader::VideoReader() : m_impl(std::make_unique<Impl>()) {}
+VideoReader::~VideoReader() = default;
+VideoReader::VideoReader(VideoReader&&) noexcept = default;
+VideoReader& VideoReader::operator=(VideoReader&&) noexcept = default;
+
+QStringList VideoReader::nameFilters()
+{
+    return {"*.mp4", "*.avi", "*.mkv", "*.mov", "*.webm", "*.m4v", "*.mpg", "*.mpeg", "*.wmv", "*.y4m"};
+}
+
+bool VideoReader::isVideoFile(const QString& path)
+{
+    return nameFilters().contains("*." + QFileInfo(path).suffix().toLower());
+}
+
+namespace {
+
+void readInfo(cv::VideoCapture& capture, VideoInfo& info, bool live)
+{
+    info.fps = capture.get(cv::CAP_PROP_FPS);
+    info.width = int(capture.get(cv::CAP_PROP_FRAME_WIDTH));
+    info.height = int(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+    info.frameCount = live ? -1 : qint64(capture.get(cv::CAP_PROP_FRAME_COUNT));
+}
+
+}  // namespace
+
+std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, LoadError& error)
+{
+    const QFileInfo fileInfo(path);
+    if (!fileInfo.exists()) {
+        error = LoadError::make(LoadErrorKind::Missing, path, QStringLiteral("no such file"));
+        return nullptr;
+    }
+    if (!fileInfo.isReadable() || !fileInfo.isFile()) {
+        error = LoadError::make(LoadErrorKind::Unreadable, path, QStringLiteral("cannot be read"));
+        return nullptr;
+    }
+    if (fileInfo.size() == 0) {
+        error = LoadError::make(LoadErrorKind::Empty, path, QStringLiteral("the file is empty"));
+        return nullptr;
+    }
+    auto reader = std::unique_ptr<VideoReader>(new VideoReader);
+    Impl& d = *reader->m_impl;
+    d.kind = Kind::File;
+    d.source = path;
+    try {
+        if (!d.capture.open(QFile::encodeName(path).toStdString(), cv::CAP_ANY)) {
+            error = LoadError::make(LoadErrorKind::DecodeFailed, path,
+                                    QStringLiteral("not a video OpenCV can decode, or corrupt data"));
+            return nullptr;
+        }
+        // Keep 16-bit and other native depths where the backend can.
+        d.capture.set(cv::CAP_PROP_CONVERT_RGB, 1);
+    } catch (const cv::Exception& e) {
+        error = LoadError::make(LoadErrorKind::DecodeFailed, path, QString::fromStdString(e.msg).trimmed());
+        return nullptr;
+    }
+    readInfo(d.capture, d.info, false);
+    if (d.info.width <= 0 || d.info.height <= 0) {
+        error = LoadError::make(LoadErrorKind::ZeroSized, path, QStringLiteral("the video has no frames of any size"));
+        return nullptr;
+    }
+    return reader;
+}
+
+std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, LoadError& error)
+{
+    auto reader = std::unique_ptr<VideoReader>(new VideoReader);
+    Impl& d = *reader->m_impl;
+    d.source = source;
+    bool isIndex = false;
+    const int index = source.toInt(&isIndex);
+    try {
+        if (source.contains('!')) {
+            d.kind = Kind::Pipeline;
+            QString pipeline = source;
+            if (!pipeline.contains("appsink"))
+                pipeline += QStringLiteral(" ! videoconvert ! appsink drop=true max-buffers=1");
+            d.capture.open(pipeline.toStdString(), cv::CAP_GSTREAMER);
+        } else if (isIndex) {
+            d.kind = Kind::Camera;
+            d.capture.open(index, cv::CAP_ANY);
+        } else {
+            d.kind = Kind::Camera;
+            if (!QFileInfo::exists(source)) {
+                error = LoadError::make(LoadErrorKind::Missing, source, QStringLiteral("no such camera device"));
+                return nullptr;
+            }
+            d.capture.open(QFile::encodeName(source).toStdString(), cv::CAP_V4L2);
+        }
+    } catch (const cv::Exception& e) {
+        error = LoadError::make(LoadErrorKind::DecodeFailed, source, QString::fromStdString(e.msg).trimmed());
+        return nullptr;
+    }
+    if (!d.capture.isOpened()) {
+        error = LoadError::make(LoadErrorKind::Missing, source,
+                                d.kind == Kind::Pipeline ? QStringLiteral("the GStreamer pipeline could not be started")
+                                                         : QStringLiteral("no camera answers at this index or path"));
+        return nullptr;
+    }
+    // A source that stops answering must end the stream, not hang it.
+    d.capture.set(cv::CAP_PROP_READ_TIMEOUT_MSEC, 5000);
+    readInfo(d.capture, d.info, true);
+    return reader;
+}
+
+VideoReader::Kind VideoReader::kind() const { return m_impl->kind; }
+const QString& VideoReader::source() const { return m_impl->source; }
+VideoInfo VideoReader::info() const { return m_impl->info; }
+qint64 VideoReader::position() const { return m_impl->position; }
+
+bool VideoReader::seek(qint64 frameIndex, LoadError& error)
+{
+    Impl& d = *m_impl;
+    if (d.kind != Kind::File) {
+        error = LoadError::make(LoadErrorKind::UnsupportedType, d.source, QStringLiteral("a live source cannot seek"));
+        return false;
+    }
+    if (frameIndex < 0 || (d.info.frameCount > 0 && frameIndex >= d.info.frameCount)) {
+        error = LoadError::make(LoadErrorKind::ZeroSized, d.source,
+                                QStringLiteral("frame %1 is outside 0..%2").arg(frameIndex).arg(d.info.frameCount - 1));
+        return false;
+    }
+    if (!d.capture.set(cv::CAP_PROP_POS_FRAMES, double(frameIndex))) {
+        error = LoadError::make(LoadErrorKind::DecodeFailed, d.source, QStringLiteral("seeking failed"));
+        return false;
+    }
+    d.position = frameIndex;
+    return true;
+}
+
+bool VideoReader::read(Frame& frame, LoadError& error)
+{
+    Impl& d = *m_impl;
+    cv::Mat mat;
+    bool got = false;
+    try {
+        got = d.capture.read(mat);
+    } catch (const cv::Exception& e) {
+        error = LoadError::make(d.kind == Kind::File ? LoadErrorKind::DecodeFailed : LoadErrorKind::SourceLost, d.source,
+                                QString::fromStdString(e.msg).trimmed());
+        return false;
+    }
+    if (!got || mat.empty()) {
+        if (d.kind != Kind::File)
+            error = LoadError::make(LoadErrorKind::SourceLost, d.source, QStringLiteral("the source stopped delivering frames"));
+        else if (d.info.frameCount > 0 && d.position < d.info.frameCount - 1)
+            error = LoadError::make(LoadErrorKind::Truncated, d.source,
+                                    QStringLiteral("decoding stopped at frame %1 of %2").arg(d.position).arg(d.info.frameCount));
+        return false;
+    }
+    auto converted = frameFromMat(mat, d.source, error);
+    if (!converted)
+        return false;
+    frame = *converted;
+    ++d.position;
+    return true;
+}

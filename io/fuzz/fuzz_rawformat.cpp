@@ -1,0 +1,28 @@
+// libFuzzer entry: the .npy header parser and the raw shape checks on arbitrary bytes.
+#include "../RawFormat.h"
+
+#include <cstring>
+
+extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t size)
+{
+    rawformat::NpyHeader header;
+    if (rawformat::parseNpyHeader(data, size, header).empty()) {
+        rawformat::RawSpec spec;
+        rawformat::npyToRaw(header, size, spec);
+    }
+    if (size >= 24) {
+        // The first bytes choose a raw spec; the rest stand for the file.
+        rawformat::RawSpec spec;
+        std::int64_t dims[2];
+        std::memcpy(dims, data, sizeof dims);
+        spec.width = dims[0];
+        spec.height = dims[1];
+        spec.channels = data[16] % 6;
+        spec.type = rawformat::RawType(data[17] % 7);
+        spec.bigEndian = data[18] & 1;
+        spec.offset = data[19];
+        std::uint64_t bytes = 0;
+        rawformat::validateRaw(spec, size - 20, bytes);
+    }
+    return 0;
+}

@@ -1,0 +1,208 @@
+// The engine facade: input validation with clear messages, backend selection, strategy names,
+// and the asynchronous submit/finish pair used from worker threads.
+#include "TestCases.h"
+
+#include "histoscope/HistogramEngine.h"
+#include "histoscope/ReferenceHistogram.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+#include <QFuture>
+#include <QTest>
+
+using namespace hs;
+
+class TestEngine : public QObject {
+    Q_OBJECT
+
+private slots:
+    void strategyNamesRoundTrip_data();
+    void strategyNamesRoundTrip();
+    void rejectsBadInput_data();
+    void rejectsBadInput();
+    void noDeviceMeansCpuWithNotice();
+    void gpuStrategyWithoutDeviceIsAnError();
+    void submitFinishFromWorkerThread();
+    void integerRangeBinning_data();
+    void integerRangeBinning();
+    void floatEdgesAndSpecials();
+};
+
+void TestEngine::strategyNamesRoundTrip_data()
+{
+    QTest::addColumn<int>("strategy");
+    for (Strategy s : allStrategies())
+        QTest::newRow(strategyName(s).data()) << int(s);
+}
+
+void TestEngine::strategyNamesRoundTrip()
+{
+    QFETCH(int, strategy);
+    const auto name = strategyName(Strategy(strategy));
+    QVERIFY(!name.empty());
+    QCOMPARE(int(strategyFromName(name).value()), strategy);
+}
+
+void TestEngine::rejectsBadInput_data()
+{
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<qint64>("width");
+    QTest::addColumn<qint64>("height");
+    QTest::addColumn<int>("stride");
+    QTest::addColumn<uint>("bins");
+    QTest::addColumn<double>("lo");
+    QTest::addColumn<double>("hi");
+    QTest::addColumn<int>("roiX");
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("five channels") << 5 << qint64(4) << qint64(4) << 0 << 256u << 0.0 << 256.0 << 0 << int(SampleType::U8) << "channel count 5";
+    QTest::newRow("negative width") << 1 << qint64(-4) << qint64(4) << 0 << 256u << 0.0 << 256.0 << 0 << int(SampleType::U8) << "negative";
+    QTest::newRow("short stride") << 3 << qint64(10) << qint64(4) << 20 << 256u << 0.0 << 256.0 << 0 << int(SampleType::U8) << "shorter than a row";
+    QTest::newRow("stride not multiple of sample") << 1 << qint64(10) << qint64(4) << 21 << 256u << 0.0 << 256.0 << 0 << int(SampleType::U16) << "multiple of the sample size";
+    QTest::newRow("zero bins") << 1 << qint64(4) << qint64(4) << 0 << 0u << 0.0 << 256.0 << 0 << int(SampleType::U8) << "bin count 0";
+    QTest::newRow("too many bins") << 1 << qint64(4) << qint64(4) << 0 << (kMaxBins + 1) << 0.0 << 256.0 << 0 << int(SampleType::U8) << "outside 1..";
+    QTest::newRow("empty float range") << 1 << qint64(4) << qint64(4) << 0 << 16u << 1.0 << 1.0 << 0 << int(SampleType::F32) << "empty or not finite";
+    QTest::newRow("nan range") << 1 << qint64(4) << qint64(4) << 0 << 16u << std::nan("") << 1.0 << 0 << int(SampleType::F32) << "empty or not finite";
+    QTest::newRow("roi outside") << 1 << qint64(4) << qint64(4) << 0 << 256u << 0.0 << 256.0 << 3 << int(SampleType::U8) << "outside the 4x4 image";
+}
+
+void TestEngine::rejectsBadInput()
+{
+    QFETCH(int, channels);
+    QFETCH(qint64, width);
+    QFETCH(qint64, height);
+    QFETCH(int, stride);
+    QFETCH(uint, bins);
+    QFETCH(double, lo);
+    QFETCH(double, hi);
+    QFETCH(int, roiX);
+    QFETCH(int, type);
+    QFETCH(QString, expected);
+    std::vector<std::uint32_t> data(1024, 7);
+    ImageView view;
+    view.data = data.data();
+    view.type = SampleType(type);
+    view.width = width;
+    view.height = height;
+    view.channels = channels;
+    view.strideBytes = std::size_t(stride);
+    if (roiX)
+        view.roi = Rect{roiX, 0, 2, 2};
+    ChannelBinning b;
+    b.bins = bins;
+    b.lo = lo;
+    b.hi = hi;
+    HistogramEngine engine(EngineOptions{false});
+    HistogramResult result = testing::poisonedResult();
+    const Status s = engine.compute(makeRequest(view, b), result);
+    QCOMPARE(int(s.code), int(ErrorCode::InvalidArgument));
+    QVERIFY2(QString::fromStdString(s.message).contains(expected), s.message.c_str());
+}
+
+void TestEngine::noDeviceMeansCpuWithNotice()
+{
+    HistogramEngine engine;
+    if (HistogramEngine::cudaDeviceCount() > 0)
+        QSKIP("a CUDA device is present");
+    QCOMPARE(int(engine.backend()), int(BackendKind::Cpu));
+    QVERIFY(QString::fromStdString(engine.notice()).contains("CPU"));
+    HistogramEngine disabled(EngineOptions{false});
+    QCOMPARE(int(disabled.backend()), int(BackendKind::Cpu));
+    QVERIFY(!disabled.notice().empty());
+}
+
+void TestEngine::gpuStrategyWithoutDeviceIsAnError()
+{
+    HistogramEngine engine(EngineOptions{false});
+    std::vector<std::uint8_t> data(64, 9);
+    HistogramResult result;
+    const Status s = engine.compute(makeRequest(keysView(data.data(), data.size(), SampleType::U8),
+                                                defaultBinning(SampleType::U8), Strategy::Shared), result);
+    QCOMPARE(int(s.code), int(ErrorCode::NoDevice));
+    QVERIFY(QString::fromStdString(s.message).contains("shared"));
+}
+
+void TestEngine::submitFinishFromWorkerThread()
+{
+    std::mt19937_64 rng(testing::freshSeed());
+    std::vector<std::uint16_t> keys(200000);
+    testing::fillSamples(keys.data(), keys.size(), SampleType::U16, testing::Distribution::Zipf, 1000, 0, 1000, rng);
+    ChannelBinning b;
+    b.bins = 1000;
+    b.hi = 1000;
+    b.identity = true;
+    const HistogramRequest request = makeRequest(keysView(keys.data(), keys.size(), SampleType::U16), b);
+    HistogramResult expected;
+    QVERIFY(referenceHistogram(request, expected).ok());
+    HistogramEngine engine;
+    QFuture<HistogramResult> future = QtConcurrent::run([&] {
+        HistogramResult r = testing::poisonedResult();
+        if (engine.submit(request).ok())
+            engine.finish(r);
+        return r;
+    });
+    const HistogramResult result = future.result();
+    QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
+    QVERIFY(!engine.finish(const_cast<HistogramResult&>(result)).ok());  // nothing pending any more
+}
+
+void TestEngine::integerRangeBinning_data()
+{
+    QTest::addColumn<double>("lo");
+    QTest::addColumn<double>("hi");
+    QTest::addColumn<uint>("bins");
+    QTest::newRow("shift") << 0.0 << 256.0 << 16u;
+    QTest::newRow("divide") << 0.0 << 300.0 << 100u;
+    QTest::newRow("general") << 3.0 << 250.0 << 7u;
+    QTest::newRow("more bins than values") << 10.0 << 20.0 << 64u;
+    QTest::newRow("fractional bounds round up") << 9.5 << 100.2 << 10u;
+}
+
+void TestEngine::integerRangeBinning()
+{
+    QFETCH(double, lo);
+    QFETCH(double, hi);
+    QFETCH(uint, bins);
+    std::vector<std::uint8_t> values(256);
+    for (int v = 0; v < 256; ++v)
+        values[v] = std::uint8_t(v);
+    ChannelBinning b;
+    b.bins = bins;
+    b.lo = lo;
+    b.hi = hi;
+    HistogramEngine engine(EngineOptions{false});
+    HistogramResult result;
+    QVERIFY(engine.compute(makeRequest(keysView(values.data(), values.size(), SampleType::U8), b), result).ok());
+    const auto ilo = std::int64_t(std::ceil(lo)), ihi = std::int64_t(std::ceil(hi));
+    std::vector<std::uint64_t> expected(bins, 0);
+    std::uint64_t below = 0, above = 0;
+    for (int v = 0; v < 256; ++v) {
+        if (v < ilo) ++below;
+        else if (v >= ihi) ++above;
+        else ++expected[std::size_t((v - ilo) * std::int64_t(bins) / (ihi - ilo))];
+    }
+    QCOMPARE(result.channels[0].counts, expected);
+    QCOMPARE(result.channels[0].below, below);
+    QCOMPARE(result.channels[0].above, above);
+}
+
+void TestEngine::floatEdgesAndSpecials()
+{
+    const float values[] = {0.0f, 0.25f, 0.5f, std::nextafter(1.0f, 0.0f), 1.0f, -0.0f, -1e-9f,
+                            std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity()};
+    ChannelBinning b;
+    b.bins = 4;
+    b.lo = 0;
+    b.hi = 1;
+    HistogramEngine engine(EngineOptions{false});
+    HistogramResult result;
+    QVERIFY(engine.compute(makeRequest(keysView(values, std::size(values), SampleType::F32), b), result).ok());
+    const ChannelHistogram& h = result.channels[0];
+    QCOMPARE(h.counts, (std::vector<std::uint64_t>{2, 1, 1, 1}));  // 0 and -0 share bin 0
+    QCOMPARE(h.below, std::uint64_t(2));                            // -1e-9 and -inf
+    QCOMPARE(h.above, std::uint64_t(2));                            // 1.0 and +inf
+    QCOMPARE(h.nan, std::uint64_t(1));
+}
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "tst_engine.moc"
