@@ -230,7 +230,7 @@ std::string npyToRaw(const NpyHeader& header, std::uint64_t fileSize, RawSpec& s
             return "a dimension overflows";
     std::uint64_t dataBytes = 0;
     if (spec.width == 0 || spec.height == 0)
-        return "the array is empty (a dimension is zero)";
+        return "the array has no elements (a dimension is zero)";
     std::string error = validateRaw(spec, fileSize, dataBytes);
     if (!error.empty())
         return error;

@@ -1,0 +1,439 @@
+// io/: every format and source loads at native depth; every bad input is a typed error naming
+// the file and the cause. Fixtures are written by the test itself, with OpenCV.
+#include "FrameSource.h"
+#include "ImageLoader.h"
+#include "RawLoader.h"
+#include "VideoReader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
+#include <opencv2/videoio/registry.hpp>
+
+#include <random>
+
+Q_DECLARE_METATYPE(LoadErrorKind)
+
+class TestLoaders : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void imagesAtNativeDepth_data();
+    void imagesAtNativeDepth();
+    void multiPageTiffIsAStack();
+    void videoFileFrameByFrame();
+    void liveGStreamerSource();
+    void missingCamera();
+    void rawFiles_data();
+    void rawFiles();
+    void npyFiles_data();
+    void npyFiles();
+    void badInput_data();
+    void badInput();
+    void truncatedJpegWarns();
+    void hugeDeclaredImageIsRefused();
+
+private:
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    void writeBytes(const QString& name, const QByteArray& bytes) const;
+    static cv::Mat randomMat(int rows, int cols, int type, std::mt19937_64& rng);
+    static QByteArray npy(int major, const QByteArray& descr, const QByteArray& shape, const QByteArray& data,
+                          bool fortran = false);
+
+    QTemporaryDir m_dir;
+    std::mt19937_64 m_rng{std::random_device{}()};
+};
+
+void TestLoaders::initTestCase() { QVERIFY(m_dir.isValid()); }
+
+void TestLoaders::writeBytes(const QString& name, const QByteArray& bytes) const
+{
+    QFile f(path(name));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+cv::Mat TestLoaders::randomMat(int rows, int cols, int type, std::mt19937_64& rng)
+{
+    cv::Mat m(rows, cols, type);
+    cv::RNG cvRng(rng());
+    if (CV_MAT_DEPTH(type) == CV_32F)
+        cvRng.fill(m, cv::RNG::UNIFORM, -0.5, 1.5);
+    else
+        cvRng.fill(m, cv::RNG::UNIFORM, 0, CV_MAT_DEPTH(type) == CV_8U ? 256 : 65536);
+    return m;
+}
+
+void TestLoaders::imagesAtNativeDepth_data()
+{
+    QTest::addColumn<QString>("suffix");
+    QTest::addColumn<int>("cvType");
+    QTest::addColumn<int>("sampleType");
+    QTest::addColumn<bool>("lossless");
+    const struct { const char* suffix; int type; hs::SampleType sample; bool lossless; } rows[] = {
+        {"png", CV_8UC1, hs::SampleType::U8, true},    {"png", CV_8UC3, hs::SampleType::U8, true},
+        {"png", CV_8UC4, hs::SampleType::U8, true},    {"png", CV_16UC1, hs::SampleType::U16, true},
+        {"png", CV_16UC3, hs::SampleType::U16, true},  {"png", CV_16UC4, hs::SampleType::U16, true},
+        {"jpg", CV_8UC1, hs::SampleType::U8, false},   {"jpg", CV_8UC3, hs::SampleType::U8, false},
+        {"tif", CV_8UC1, hs::SampleType::U8, true},    {"tif", CV_8UC3, hs::SampleType::U8, true},
+        {"tif", CV_8UC4, hs::SampleType::U8, true},    {"tif", CV_16UC1, hs::SampleType::U16, true},
+        {"tif", CV_16UC3, hs::SampleType::U16, true},  {"tif", CV_32FC1, hs::SampleType::F32, true},
+        {"tif", CV_32FC3, hs::SampleType::F32, false}  /* OpenCV writes SGI LogLuv */,  {"bmp", CV_8UC1, hs::SampleType::U8, true},
+        {"bmp", CV_8UC3, hs::SampleType::U8, true},    {"webp", CV_8UC3, hs::SampleType::U8, false},
+        {"webp", CV_8UC4, hs::SampleType::U8, false},  {"pgm", CV_8UC1, hs::SampleType::U8, true},
+        {"pgm", CV_16UC1, hs::SampleType::U16, true},  {"ppm", CV_8UC3, hs::SampleType::U8, true},
+        {"ppm", CV_16UC3, hs::SampleType::U16, true},  {"pfm", CV_32FC1, hs::SampleType::F32, true},
+        {"pfm", CV_32FC3, hs::SampleType::F32, true},  {"exr", CV_32FC1, hs::SampleType::F32, true},
+        {"exr", CV_32FC3, hs::SampleType::F32, true},
+    };
+    for (const auto& r : rows) {
+        const QByteArray name = QByteArray(r.suffix) + "-" + QByteArray::number(CV_ELEM_SIZE1(r.type) * 8) + "bit-"
+                              + QByteArray::number(CV_MAT_CN(r.type)) + "ch";
+        QTest::newRow(name.constData()) << QString(r.suffix) << r.type << int(r.sample) << r.lossless;
+    }
+}
+
+void TestLoaders::imagesAtNativeDepth()
+{
+    QFETCH(QString, suffix);
+    QFETCH(int, cvType);
+    QFETCH(int, sampleType);
+    QFETCH(bool, lossless);
+    const QString file = path(QStringLiteral("image-%1.%2").arg(QTest::currentDataTag()).arg(suffix));
+    const cv::Mat written = randomMat(37, 53, cvType, m_rng);
+    try {
+        if (!cv::imwrite(QFile::encodeName(file).toStdString(), written))
+            QSKIP("this OpenCV build cannot write the format");
+    } catch (const cv::Exception& e) {
+        QSKIP(qPrintable(QStringLiteral("this OpenCV build has no %1 codec: %2").arg(suffix, QString::fromStdString(e.msg))));
+    }
+    const ImageLoadResult result = ImageLoader::load(file);
+    if (!result.ok() && suffix == "exr")
+        QSKIP("OpenEXR decoding is disabled in this OpenCV build");
+    QVERIFY2(result.ok(), qPrintable(result.error.message()));
+    QCOMPARE(result.frames.size(), std::size_t(1));
+    const Frame& f = result.frames[0];
+    QCOMPARE(f.width(), 53);
+    QCOMPARE(f.height(), 37);
+    QCOMPARE(f.channels(), CV_MAT_CN(cvType));
+    QCOMPARE(int(f.type()), sampleType);
+    QCOMPARE(int(f.channelOrder()), int(opencvOrder(CV_MAT_CN(cvType))));
+    if (lossless) {
+        const cv::Mat loaded(int(f.height()), int(f.width()), cvType, const_cast<unsigned char*>(f.data()), f.strideBytes());
+        QCOMPARE(cv::norm(loaded, written, cv::NORM_INF), 0.0);
+    }
+}
+
+void TestLoaders::multiPageTiffIsAStack()
+{
+    std::vector<cv::Mat> pages;
+    for (int i = 0; i < 4; ++i)
+        pages.push_back(randomMat(20, 30, CV_16UC1, m_rng));
+    const QString file = path("stack.tif");
+    QVERIFY(cv::imwritemulti(QFile::encodeName(file).toStdString(), pages));
+    const ImageLoadResult result = ImageLoader::load(file);
+    QVERIFY2(result.ok(), qPrintable(result.error.message()));
+    QCOMPARE(result.frames.size(), std::size_t(4));
+    for (int i = 0; i < 4; ++i) {
+        const Frame& f = result.frames[i];
+        QCOMPARE(int(f.type()), int(hs::SampleType::U16));
+        QCOMPARE(reinterpret_cast<const std::uint16_t*>(f.data())[7], pages[i].at<std::uint16_t>(0, 7));
+    }
+}
+
+void TestLoaders::videoFileFrameByFrame()
+{
+    const QString file = path("clip.avi");
+    cv::VideoWriter writer(QFile::encodeName(file).toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 25.0,
+                           cv::Size(64, 48));
+    if (!writer.isOpened())
+        QSKIP("this OpenCV build cannot write MJPEG/AVI");
+    for (int i = 0; i < 12; ++i)
+        writer.write(cv::Mat(48, 64, CV_8UC3, cv::Scalar(20 * i, 100, 200 - 10 * i)));
+    writer.release();
+    LoadError error;
+    auto reader = VideoReader::openFile(file, error);
+    QVERIFY2(reader, qPrintable(error.message()));
+    QCOMPARE(reader->info().frameCount, 12);
+    QCOMPARE(reader->info().fps, 25.0);
+    QCOMPARE(reader->info().width, 64);
+    Frame frame;
+    int frames = 0;
+    while (reader->read(frame, error))
+        ++frames;
+    QVERIFY2(!error.isError(), qPrintable(error.message()));
+    QCOMPARE(frames, 12);
+    QVERIFY(reader->seek(5, error));
+    QVERIFY(reader->read(frame, error));
+    QCOMPARE(frame.channels(), 3);
+    // MJPEG is lossy: frame 5's blue channel is near 100 (channel order BGR: index 0 is blue).
+    QVERIFY(std::abs(int(frame.data()[0]) - 100) < 12);
+    QVERIFY(!reader->seek(40, error));
+    QVERIFY(error.message().contains(file));
+}
+
+void TestLoaders::liveGStreamerSource()
+{
+    if (!cv::videoio_registry::hasBackend(cv::CAP_GSTREAMER))
+        QSKIP("OpenCV was built without GStreamer");
+    LoadError error;
+    auto source = openLiveSource("videotestsrc num-buffers=15 pattern=ball ! video/x-raw,width=96,height=64", error);
+    if (!source && error.cause.contains("could not be started"))
+        QSKIP("GStreamer's videotestsrc is not installed (gstreamer1.0-plugins-base)");
+    QVERIFY2(source, qPrintable(error.message()));
+    QCOMPARE(int(source->kind()), int(FrameSource::Kind::Live));
+    Frame frame;
+    int frames = 0;
+    while (source->next(frame, error))
+        ++frames;
+    QCOMPARE(frames, 15);
+    QCOMPARE(frame.width(), 96);
+    // The end of a live stream is an error that names the source, never a hang.
+    QCOMPARE(int(error.kind), int(LoadErrorKind::SourceLost));
+    QVERIFY(error.message().contains("videotestsrc"));
+}
+
+void TestLoaders::missingCamera()
+{
+    LoadError error;
+    QVERIFY(!openLiveSource("/dev/video-histoscope-missing", error));
+    QCOMPARE(int(error.kind), int(LoadErrorKind::Missing));
+    QVERIFY(error.message().contains("/dev/video-histoscope-missing"));
+}
+
+void TestLoaders::rawFiles_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<bool>("bigEndian");
+    QTest::addColumn<int>("offset");
+    QTest::addColumn<int>("channels");
+    for (const char* t : {"u8", "u16", "i16", "u32", "i32", "f32", "f64"})
+        for (bool big : {false, true})
+            for (int channels : {1, 3}) {
+                const QByteArray name = QByteArray(t) + (big ? "-be" : "-le") + "-c" + QByteArray::number(channels);
+                QTest::newRow(name.constData()) << QString(t) << big << (channels == 3 ? 7 : 0) << channels;
+            }
+}
+
+void TestLoaders::rawFiles()
+{
+    QFETCH(QString, type);
+    QFETCH(bool, bigEndian);
+    QFETCH(int, offset);
+    QFETCH(int, channels);
+    const auto rawType = *rawformat::rawTypeFromName(type.toStdString());
+    const std::size_t size = rawformat::rawTypeSize(rawType);
+    const int width = 13, height = 5, count = width * height * channels;
+    QByteArray bytes(offset, 'h');
+    std::vector<double> values(count);
+    for (int i = 0; i < count; ++i) {
+        values[i] = double(m_rng() % 200) + (type.startsWith('f') ? 0.25 : 0) - (type.startsWith('i') ? 50 : 0);
+        unsigned char b[8];
+        switch (rawType) {
+        case rawformat::RawType::U8: b[0] = std::uint8_t(values[i]); break;
+        case rawformat::RawType::U16: { std::uint16_t v = std::uint16_t(values[i]); std::memcpy(b, &v, 2); break; }
+        case rawformat::RawType::I16: { std::int16_t v = std::int16_t(values[i]); std::memcpy(b, &v, 2); break; }
+        case rawformat::RawType::U32: { std::uint32_t v = std::uint32_t(values[i]); std::memcpy(b, &v, 4); break; }
+        case rawformat::RawType::I32: { std::int32_t v = std::int32_t(values[i]); std::memcpy(b, &v, 4); break; }
+        case rawformat::RawType::F32: { float v = float(values[i]); std::memcpy(b, &v, 4); break; }
+        case rawformat::RawType::F64: { double v = values[i]; std::memcpy(b, &v, 8); break; }
+        }
+        if (bigEndian)
+            std::reverse(b, b + size);
+        bytes.append(reinterpret_cast<const char*>(b), qsizetype(size));
+    }
+    writeBytes("data.raw", bytes);
+    rawformat::RawSpec spec;
+    spec.width = width;
+    spec.height = height;
+    spec.channels = channels;
+    spec.type = rawType;
+    spec.bigEndian = bigEndian;
+    spec.offset = std::uint64_t(offset);
+    const RawLoadResult r = RawLoader::loadRaw(path("data.raw"), spec);
+    QVERIFY2(r.ok(), qPrintable(r.error.message()));
+    QCOMPARE(r.frame.width(), width);
+    QCOMPARE(r.frame.height(), height);
+    QCOMPARE(r.frame.channels(), channels);
+    for (int i = 0; i < count; i += 7) {
+        double got = 0;
+        const unsigned char* p = r.frame.data() + std::size_t(i) * hs::sampleSize(r.frame.type());
+        switch (r.frame.type()) {
+        case hs::SampleType::U8: got = *p; break;
+        case hs::SampleType::U16: { std::uint16_t v; std::memcpy(&v, p, 2); got = v; break; }
+        case hs::SampleType::I32: { std::int32_t v; std::memcpy(&v, p, 4); got = v; break; }
+        case hs::SampleType::U32: { std::uint32_t v; std::memcpy(&v, p, 4); got = v; break; }
+        case hs::SampleType::F32: { float v; std::memcpy(&v, p, 4); got = v; break; }
+        default: QFAIL("unexpected type");
+        }
+        QCOMPARE(got, values[i]);
+    }
+}
+
+QByteArray TestLoaders::npy(int major, const QByteArray& descr, const QByteArray& shape, const QByteArray& data, bool fortran)
+{
+    QByteArray dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+    const int prefix = major == 1 ? 10 : 12;
+    while ((prefix + dict.size() + 1) % 64)
+        dict += ' ';
+    dict += '\n';
+    QByteArray out("\x93NUMPY", 6);
+    out += char(major);
+    out += char(0);
+    const quint32 len = quint32(dict.size());
+    out += char(len & 0xff);
+    out += char((len >> 8) & 0xff);
+    if (major > 1) {
+        out += char((len >> 16) & 0xff);
+        out += char((len >> 24) & 0xff);
+    }
+    return out + dict + data;
+}
+
+void TestLoaders::npyFiles_data()
+{
+    QTest::addColumn<int>("major");
+    QTest::addColumn<QByteArray>("descr");
+    QTest::addColumn<QByteArray>("shape");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("sampleType");
+    QTest::newRow("v1 u1 keys") << 1 << QByteArray("|u1") << QByteArray("(1000,)") << 1000 << 1 << 1 << int(hs::SampleType::U8);
+    QTest::newRow("v1 u2 image") << 1 << QByteArray("<u2") << QByteArray("(20, 30)") << 30 << 20 << 1 << int(hs::SampleType::U16);
+    QTest::newRow("v2 f4 rgb") << 2 << QByteArray("<f4") << QByteArray("(8, 9, 3)") << 9 << 8 << 3 << int(hs::SampleType::F32);
+    QTest::newRow("v3 i4 keys") << 3 << QByteArray("<i4") << QByteArray("(77,)") << 77 << 1 << 1 << int(hs::SampleType::I32);
+    QTest::newRow("v1 big-endian u4") << 1 << QByteArray(">u4") << QByteArray("(50,)") << 50 << 1 << 1 << int(hs::SampleType::U32);
+    QTest::newRow("v1 f8 widened") << 1 << QByteArray("<f8") << QByteArray("(4, 4, 4)") << 4 << 4 << 4 << int(hs::SampleType::F32);
+}
+
+void TestLoaders::npyFiles()
+{
+    QFETCH(int, major);
+    QFETCH(QByteArray, descr);
+    QFETCH(QByteArray, shape);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(int, channels);
+    QFETCH(int, sampleType);
+    const int item = descr.mid(2).toInt();
+    QByteArray data(width * height * channels * item, 0);
+    for (int i = 0; i < data.size(); ++i)
+        data[i] = char(m_rng());
+    // Make the first sample a known value in the file's byte order.
+    if (descr.startsWith('>')) {
+        data[0] = 0; data[1] = 0; data[2] = 1; data[3] = 2;  // 258 big-endian
+    }
+    writeBytes("array.npy", npy(major, descr, shape, data));
+    const RawLoadResult r = RawLoader::loadNpy(path("array.npy"));
+    QVERIFY2(r.ok(), qPrintable(r.error.message()));
+    QCOMPARE(r.frame.width(), width);
+    QCOMPARE(r.frame.height(), height);
+    QCOMPARE(r.frame.channels(), channels);
+    QCOMPARE(int(r.frame.type()), sampleType);
+    if (descr.startsWith('>'))
+        QCOMPARE(reinterpret_cast<const std::uint32_t*>(r.frame.data())[0], 258u);
+}
+
+void TestLoaders::badInput_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("rawShape");   // empty: load as an image or .npy
+    QTest::addColumn<LoadErrorKind>("kind");
+    QTest::addColumn<QString>("cause");
+    QTest::newRow("missing image") << "nope.png" << QByteArray() << "" << LoadErrorKind::Missing << "no such file";
+    QTest::newRow("empty image") << "empty.png" << QByteArray("") << "" << LoadErrorKind::Empty << "empty";
+    QTest::newRow("corrupt png") << "corrupt.png" << QByteArray("\x89PNG\r\n\x1a\ngarbage garbage garbage", 30) << ""
+                                 << LoadErrorKind::DecodeFailed << "corrupt";
+    QTest::newRow("text as jpeg") << "notes.jpg" << QByteArray("just some text, not a JPEG") << "" << LoadErrorKind::DecodeFailed << "not a supported image";
+    QTest::newRow("directory") << "adir.png" << QByteArray("<dir>") << "" << LoadErrorKind::Unreadable << "cannot be read";
+    QTest::newRow("empty npy") << "empty.npy" << QByteArray("") << "" << LoadErrorKind::Empty << "empty";
+    QTest::newRow("npy bad magic") << "bad.npy" << QByteArray("PK\x03\x04 this is a zip", 20) << "" << LoadErrorKind::DecodeFailed << "bad magic";
+    QTest::newRow("npy header lies") << "lies.npy" << npy(1, "<u2", "(100, 100)", QByteArray(500, 'x')) << ""
+                                     << LoadErrorKind::Truncated << "needs 20000 bytes";
+    QTest::newRow("npy extra data") << "extra.npy" << npy(1, "|u1", "(10,)", QByteArray(25, 'x')) << ""
+                                    << LoadErrorKind::HeaderMismatch << "holds 25";
+    QTest::newRow("npy zero-sized") << "zero.npy" << npy(1, "|u1", "(0,)", QByteArray()) << "" << LoadErrorKind::ZeroSized << "zero";
+    QTest::newRow("npy complex") << "complex.npy" << npy(1, "<c8", "(4,)", QByteArray(32, 'x')) << ""
+                                 << LoadErrorKind::UnsupportedType << "not supported";
+    QTest::newRow("npy fortran") << "fortran.npy" << npy(1, "<u2", "(2, 2)", QByteArray(8, 'x'), true) << ""
+                                 << LoadErrorKind::UnsupportedType << "Fortran";
+    QTest::newRow("npy truncated header") << "short.npy" << QByteArray("\x93NUMPY\x01\x00\xff\x00{'descr'", 17) << ""
+                                          << LoadErrorKind::Truncated << "header claims";
+    QTest::newRow("raw truncated") << "short.raw" << QByteArray(100, 'x') << "20x10" << LoadErrorKind::Truncated << "needs 200 bytes";
+    QTest::newRow("raw overflow") << "big.raw" << QByteArray(100, 'x') << "4294967296x4294967296" << LoadErrorKind::Overflow << "overflow";
+    QTest::newRow("raw empty") << "nothing.raw" << QByteArray("") << "10x10" << LoadErrorKind::Empty << "empty";
+    QTest::newRow("raw zero width") << "zero.raw" << QByteArray(10, 'x') << "0x10" << LoadErrorKind::ZeroSized << "zero";
+}
+
+void TestLoaders::badInput()
+{
+    QFETCH(QString, file);
+    QFETCH(QByteArray, content);
+    QFETCH(QString, rawShape);
+    QFETCH(LoadErrorKind, kind);
+    QFETCH(QString, cause);
+    const QString full = path(file);
+    if (content == "<dir>")
+        QVERIFY(QDir().mkpath(full));
+    else if (kind != LoadErrorKind::Missing)
+        writeBytes(file, content);
+    std::optional<rawformat::RawSpec> raw;
+    if (!rawShape.isEmpty()) {
+        rawformat::RawSpec spec;
+        const QStringList dims = rawShape.split('x');
+        spec.width = dims[0].toLongLong();
+        spec.height = dims[1].toLongLong();
+        raw = spec;
+    }
+    LoadError error;
+    auto source = openFrameSource(full, raw, error);
+    QVERIFY(!source);
+    QCOMPARE(int(error.kind), int(kind));
+    QVERIFY2(error.message().startsWith(full), qPrintable(error.message()));
+    QVERIFY2(error.message().contains(cause, Qt::CaseInsensitive), qPrintable(error.message()));
+}
+
+void TestLoaders::truncatedJpegWarns()
+{
+    const QString file = path("cut.jpg");
+    const cv::Mat image = randomMat(120, 160, CV_8UC3, m_rng);
+    std::vector<unsigned char> encoded;
+    QVERIFY(cv::imencode(".jpg", image, encoded));
+    writeBytes("cut.jpg", QByteArray(reinterpret_cast<const char*>(encoded.data()), qsizetype(encoded.size() * 6 / 10)));
+    const ImageLoadResult result = ImageLoader::load(file);
+    // libjpeg fills the missing part; the user must still hear about it, by file name.
+    if (result.ok()) {
+        QVERIFY(!result.warnings.isEmpty());
+        QVERIFY2(result.warnings.first().startsWith(file), qPrintable(result.warnings.first()));
+        QVERIFY(result.warnings.first().contains("end-of-image"));
+    } else {
+        QVERIFY(result.error.message().startsWith(file));
+    }
+}
+
+void TestLoaders::hugeDeclaredImageIsRefused()
+{
+    // A valid PNG signature and IHDR declaring 200000 x 200000 pixels, with no data: OpenCV's
+    // pixel-count limit must come back as a clear error, not a crash or a 40 GB allocation.
+    QByteArray png("\x89PNG\r\n\x1a\n", 8);
+    QByteArray ihdr("IHDR");
+    auto be32 = [](quint32 v) { QByteArray b(4, 0); b[0] = char(v >> 24); b[1] = char(v >> 16); b[2] = char(v >> 8); b[3] = char(v); return b; };
+    ihdr += be32(200000) + be32(200000) + QByteArray("\x08\x02\x00\x00\x00", 5);
+    png += be32(13) + ihdr + be32(0 /* CRC not checked before the size */) + be32(0) + QByteArray("IEND") + be32(0xae426082);
+    writeBytes("huge.png", png);
+    const ImageLoadResult result = ImageLoader::load(path("huge.png"));
+    QVERIFY(!result.ok());
+    QCOMPARE(int(result.error.kind), int(LoadErrorKind::DecodeFailed));
+    QVERIFY(result.error.message().startsWith(path("huge.png")));
+}
+
+QTEST_GUILESS_MAIN(TestLoaders)
+#include "tst_loaders.moc"
