@@ -79,12 +79,14 @@ bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceP
 Strategy chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
                             const SkewEstimate& skew)
 {
-    const bool skewed = skew.topShare >= tuning.autoSkewShare;
+    // Measured on the H200 (docs/STRATEGIES.md): few slots -> `shared` unless nearly every sample
+    // is one value; up to opt-in shared memory -> one `large-bins` pass on every distribution;
+    // beyond it, tiles of opt-in shared memory for flat data and the hot cache for skewed data.
     if (plan.map.num_slots <= tuning.autoSharedSlotsMax)
-        return skewed ? Strategy::RunLength : Strategy::Shared;
+        return skew.topShare >= tuning.autoRunLengthShare ? Strategy::RunLength : Strategy::Shared;
     if (fitsOptinShared(plan, props))
-        return skewed ? Strategy::RunLength : Strategy::LargeBins;
-    return Strategy::LargeBins;
+        return Strategy::LargeBins;
+    return skew.topShare >= tuning.autoHotCacheShare ? Strategy::LargeBins : Strategy::Replicated;
 }
 
 Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx)
