@@ -1,5 +1,7 @@
 #include "CliOptions.h"
 
+#include "histoscope/HistogramTypes.h"
+
 #include <QRegularExpression>
 
 void addHistogramOptions(QCommandLineParser& parser)

@@ -17,7 +17,7 @@ hs::HistogramRequest frameRequest(const Frame& frame, const HistogramSettings& s
     }
     hs::ImageView view = frame.view();
     view.roi = roi;
-    hs::HistogramRequest request = hs::makeRequest(view, b, settings.strategyValue());
+    hs::HistogramRequest request = hs::makeRequest(view, b, hs::strategyFromName(settings.strategy.toStdString()).value_or(hs::Strategy::Auto));
     for (int c = 0; c < frame.channels(); ++c) {
         // channelMask is in display order (R, G, B, A); a gray frame always counts channel 0.
         int display = c;

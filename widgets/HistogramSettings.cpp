@@ -5,9 +5,9 @@ void HistogramSettings::load(QSettings& s)
     const HistogramSettings d;
     s.beginGroup(QStringLiteral("histogram"));
     strategy = s.value("strategy", d.strategy).toString();
-    if (!hs::strategyFromName(strategy.toStdString()))
+    if (strategy.isEmpty())
         strategy = d.strategy;
-    bins = qBound(0, s.value("bins", d.bins).toInt(), int(hs::kMaxBins));
+    bins = qBound(0, s.value("bins", d.bins).toInt(), 1 << 24);
     autoRange = s.value("autoRange", d.autoRange).toBool();
     lo = s.value("lo", d.lo).toDouble();
     hi = s.value("hi", d.hi).toDouble();
@@ -39,7 +39,3 @@ void HistogramSettings::save(QSettings& s) const
     s.endGroup();
 }
 
-hs::Strategy HistogramSettings::strategyValue() const
-{
-    return hs::strategyFromName(strategy.toStdString()).value_or(hs::Strategy::Auto);
-}

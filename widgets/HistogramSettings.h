@@ -2,8 +2,6 @@
 // load/save go through QSettings. No singleton: the window and the CLI each own a copy.
 #pragma once
 
-#include "histoscope/HistogramTypes.h"
-
 #include <QSettings>
 #include <QString>
 
@@ -11,7 +9,7 @@ enum class LumaCoefficients { None, Bt601, Bt709 };
 
 struct HistogramSettings {
     QString strategy = QStringLiteral("auto");
-    int bins = 256;                 // 0: one bin per value for integer samples
+    int bins = 256;                 // 0: one bin per value for integer samples (at most 2^24)
     bool autoRange = true;          // the frame's nominal range ([0,256), [0,65536), [0,1))
     double lo = 0.0;
     double hi = 1.0;
@@ -24,6 +22,4 @@ struct HistogramSettings {
     void load(QSettings& settings);
     void save(QSettings& settings) const;
     bool operator==(const HistogramSettings&) const = default;
-
-    hs::Strategy strategyValue() const;
 };
