@@ -84,6 +84,39 @@ bool matchesFilter(const std::string& name, const std::string& filter)
     return false;
 }
 
+// Equalization on the engine's backend against the CPU backend, exactly, LUTs and pixels.
+void checkEqualize(HistogramEngine& engine, std::mt19937_64& rng, Tally& tally)
+{
+    HistogramEngine cpu(EngineOptions{false});
+    for (SampleType type : {SampleType::U8, SampleType::U16})
+        for (int channels : {1, 3, 4})
+            for (testing::Distribution d : testing::allDistributions()) {
+                testing::Case c;
+                c.type = type;
+                c.width = 641;
+                c.height = 357;
+                c.channels = channels;
+                c.bins = type == SampleType::U8 ? 256 : 65536;
+                c.hi = c.bins;
+                c.distribution = d;
+                const testing::Frame frame = testing::makeFrame(c, rng);
+                std::vector<unsigned char> expectedPixels(frame.bytes.size()), pixels(frame.bytes.size(), 0xa5);
+                EqualizeResult expected, actual;
+                const std::string label = "equalize/" + std::string(sampleTypeName(type)) + "/c" + std::to_string(channels)
+                                        + "/" + std::string(testing::distributionName(d));
+                const Status a = cpu.equalize(frame.view, expectedPixels.data(), 0, expected);
+                const Status b = engine.equalize(frame.view, pixels.data(), 0, actual);
+                const std::size_t used = std::size_t(c.width) * c.height * channels * sampleSize(type);
+                if (a && b && expected.luts == actual.luts
+                    && std::equal(pixels.begin(), pixels.begin() + used, expectedPixels.begin())) {
+                    ++tally.passed;
+                } else {
+                    ++tally.failed;
+                    std::cout << "FAIL " << label << ": " << (a ? (b ? "LUT or pixels differ" : b.message) : a.message) << "\n";
+                }
+            }
+}
+
 }  // namespace
 
 int runSelfCheck(const SelfCheckOptions& options)
@@ -126,6 +159,8 @@ int runSelfCheck(const SelfCheckOptions& options)
             }
         }
     }
+    if (matchesFilter("equalize", options.filter))
+        checkEqualize(engine, rng, tally);
     if (options.big) {
         checkBigBin(engine, tally, false);
         if (engine.hasGpu())

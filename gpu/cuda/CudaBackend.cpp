@@ -277,6 +277,57 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
     return Status::success();
 }
 
+Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
+                             EqualizeResult& result)
+{
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    m_spans.clear();
+    m_eventsUsed = 0;
+    const std::size_t rowBytes = std::size_t(plan.width) * plan.pixelBytes;
+    const std::size_t bytes = rowBytes * std::size_t(plan.rows);
+    const std::size_t outPitch = plan.rows == 1 ? rowBytes : outputPitch;
+    RequestPlan onDevice = plan;
+    if (bytes > 0 && plan.space == MemorySpace::Host) {
+        HS_TRY(m_equalizeIn.reserve(bytes));
+        HS_TRY(beginSpan(Upload));
+        HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, plan.pitch, rowBytes, std::size_t(plan.rows),
+                                      cudaMemcpyHostToDevice, m_stream.get()));
+        HS_TRY(endSpan(Upload));
+        onDevice.origin = m_equalizeIn.get<unsigned char>();
+        onDevice.pitch = rowBytes;
+        onDevice.space = MemorySpace::Device;
+    }
+    HS_TRY(enqueue(onDevice, Strategy::Auto));
+    const std::uint32_t levels = plan.type == SampleType::U8 ? 256u : 65536u;
+    const int active = int(plan.activeChannels());
+    const std::size_t lutBytes = std::size_t(active) * levels * sizeof(std::uint32_t);
+    HS_TRY(m_luts.reserve(lutBytes));
+    HS_TRY(m_hostLuts.reserve(lutBytes));
+    HS_TRY(m_equalizeOut.reserve(std::max<std::size_t>(bytes, 1)));
+    const LaunchContext ctx{m_props, m_tuning, m_stream.get()};
+    HS_TRY(beginSpan(Merge));
+    HS_TRY(launchEqualizeLut(plan.map, m_slots.get<unsigned long long>(), m_luts.get<std::uint32_t>(), levels, active, ctx));
+    if (bytes > 0)
+        HS_TRY(launchApplyLut(plan.type, plan.channels, SampleGrid{onDevice.origin, onDevice.pitch, plan.width, plan.rows},
+                              m_equalizeOut.get<unsigned char>(), rowBytes, plan.map, m_luts.get<std::uint32_t>(), levels, ctx));
+    HS_TRY(endSpan(Merge));
+    HS_TRY(beginSpan(Download));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_hostLuts.get(), m_luts.get(), lutBytes, cudaMemcpyDeviceToHost, m_stream.get()));
+    if (bytes > 0)
+        HS_CUDA_TRY(cudaMemcpy2DAsync(output, outPitch, m_equalizeOut.get(), rowBytes, rowBytes, std::size_t(plan.rows),
+                                      cudaMemcpyDeviceToHost, m_stream.get()));
+    HS_TRY(endSpan(Download));
+    m_plan = plan;
+    HS_TRY(finish(result.histogram, false));
+    result.timings = result.histogram.timings;
+    result.luts.assign(std::size_t(active), {});
+    for (int i = 0; i < active; ++i) {
+        const std::uint32_t* lut = m_hostLuts.get<std::uint32_t>() + std::size_t(i) * levels;
+        result.luts[std::size_t(i)].assign(lut, lut + levels);
+    }
+    return Status::success();
+}
+
 Status CudaBackend::allocateDevice(std::size_t bytes, DeviceArray& array)
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));

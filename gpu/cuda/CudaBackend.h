@@ -20,6 +20,8 @@ public:
     Strategy chooseStrategy(const RequestPlan& plan) override;
     Status submit(const RequestPlan& plan, Strategy strategy) override;
     Status finish(HistogramResult& result, bool accumulate) override;
+    Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
+                    EqualizeResult& result) override;
     Status allocateDevice(std::size_t bytes, DeviceArray& array) override;
     Status copyToDevice(const void* host, std::size_t bytes, DeviceArray& array) override;
     Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds) override;
@@ -62,6 +64,10 @@ private:
     PinnedBuffer m_hostSample;
     DeviceBuffer m_probeSink;
     CubScratch m_cub;
+    DeviceBuffer m_equalizeIn;
+    DeviceBuffer m_equalizeOut;
+    DeviceBuffer m_luts;
+    PinnedBuffer m_hostLuts;
     std::vector<CudaEvent> m_events;
     std::size_t m_eventsUsed = 0;
     std::vector<std::pair<Phase, Span>> m_spans;

@@ -15,6 +15,9 @@ public:
     virtual Strategy chooseStrategy(const RequestPlan& plan) = 0;
     virtual Status submit(const RequestPlan& plan, Strategy strategy) = 0;
     virtual Status finish(HistogramResult& result, bool accumulate) = 0;
+    // Equalizes the plan's active channels (identity bins over the full 8/16-bit range).
+    virtual Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
+                            EqualizeResult& result) = 0;
     virtual Status allocateDevice(std::size_t bytes, DeviceArray& array);
     virtual Status copyToDevice(const void* host, std::size_t bytes, DeviceArray& array);
     virtual Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds);

@@ -1,5 +1,7 @@
 #include "CpuBackend.h"
 
+#include "Equalization.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -169,6 +171,77 @@ Status CpuBackend::finish(HistogramResult& result, bool accumulate)
     result.strategyRan = Strategy::Cpu;
     result.timings = {};
     result.timings.tallyMs = m_milliseconds;
+    return Status::success();
+}
+
+void CpuBackend::buildLuts(const RequestPlan& plan, const std::vector<std::uint64_t>& slots, EqualizeResult& result)
+{
+    result.luts.clear();
+    for (int c = 0; c < plan.channels; ++c) {
+        const ChannelMap& m = plan.map.ch[c];
+        if (!m.active)
+            continue;
+        const std::uint64_t* counts = slots.data() + m.base;
+        std::uint64_t total = 0, cdfMin = 0;
+        std::uint32_t first = m.num_bins;
+        for (std::uint32_t b = 0; b < m.num_bins; ++b) {
+            total += counts[b];
+            if (first == m.num_bins && counts[b]) {
+                first = b;
+                cdfMin = counts[b];
+            }
+        }
+        std::vector<std::uint32_t> lut(m.num_bins);
+        std::uint64_t cdf = 0;
+        for (std::uint32_t b = 0; b < m.num_bins; ++b) {
+            cdf += counts[b];
+            lut[b] = equalizedLevel(cdf, cdfMin, total, m.num_bins, b, b < first);
+        }
+        result.luts.push_back(std::move(lut));
+    }
+}
+
+void CpuBackend::applyLuts(const RequestPlan& plan, const EqualizeResult& result, unsigned char* output,
+                           std::size_t outputPitch, int threads)
+{
+    std::vector<const std::uint32_t*> luts(plan.channels, nullptr);
+    for (int c = 0, i = 0; c < plan.channels; ++c)
+        if (plan.map.ch[c].active)
+            luts[c] = result.luts[i++].data();
+    const std::size_t rowBytes = std::size_t(plan.width) * plan.pixelBytes;
+    // An output row of a folded contiguous region is the same folded row.
+    visitSampleType(plan.type, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (std::int64_t r = 0; r < plan.rows; ++r) {
+                const T* in = reinterpret_cast<const T*>(plan.row(r));
+                T* out = reinterpret_cast<T*>(output + std::size_t(r) * (plan.rows == 1 ? rowBytes : outputPitch));
+                for (std::int64_t x = 0; x < plan.width; ++x)
+                    for (int c = 0; c < plan.channels; ++c) {
+                        const T v = in[x * plan.channels + c];
+                        out[x * plan.channels + c] = luts[c] ? T(luts[c][v]) : v;
+                    }
+            }
+        }
+    });
+}
+
+Status CpuBackend::equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
+                            EqualizeResult& result)
+{
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::uint64_t> slots;
+    countSlots(plan, m_threads, slots);
+    const auto counted = std::chrono::steady_clock::now();
+    unpackSlots(plan, slots.data(), result.histogram, false);
+    result.histogram.strategyRan = Strategy::Cpu;
+    buildLuts(plan, slots, result);
+    applyLuts(plan, result, output, outputPitch, m_threads);
+    result.timings = {};
+    result.timings.tallyMs = std::chrono::duration<double, std::milli>(counted - start).count();
+    result.timings.mergeMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - counted).count();
     return Status::success();
 }
 

@@ -14,6 +14,13 @@ public:
     Strategy chooseStrategy(const RequestPlan&) override { return Strategy::Cpu; }
     Status submit(const RequestPlan& plan, Strategy strategy) override;
     Status finish(HistogramResult& result, bool accumulate) override;
+    Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
+                    EqualizeResult& result) override;
+
+    // LUTs from slot counts, and their application: shared with the CUDA backend's checks.
+    static void buildLuts(const RequestPlan& plan, const std::vector<std::uint64_t>& slots, EqualizeResult& result);
+    static void applyLuts(const RequestPlan& plan, const EqualizeResult& result, unsigned char* output,
+                          std::size_t outputPitch, int threads);
 
     // Counts into slot totals; also used by the CUDA backend for its `cpu` strategy.
     static void countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots);

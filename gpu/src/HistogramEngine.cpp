@@ -138,6 +138,41 @@ Status HistogramEngine::accumulate(const HistogramRequest& request, HistogramRes
     return finish(result, true);
 }
 
+Status HistogramEngine::equalize(const ImageView& image, void* output, std::size_t outputStrideBytes,
+                                 EqualizeResult& result, std::array<bool, kMaxChannels> channels)
+{
+    if (image.type != SampleType::U8 && image.type != SampleType::U16)
+        return Status::error(ErrorCode::InvalidArgument, "equalization needs 8- or 16-bit integer samples, not "
+                                                             + std::string(sampleTypeName(image.type)));
+    if (image.roi)
+        return Status::error(ErrorCode::InvalidArgument, "equalization works on the whole image, not a region");
+    HistogramRequest request = makeRequest(image, defaultBinning(image.type), Strategy::Auto);
+    bool any = false;
+    for (int c = 0; c < kMaxChannels; ++c) {
+        request.binning[c].active = channels[c] && c < image.channels;
+        any |= request.binning[c].active;
+    }
+    if (!any)
+        return Status::error(ErrorCode::InvalidArgument, "no channel selected for equalization");
+    detail::RequestPlan plan;
+    if (Status s = detail::buildPlan(request, plan); !s)
+        return s;
+    if (plan.pixels() > 0 && !output)
+        return Status::error(ErrorCode::InvalidArgument, "equalization output is null");
+    const std::size_t packed = std::size_t(image.width) * plan.pixelBytes;
+    const std::size_t outStride = outputStrideBytes ? outputStrideBytes : packed;
+    if (outStride < packed)
+        return Status::error(ErrorCode::InvalidArgument, "equalization output rows are shorter than the image's");
+    if (plan.rows == 1 && image.height > 1 && outStride != packed) {
+        plan.width = image.width;  // keep rows apart: the output has its own stride
+        plan.rows = image.height;
+    }
+    std::lock_guard lock(m_mutex);
+    if (m_pending)
+        return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
+    return m_backend->equalize(plan, static_cast<unsigned char*>(output), outStride, result);
+}
+
 Strategy HistogramEngine::chooseStrategy(const HistogramRequest& request)
 {
     std::lock_guard lock(m_mutex);

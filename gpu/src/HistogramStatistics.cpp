@@ -39,6 +39,9 @@ ChannelStatistics computeStatistics(const ChannelHistogram& h)
     if (s.count == 0)
         return s;
     const double width = binWidth(h.binning);
+    // One integer per bin: the bin stands for that value, as ImageJ reports 8-bit statistics.
+    const bool unitBins = h.binning.identity && width == 1.0;
+    const double centreOffset = unitBins ? 0.0 : 0.5 * width;
     double sum = 0, sumSq = 0;
     std::uint64_t best = 0;
     std::int64_t first = -1, last = -1;
@@ -49,7 +52,7 @@ ChannelStatistics computeStatistics(const ChannelHistogram& h)
         if (first < 0)
             first = b;
         last = b;
-        const double centre = binLowerEdge(h.binning, b) + 0.5 * width;
+        const double centre = binLowerEdge(h.binning, b) + centreOffset;
         sum += centre * double(n);
         sumSq += centre * centre * double(n);
         if (n > best) {
@@ -60,7 +63,7 @@ ChannelStatistics computeStatistics(const ChannelHistogram& h)
         s.entropyBits -= p * std::log2(p);
     }
     s.min = binLowerEdge(h.binning, std::uint32_t(first));
-    s.max = binLowerEdge(h.binning, std::uint32_t(last)) + width;
+    s.max = binLowerEdge(h.binning, std::uint32_t(last)) + (unitBins ? 0.0 : width);
     s.mean = sum / double(s.count);
     s.stdDev = std::sqrt(std::max(0.0, sumSq / double(s.count) - s.mean * s.mean));
     s.median = quantile(h, 0.5);

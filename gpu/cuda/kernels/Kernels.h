@@ -33,6 +33,12 @@ Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const Lau
 Status launchSlotSample(const KernelArgs& args, std::uint32_t* d_out, std::uint32_t count,
                         const LaunchContext& ctx);
 
+// Equalization: one LUT of `levels` entries per active channel, then the mapping of every pixel.
+Status launchEqualizeLut(const SlotMap& map, const unsigned long long* d_slots, std::uint32_t* d_luts,
+                         std::uint32_t levels, int activeChannels, const LaunchContext& ctx);
+Status launchApplyLut(SampleType type, int channels, const SampleGrid& in, unsigned char* d_out, std::size_t outPitch,
+                      const SlotMap& map, const std::uint32_t* d_luts, std::uint32_t levels, const LaunchContext& ctx);
+
 Status launchReadProbe(const void* d_data, std::size_t bytes, unsigned long long* d_sink,
                        const LaunchContext& ctx);
 

@@ -46,6 +46,12 @@ private:
     std::size_t m_size = 0;
 };
 
+struct EqualizeResult {
+    std::vector<std::vector<std::uint32_t>> luts;  // per equalized channel: 256 or 65536 entries
+    HistogramResult histogram;                    // of the input, per equalized channel
+    PhaseTimings timings;
+};
+
 class HistogramEngine {
 public:
     explicit HistogramEngine(EngineOptions options = {});
@@ -70,6 +76,13 @@ public:
     // and returns; finish() waits and delivers. Host data must stay valid until finish().
     Status submit(const HistogramRequest& request);
     Status finish(HistogramResult& result, bool accumulate = false);
+
+    // Global histogram equalization of a u8 or u16 image, each selected channel on its own:
+    // histogram, CDF, LUT and apply, on the GPU when there is one. `output` receives the same
+    // width, height and channels at `outputStrideBytes` (0: packed rows).
+    // LUT: v -> round((cdf(v) - cdf_min) * (levels - 1) / (count - cdf_min)), integer arithmetic.
+    Status equalize(const ImageView& image, void* output, std::size_t outputStrideBytes, EqualizeResult& result,
+                    std::array<bool, kMaxChannels> channels = {true, true, true, false});
 
     // The strategy `auto` would run for this request.
     Strategy chooseStrategy(const HistogramRequest& request);

@@ -1,0 +1,54 @@
+// Global histogram equalization of the current frame on a worker thread: before and after
+// images, both histograms, the transfer curves, and saving the result at native depth.
+#pragma once
+
+#include "Frame.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+#include <memory>
+
+class CurveView;
+class HistogramView;
+class ImageView;
+class QLabel;
+class QPushButton;
+
+struct EqualizeOutcome {
+    Frame equalized;
+    std::vector<std::vector<std::uint32_t>> luts;
+    hs::HistogramResult before;
+    hs::HistogramResult after;
+    QString error;
+    QString backend;
+    double engineMs = 0;
+};
+
+class EqualizeDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    EqualizeDialog(const Frame& frame, bool useGpu, QWidget* parent = nullptr);
+    const EqualizeOutcome* outcome() const { return m_outcome.get(); }
+    bool save(const QString& path);
+
+    static EqualizeOutcome run(const Frame& frame, bool useGpu);
+
+signals:
+    void equalized();
+
+private:
+    void present(const EqualizeOutcome& outcome);
+
+    Frame m_frame;
+    std::unique_ptr<EqualizeOutcome> m_outcome;
+    QFutureWatcher<EqualizeOutcome> m_watcher;
+    ImageView* m_before;
+    ImageView* m_after;
+    HistogramView* m_beforeHistogram;
+    HistogramView* m_afterHistogram;
+    CurveView* m_curve;
+    QLabel* m_status;
+    QPushButton* m_save;
+};

@@ -1,0 +1,27 @@
+#include "FrameWriter.h"
+
+#include <QFile>
+
+#include <opencv2/imgcodecs.hpp>
+
+LoadError saveFrame(const QString& path, const Frame& frame)
+{
+    int depth = -1;
+    switch (frame.type()) {
+    case hs::SampleType::U8: depth = CV_8U; break;
+    case hs::SampleType::U16: depth = CV_16U; break;
+    case hs::SampleType::F32: depth = CV_32F; break;
+    default: break;
+    }
+    if (depth < 0 || frame.isNull())
+        return LoadError::make(LoadErrorKind::UnsupportedType, path, QStringLiteral("only 8-bit, 16-bit and float frames can be saved"));
+    cv::Mat mat(int(frame.height()), int(frame.width()), CV_MAKETYPE(depth, frame.channels()),
+                const_cast<unsigned char*>(frame.data()), frame.strideBytes());
+    try {
+        if (!cv::imwrite(QFile::encodeName(path).toStdString(), mat))
+            return LoadError::make(LoadErrorKind::Unreadable, path, QStringLiteral("could not be written"));
+    } catch (const cv::Exception& e) {
+        return LoadError::make(LoadErrorKind::DecodeFailed, path, QString::fromStdString(e.msg).trimmed());
+    }
+    return {};
+}
