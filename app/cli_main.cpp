@@ -1,4 +1,5 @@
 // histoscope-cli: the engine without a window, for scripts and pipelines.
+#include "BatchCommand.h"
 #include "BenchCommand.h"
 #include "CliHistogramCommand.h"
 
@@ -12,6 +13,8 @@ void printUsage(QTextStream& out)
     out << "usage: histoscope-cli <command> [options]\n\n"
            "commands:\n"
            "  histogram FILE     histogram and statistics of one image, video, .npy or raw file\n"
+           "  batch PATH...      histograms of files and folders as CSV or JSON Lines\n"
+           "  merge FILE...      add batch outputs (shards) back together exactly\n"
            "  bench ...          GPU self-check and benchmark (bench --help)\n"
            "\nRun 'histoscope-cli <command> --help' for a command's options.\n";
 }
@@ -37,6 +40,10 @@ int main(int argc, char** argv)
     args.removeAt(1);  // the parser sees "histoscope-cli <options...>"
     if (command == "histogram")
         return runHistogramCommand(args);
+    if (command == "batch")
+        return runBatchCommand(args);
+    if (command == "merge")
+        return runMergeCommand(args);
     if (command == "bench") {
         std::vector<std::string> rest;
         for (int i = 1; i < args.size(); ++i)

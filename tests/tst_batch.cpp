@@ -1,0 +1,252 @@
+// `histoscope-cli batch` and `merge`, run as a user would (QProcess), checked exactly against
+// the reference on a generated folder with corrupt files among the good ones.
+#include "FrameRequest.h"
+#include "FrameSource.h"
+#include "HistogramSettings.h"
+
+#include "histoscope/ReferenceHistogram.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
+
+class TestBatch : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void jsonLinesMatchReference();
+    void csvMatchesJsonLines();
+    void perFrameRecords();
+    void shardsMergeBackExactly();
+    void globFiltersAndExitCodes_data();
+    void globFiltersAndExitCodes();
+    void equalizedImagesAndPlots();
+
+private:
+    struct Run {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+    Run cli(const QStringList& args);
+    static QList<QJsonObject> records(const QByteArray& jsonl);
+    // Reference counts of a file, frames summed, keyed by channel name.
+    QMap<QString, QVector<qint64>> reference(const QString& path, int bins = 256);
+
+    QTemporaryDir m_dir;
+    QString m_root;
+    bool m_haveVideo = false;
+};
+
+TestBatch::Run TestBatch::cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(HISTOSCOPE_CLI), args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QList<QJsonObject> TestBatch::records(const QByteArray& jsonl)
+{
+    QList<QJsonObject> list;
+    for (const QByteArray& line : jsonl.split('\n'))
+        if (!line.trimmed().isEmpty())
+            list << QJsonDocument::fromJson(line).object();
+    return list;
+}
+
+QMap<QString, QVector<qint64>> TestBatch::reference(const QString& path, int bins)
+{
+    QMap<QString, QVector<qint64>> out;
+    LoadError error;
+    auto source = openFrameSource(path, std::nullopt, error);
+    if (!source)
+        return out;
+    HistogramSettings settings;
+    settings.bins = bins;
+    Frame frame;
+    while (source->next(frame, error)) {
+        hs::HistogramResult r;
+        hs::referenceHistogram(frameRequest(frame, settings), r);
+        for (const hs::ChannelHistogram& h : r.channels) {
+            QVector<qint64>& v = out[resultChannelName(frame, h)];
+            v.resize(qsizetype(h.counts.size()));
+            for (std::size_t b = 0; b < h.counts.size(); ++b)
+                v[qsizetype(b)] += qint64(h.counts[b]);
+        }
+    }
+    return out;
+}
+
+void TestBatch::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_root = m_dir.filePath("photos");
+    QVERIFY(QDir().mkpath(m_root + "/2024/raw"));
+    cv::RNG rng(cv::getTickCount());
+    auto image = [&](const QString& name, int type, int w, int h) {
+        cv::Mat m(h, w, type);
+        rng.fill(m, cv::RNG::UNIFORM, 0, CV_MAT_DEPTH(type) == CV_16U ? 65536 : 256);
+        QVERIFY(cv::imwrite((m_root + "/" + name).toStdString(), m));
+    };
+    image("a.png", CV_8UC3, 131, 77);
+    image("b.tif", CV_16UC1, 64, 50);
+    image("2024/c.png", CV_8UC1, 200, 3);
+    image("2024/raw/d.bmp", CV_8UC3, 33, 33);
+    QFile broken(m_root + "/2024/broken.png");
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("\x89PNG\r\n\x1a\n definitely not image data");
+    broken.close();
+    QFile empty(m_root + "/empty.jpg");
+    QVERIFY(empty.open(QIODevice::WriteOnly));
+    empty.close();
+    QFile notes(m_root + "/notes.txt");
+    QVERIFY(notes.open(QIODevice::WriteOnly));
+    notes.write("ignored: not an image");
+    notes.close();
+    cv::VideoWriter writer((m_root + "/2024/clip.avi").toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10.0,
+                           cv::Size(48, 32));
+    m_haveVideo = writer.isOpened();
+    for (int i = 0; m_haveVideo && i < 5; ++i)
+        writer.write(cv::Mat(32, 48, CV_8UC3, cv::Scalar(40 * i, 90, 200)));
+}
+
+void TestBatch::jsonLinesMatchReference()
+{
+    const Run run = cli({"batch", "--recursive", "--cpu", m_root});
+    QCOMPARE(run.exitCode, 1);  // two bad files
+    QVERIFY(run.err.contains(QFile::encodeName(m_root + "/2024/broken.png")));
+    QVERIFY(run.err.contains("empty.jpg"));
+    QVERIFY(run.err.contains("failed"));
+    const QList<QJsonObject> list = records(run.out);
+    QSet<QString> files;
+    for (const QJsonObject& r : list) {
+        QCOMPARE(r["schema"].toString(), QStringLiteral("histoscope.histogram/1"));
+        const QString file = r["file"].toString();
+        files << file;
+        const auto expected = reference(file);
+        const QJsonArray counts = r["counts"].toArray();
+        const QVector<qint64> want = expected.value(r["channel"].toString());
+        QCOMPARE(counts.size(), want.size());
+        for (int b = 0; b < counts.size(); ++b)
+            QCOMPARE(counts[b].toInteger(), want[b]);
+        QVERIFY(r.contains("statistics"));
+        QVERIFY(!r.contains("frame"));
+    }
+    QCOMPARE(files.size(), m_haveVideo ? 5 : 4);
+    QVERIFY(!files.contains(m_root + "/notes.txt"));
+}
+
+void TestBatch::csvMatchesJsonLines()
+{
+    const Run json = cli({"batch", "-r", "--cpu", m_root + "/2024"});
+    const Run csv = cli({"batch", "-r", "--cpu", "--format", "csv", m_root + "/2024"});
+    QCOMPARE(csv.exitCode, json.exitCode);
+    const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+    const QList<QJsonObject> list = records(json.out);
+    QCOMPARE(lines.size(), list.size() + 1);
+    QVERIFY(lines[0].startsWith("schema,file,frame,channel,bins"));
+    for (int i = 0; i < list.size(); ++i) {
+        const QList<QByteArray> fields = lines[i + 1].split(',');
+        QCOMPARE(QString::fromUtf8(fields[3]), list[i]["channel"].toString());
+        const QJsonArray counts = list[i]["counts"].toArray();
+        for (int b = 0; b < counts.size(); ++b)
+            QCOMPARE(fields[16 + b].toLongLong(), counts[b].toInteger());
+    }
+}
+
+void TestBatch::perFrameRecords()
+{
+    if (!m_haveVideo)
+        QSKIP("no MJPEG writer");
+    const QString clip = m_root + "/2024/clip.avi";
+    const Run run = cli({"batch", "--per-frame", "--cpu", clip});
+    QCOMPARE(run.exitCode, 0);
+    const QList<QJsonObject> list = records(run.out);
+    QCOMPARE(list.size(), 5 * 3);
+    QVector<qint64> blueSum(256, 0);
+    for (const QJsonObject& r : list) {
+        QVERIFY(r.contains("frame"));
+        QVERIFY(r["frame"].toInt() >= 0 && r["frame"].toInt() < 5);
+        if (r["channel"].toString() == "B") {
+            const QJsonArray c = r["counts"].toArray();
+            for (int b = 0; b < 256; ++b)
+                blueSum[b] += c[b].toInteger();
+        }
+    }
+    QCOMPARE(blueSum, reference(clip).value("B"));
+}
+
+void TestBatch::shardsMergeBackExactly()
+{
+    const QString whole = m_dir.filePath("whole.jsonl");
+    QCOMPARE(cli({"batch", "-r", "--cpu", "--bins", "64", "-o", whole, m_root}).exitCode, 1);
+    QStringList shards;
+    for (int i = 0; i < 3; ++i) {
+        shards << m_dir.filePath(QStringLiteral("shard%1.jsonl").arg(i));
+        cli({"batch", "-r", "--cpu", "--bins", "64", "--shard", QStringLiteral("%1/3").arg(i), "-o", shards.last(), m_root});
+    }
+    const Run mergedShards = cli(QStringList{"merge"} + shards);
+    const Run mergedWhole = cli({"merge", whole});
+    QCOMPARE(mergedShards.exitCode, 0);
+    const QList<QJsonObject> a = records(mergedShards.out), b = records(mergedWhole.out);
+    QCOMPARE(a.size(), b.size());
+    QVERIFY(a.size() >= 4);  // gray, R, G, B at 64 bins
+    for (int i = 0; i < a.size(); ++i) {
+        QCOMPARE(a[i]["channel"], b[i]["channel"]);
+        QCOMPARE(a[i]["counts"], b[i]["counts"]);
+    }
+}
+
+void TestBatch::globFiltersAndExitCodes_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("files");
+    QTest::newRow("only png, recursive") << QStringList{"-r", "--include", "*.png", "--exclude", "broken*"} << 0 << 2;
+    QTest::newRow("top level, bad jpg") << QStringList{} << 1 << 2;
+    QTest::newRow("bad bins is a usage error") << QStringList{"--bins", "many"} << 2 << 0;
+    QTest::newRow("bad shard is a usage error") << QStringList{"--shard", "3/3"} << 2 << 0;
+    QTest::newRow("missing path") << QStringList{"/nonexistent/histoscope"} << 1 << 0;
+}
+
+void TestBatch::globFiltersAndExitCodes()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(int, files);
+    QStringList all = QStringList{"batch", "--cpu"} + args;
+    if (!args.contains("/nonexistent/histoscope"))
+        all << m_root;
+    const Run run = cli(all);
+    QCOMPARE(run.exitCode, exitCode);
+    QSet<QString> seen;
+    for (const QJsonObject& r : records(run.out))
+        seen << r["file"].toString();
+    QCOMPARE(int(seen.size()), files);
+}
+
+void TestBatch::equalizedImagesAndPlots()
+{
+    const QString eq = m_dir.filePath("eq"), plots = m_dir.filePath("plots");
+    const Run run = cli({"batch", "--cpu", "--equalize-dir", eq, "--plot-dir", plots, m_root + "/a.png", m_root + "/b.tif"});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(QDir(eq).entryList(QDir::Files).size(), 2);
+    QCOMPARE(QDir(plots).entryList({"*.svg"}, QDir::Files).size(), 2);
+    const QString tif = QDir(eq).filePath(QDir(eq).entryList({"*b.tif.png"}).value(0));
+    const cv::Mat back = cv::imread(tif.toStdString(), cv::IMREAD_UNCHANGED);
+    QCOMPARE(back.depth(), CV_16U);  // native depth kept
+}
+
+QTEST_GUILESS_MAIN(TestBatch)
+#include "tst_batch.moc"
