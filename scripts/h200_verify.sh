@@ -23,7 +23,7 @@ bench=build-gpu/bench/histoscope-bench
 grep -E "^(engine|selfcheck):" "$out/selfcheck.log" >> "$summary"
 grep -m 20 FAIL "$out/selfcheck.log" >> "$summary"
 
-san_filter=${SANITIZE_FILTER:-type-,roi-x3,float-specials-f16-7,channels-3-only,channels-4-no-alpha,bins-65536-u16,dist-hot90-u8,size-1x1,stride-odd}
+san_filter=${SANITIZE_FILTER:-equalize,type-,roi-x3,float-specials-f16-7,channels-3-only,channels-4-no-alpha,bins-65536-u16,dist-hot90-u8,size-1x1,stride-odd}
 for tool in memcheck racecheck; do
   compute-sanitizer --tool $tool --error-exitcode 3 "$bench" selfcheck --filter "$san_filter" > "$out/sanitize-$tool.log" 2>&1
   rc=$?

@@ -3,6 +3,7 @@
 
 #include "../src/RequestPlan.h"
 #include "KernelArgs.h"
+#include "SampleWalker.cuh"
 
 #include <algorithm>
 #include <type_traits>
@@ -21,6 +22,31 @@ Status visitTypeAndChannels(SampleType type, int channels, F&& f)
         case 4: return f(tag, std::integral_constant<int, 4>{});
         }
         return Status::error(ErrorCode::InvalidArgument, "channel count outside 1..4");
+    });
+}
+
+// True when every active channel bins one unsigned value per bin inside 32 bits.
+inline bool usesIdentityMapper(SampleType type, const SlotMap& map)
+{
+    if (type != SampleType::U8 && type != SampleType::U16 && type != SampleType::U32)
+        return false;
+    for (int c = 0; c < map.num_channels; ++c) {
+        const ChannelMap& m = map.ch[c];
+        if (m.active && (m.mode != MapMode::Identity || m.ilo < 0 || m.ilo + std::int64_t(m.num_bins) > (std::int64_t(1) << 32)))
+            return false;
+    }
+    return true;
+}
+
+// Calls f(T{}, integral_constant<C>{}, Mapper{}) with the mapper the request allows.
+template <typename F>
+Status visitCounting(const KernelArgs& args, F&& f)
+{
+    const bool identity = usesIdentityMapper(args.type, args.map);
+    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        if (identity)
+            return f(tag, channels, IdentityMapper{});
+        return f(tag, channels, GeneralMapper{});
     });
 }
 

@@ -42,13 +42,13 @@ struct SharedTileVisitor {
     __device__ void flush() {}
 };
 
-template <typename T, int C, typename Visitor>
+template <typename T, int C, typename Mapper, typename Visitor>
 __device__ __forceinline__ void privatizedTally(const KernelArgs& a, Visitor& visitor, int replicas)
 {
     const std::uint32_t slots = a.tile_end - a.tile_begin;
     zeroShared(sharedCounters, slots * replicas);
     __syncthreads();
-    walkSamples<T, C>(a.grid, a.map, visitor);
+    walkSamples<T, C, Mapper>(a.grid, a.map, visitor);
     visitor.flush();
     __syncthreads();
     mergeShared(sharedCounters, slots, replicas, a.tile_begin, a.d_slots);

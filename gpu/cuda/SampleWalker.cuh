@@ -45,13 +45,35 @@ __device__ __forceinline__ void staticFor(F&& f)
     staticForImpl(f, std::make_integer_sequence<int, N>{});
 }
 
-template <typename T, int C, typename Visitor>
+// How a kernel turns a sample into a slot. GeneralMapper is the shared definition (any type,
+// any binning); IdentityMapper is the same function specialised for unsigned samples with one
+// bin per value, where the range checks and the mode switch fold into one 32-bit compare.
+struct GeneralMapper {
+    template <typename T>
+    __device__ __forceinline__ static std::uint32_t slot(const ChannelMap& m, T v) { return slotOf(m, v); }
+};
+
+struct IdentityMapper {
+    template <typename T>
+    __device__ __forceinline__ static std::uint32_t slot(const ChannelMap& m, T v)
+    {
+        if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t>) {
+            // Valid because lo + bins <= 2^32 (see usesIdentityMapper): below lo wraps past bins.
+            const std::uint32_t d = std::uint32_t(v) - std::uint32_t(m.ilo);
+            return d < m.num_bins ? m.base + d : m.base + m.num_bins + (std::uint32_t(v) < std::uint32_t(m.ilo) ? 0u : 1u);
+        } else {
+            return slotOf(m, v);
+        }
+    }
+};
+
+template <typename T, int C, typename Mapper, typename Visitor>
 __device__ __forceinline__ void visitPixel(const SlotMap& map, const unsigned char* p, Visitor& visitor)
 {
     staticFor<C>([&](auto channel) {
         constexpr int c = decltype(channel)::value;
         if (map.ch[c].active)
-            visitor.template count<c>(slotOf(map.ch[c], loadSample<T>(p + c * sizeof(T))));
+            visitor.template count<c>(Mapper::slot(map.ch[c], loadSample<T>(p + c * sizeof(T))));
     });
 }
 
@@ -65,7 +87,7 @@ __device__ __forceinline__ std::int64_t alignedHead(const unsigned char* row, in
     return width;
 }
 
-template <typename T, int C, typename Visitor>
+template <typename T, int C, typename Mapper, typename Visitor>
 __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMap& map, Visitor& visitor)
 {
     constexpr int kPixelBytes = C * int(sizeof(T));
@@ -82,7 +104,7 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
         const std::int64_t tail = head + groups * kGroupPixels;
 
         for (std::int64_t i = first; i < head; i += step)
-            visitPixel<T, C>(map, row + i * kPixelBytes, visitor);
+            visitPixel<T, C, Mapper>(map, row + i * kPixelBytes, visitor);
 
         const uint4* vec = reinterpret_cast<const uint4*>(row + head * kPixelBytes);
         for (std::int64_t g = first; g < groups; g += step) {
@@ -99,12 +121,12 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
                 constexpr int e = decltype(element)::value;
                 constexpr int c = e % C;
                 if (map.ch[c].active)
-                    visitor.template count<c>(slotOf(map.ch[c], SampleBits<T>::from(w[e / kSamplesPerWord], e)));
+                    visitor.template count<c>(Mapper::slot(map.ch[c], SampleBits<T>::from(w[e / kSamplesPerWord], e)));
             });
         }
 
         for (std::int64_t i = tail + first; i < grid.width; i += step)
-            visitPixel<T, C>(map, row + i * kPixelBytes, visitor);
+            visitPixel<T, C, Mapper>(map, row + i * kPixelBytes, visitor);
     }
 }
 

@@ -80,7 +80,7 @@ __global__ void outOfRangeKernel(KernelArgs a, const unsigned long long* d_inRan
     if (complete)
         return;  // every sample was in range: nothing to classify
     OutOfRangeVisitor visitor{&a.map, a.d_slots};
-    walkSamples<T, C>(a.grid, a.map, visitor);
+    walkSamples<T, C, GeneralMapper>(a.grid, a.map, visitor);
 }
 
 template <typename SampleT, typename LevelT, int C>

@@ -13,21 +13,22 @@ struct GlobalAtomicVisitor {
     __device__ void count(std::uint32_t slot) { atomicAdd(d_slots + slot, 1ull); }
 };
 
-template <typename T, int C>
+template <typename T, int C, typename M>
 __global__ void globalAtomicKernel(KernelArgs a)
 {
     GlobalAtomicVisitor visitor{a.d_slots};
-    walkSamples<T, C>(a.grid, a.map, visitor);
+    walkSamples<T, C, M>(a.grid, a.map, visitor);
 }
 
 }  // namespace
 
 Status launchGlobalAtomic(const KernelArgs& args, const LaunchContext& ctx)
 {
-    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        const auto kernel = globalAtomicKernel<T, C>;
+        using M = decltype(mapper);
+        const auto kernel = globalAtomicKernel<T, C, M>;
         const int threads = 256;
         dim3 blocks;
         HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, args.grid, ctx.props, groupPixels<T>(), blocks));

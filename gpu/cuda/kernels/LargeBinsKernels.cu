@@ -10,11 +10,11 @@ namespace hs::detail {
 
 namespace {
 
-template <typename T, int C>
+template <typename T, int C, typename M>
 __global__ void largeBinsPrivateKernel(KernelArgs a)
 {
     SharedTileVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin};
-    privatizedTally<T, C>(a, visitor, 1);
+    privatizedTally<T, C, M>(a, visitor, 1);
 }
 
 struct HotCacheVisitor {
@@ -33,7 +33,7 @@ struct HotCacheVisitor {
     }
 };
 
-template <typename T, int C>
+template <typename T, int C, typename M>
 __global__ void hotCacheKernel(KernelArgs a)
 {
     std::uint32_t* keys = sharedCounters;
@@ -44,7 +44,7 @@ __global__ void hotCacheKernel(KernelArgs a)
     }
     __syncthreads();
     HotCacheVisitor visitor{keys, counts, a.hot_entries - 1, a.d_slots};
-    walkSamples<T, C>(a.grid, a.map, visitor);
+    walkSamples<T, C, M>(a.grid, a.map, visitor);
     __syncthreads();
     for (std::uint32_t i = threadIdx.x; i < a.hot_entries; i += blockDim.x)
         if (counts[i])
@@ -55,14 +55,15 @@ __global__ void hotCacheKernel(KernelArgs a)
 
 Status launchLargeBins(const KernelArgs& args, const LaunchContext& ctx)
 {
-    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
+        using M = decltype(mapper);
         const std::size_t budget = ctx.props.sharedPerBlockOptin;
         const int threads = ctx.tuning.threadsPerBlock;
         dim3 blocks;
         if (std::size_t(args.map.num_slots) * sizeof(std::uint32_t) <= budget) {
-            const auto kernel = largeBinsPrivateKernel<T, C>;
+            const auto kernel = largeBinsPrivateKernel<T, C, M>;
             const std::size_t smem = std::size_t(args.map.num_slots) * sizeof(std::uint32_t);
             HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), smem));
             KernelArgs a = args;
@@ -74,7 +75,7 @@ Status launchLargeBins(const KernelArgs& args, const LaunchContext& ctx)
         }
         if (!args.d_hot_keys || args.hot_entries == 0)
             return Status::error(ErrorCode::InvalidArgument, "large-bins needs a hot-slot table");
-        const auto kernel = hotCacheKernel<T, C>;
+        const auto kernel = hotCacheKernel<T, C, M>;
         const std::size_t smem = std::size_t(args.hot_entries) * 2 * sizeof(std::uint32_t);
         HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), smem));
         HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, args.grid, ctx.props, groupPixels<T>(), blocks));

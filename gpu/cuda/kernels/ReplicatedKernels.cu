@@ -24,11 +24,11 @@ struct ReplicatedVisitor {
     __device__ void flush() {}
 };
 
-template <typename T, int C>
+template <typename T, int C, typename M>
 __global__ void replicatedKernel(KernelArgs a, std::uint32_t replicas)
 {
     ReplicatedVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin, replicas, threadIdx.x & (replicas - 1)};
-    privatizedTally<T, C>(a, visitor, int(replicas));
+    privatizedTally<T, C, M>(a, visitor, int(replicas));
 }
 
 std::uint32_t floorPowerOfTwo(std::uint64_t v)
@@ -43,10 +43,11 @@ std::uint32_t floorPowerOfTwo(std::uint64_t v)
 
 Status launchReplicated(const KernelArgs& args, const LaunchContext& ctx)
 {
-    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        const auto kernel = replicatedKernel<T, C>;
+        using M = decltype(mapper);
+        const auto kernel = replicatedKernel<T, C, M>;
         const std::size_t budget = ctx.props.sharedPerBlockOptin;
         HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
         const std::uint64_t fit = budget / (std::uint64_t(args.map.num_slots) * sizeof(std::uint32_t));

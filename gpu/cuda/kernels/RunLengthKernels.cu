@@ -58,21 +58,22 @@ struct RunLengthVisitor {
     }
 };
 
-template <typename T, int C>
+template <typename T, int C, typename M>
 __global__ void runLengthKernel(KernelArgs a)
 {
     RunLengthVisitor<C> visitor(a.tile_begin, a.tile_end - a.tile_begin, a.hot_slot);
-    privatizedTally<T, C>(a, visitor, 1);
+    privatizedTally<T, C, M>(a, visitor, 1);
 }
 
 }  // namespace
 
 Status launchRunLength(const KernelArgs& args, const LaunchContext& ctx)
 {
-    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        const auto kernel = runLengthKernel<T, C>;
+        using M = decltype(mapper);
+        const auto kernel = runLengthKernel<T, C, M>;
         const std::size_t budget = ctx.props.sharedPerBlockOptin;
         HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
         const std::uint32_t tileSlots = std::uint32_t(budget / sizeof(std::uint32_t));

@@ -8,21 +8,22 @@ namespace hs::detail {
 
 namespace {
 
-template <typename T, int C>
+template <typename T, int C, typename M>
 __global__ void sharedKernel(KernelArgs a)
 {
     SharedTileVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin};
-    privatizedTally<T, C>(a, visitor, 1);
+    privatizedTally<T, C, M>(a, visitor, 1);
 }
 
 }  // namespace
 
 Status launchShared(const KernelArgs& args, const LaunchContext& ctx)
 {
-    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        const auto kernel = sharedKernel<T, C>;
+        using M = decltype(mapper);
+        const auto kernel = sharedKernel<T, C, M>;
         const std::uint32_t tileSlots = std::uint32_t(ctx.props.sharedPerBlock / sizeof(std::uint32_t));
         return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
             KernelArgs a = args;

@@ -25,11 +25,19 @@ __global__ void slotSampleKernel(KernelArgs a, std::uint32_t* d_out, std::uint32
     }
 }
 
+// Four independent 16-byte loads in flight per thread per step: the probe should be the best
+// read any kernel could do, or the ratios against it flatter the strategies.
 __global__ void readProbeKernel(const uint4* d_data, std::size_t count, unsigned long long* d_sink)
 {
     unsigned int acc = 0;
-    for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-         i += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < count; i += 4 * stride) {
+        const uint4 a = __ldg(d_data + i), b = __ldg(d_data + i + stride), c = __ldg(d_data + i + 2 * stride),
+                    d = __ldg(d_data + i + 3 * stride);
+        acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
+    }
+    for (; i < count; i += stride) {
         const uint4 q = __ldg(d_data + i);
         acc ^= q.x ^ q.y ^ q.z ^ q.w;
     }

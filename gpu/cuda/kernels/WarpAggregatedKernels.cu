@@ -30,21 +30,22 @@ struct WarpAggregatedVisitor {
     __device__ void flush() {}
 };
 
-template <typename T, int C>
+template <typename T, int C, typename M>
 __global__ void warpAggregatedKernel(KernelArgs a)
 {
     WarpAggregatedVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin};
-    privatizedTally<T, C>(a, visitor, 1);
+    privatizedTally<T, C, M>(a, visitor, 1);
 }
 
 }  // namespace
 
 Status launchWarpAggregated(const KernelArgs& args, const LaunchContext& ctx)
 {
-    return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        const auto kernel = warpAggregatedKernel<T, C>;
+        using M = decltype(mapper);
+        const auto kernel = warpAggregatedKernel<T, C, M>;
         const std::size_t budget = ctx.props.sharedPerBlockOptin;
         HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
         const std::uint32_t tileSlots = std::uint32_t(budget / sizeof(std::uint32_t));
