@@ -30,6 +30,12 @@ for tool in memcheck racecheck; do
   echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize-$tool.log" | tail -1); $(grep -E '^selfcheck:' "$out/sanitize-$tool.log")" >> "$summary"
 done
 
+# Optional tuning sweep: TUNE_THREADS="256 512 1024" reruns part of the matrix per block size.
+for t in ${TUNE_THREADS:-}; do
+  HISTOSCOPE_TUNE_THREADS=$t "$bench" run --csv "$out/tune-$t.csv" --repeats 10 --only "${TUNE_ONLY:-keys16M}" > "$out/tune-$t.log" 2>&1
+  echo "tune threads=$t: exit $?" >> "$summary"
+done
+
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   "$bench" run --csv "$out/bench.csv" --repeats ${REPEATS:-20} ${BENCH_ARGS:-} > "$out/bench.log" 2>&1
   echo "benchmark: exit $?; $(grep -E '^benchmark:' "$out/bench.log")" >> "$summary"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 namespace hs::detail {
@@ -68,6 +69,9 @@ Status CudaBackend::init()
     m_props.sharedPerMultiprocessor = prop.sharedMemPerMultiprocessor;
     m_props.maxThreadsPerMultiprocessor = prop.maxThreadsPerMultiProcessor;
     m_tuning = tuningFor(prop.major);
+    // For tuning runs of the benchmark only; the shipped values live in Tuning.h.
+    if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
+        m_tuning.threadsPerBlock = std::max(64, std::min(1024, std::atoi(threads)));
     HS_TRY(m_stream.create());
     for (CudaEvent& e : m_stageFree)
         HS_TRY(e.create());
@@ -181,7 +185,7 @@ Strategy CudaBackend::chooseStrategy(const RequestPlan& plan)
     args.type = plan.type;
     args.channels = plan.channels;
     args.map = plan.map;
-    if (plan.pixels() > 0 && !skewEstimate(plan, args, estimate))
+    if (plan.pixels() > 0 && needsSkewEstimate(Strategy::Auto, plan, m_props) && !skewEstimate(plan, args, estimate))
         estimate = {};
     return chooseAutoStrategy(plan, m_props, m_tuning, estimate);
 }
@@ -217,7 +221,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, Strategy strategy)
     const LaunchContext ctx{m_props, m_tuning, m_stream.get()};
 
     const std::vector<Piece> pieces = plan.pixels() ? makePieces(plan) : std::vector<Piece>{};
-    if (!pieces.empty() && (strategy == Strategy::Auto || needsSkewEstimate(strategy, plan, m_props))) {
+    if (!pieces.empty() && needsSkewEstimate(strategy, plan, m_props)) {
         SkewEstimate estimate;
         HS_TRY(skewEstimate(plan, args, estimate));
         if (strategy == Strategy::Auto)
@@ -290,7 +294,9 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
     if (bytes > 0 && plan.space == MemorySpace::Host) {
         HS_TRY(m_equalizeIn.reserve(bytes));
         HS_TRY(beginSpan(Upload));
-        HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, plan.pitch, rowBytes, std::size_t(plan.rows),
+        // A folded contiguous region is one long row: its pitch is the row itself.
+        const std::size_t sourcePitch = plan.rows == 1 ? rowBytes : plan.pitch;
+        HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, sourcePitch, rowBytes, std::size_t(plan.rows),
                                       cudaMemcpyHostToDevice, m_stream.get()));
         HS_TRY(endSpan(Upload));
         onDevice.origin = m_equalizeIn.get<unsigned char>();

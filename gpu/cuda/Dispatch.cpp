@@ -72,18 +72,20 @@ bool fitsOptinShared(const RequestPlan& plan, const DeviceProps& props)
 
 bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props)
 {
-    return strategy == Strategy::Auto || strategy == Strategy::RunLength
-        || (strategy == Strategy::LargeBins && !fitsOptinShared(plan, props));
+    // `auto` only asks about skew where the answer changes its choice: beyond opt-in shared memory.
+    return strategy == Strategy::RunLength
+        || ((strategy == Strategy::LargeBins || strategy == Strategy::Auto) && !fitsOptinShared(plan, props));
 }
 
 Strategy chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
                             const SkewEstimate& skew)
 {
-    // Measured on the H200 (docs/STRATEGIES.md): few slots -> `shared` unless nearly every sample
-    // is one value; up to opt-in shared memory -> one `large-bins` pass on every distribution;
-    // beyond it, tiles of opt-in shared memory for flat data and the hot cache for skewed data.
+    // Measured on the H200 (docs/STRATEGIES.md): few slots -> `shared` on every distribution (the
+    // run-length path wins single-value frames by less than the run-to-run spread); up to opt-in
+    // shared memory -> one `large-bins` pass; beyond it, tiles of opt-in shared memory for flat
+    // data and the hot cache for skewed data. Only the last needs the skew estimate.
     if (plan.map.num_slots <= tuning.autoSharedSlotsMax)
-        return skew.topShare >= tuning.autoRunLengthShare ? Strategy::RunLength : Strategy::Shared;
+        return Strategy::Shared;
     if (fitsOptinShared(plan, props))
         return Strategy::LargeBins;
     return skew.topShare >= tuning.autoHotCacheShare ? Strategy::LargeBins : Strategy::Replicated;

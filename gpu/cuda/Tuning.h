@@ -10,15 +10,14 @@ struct ArchTuning {
     int replicasMax;              // `replicated`: sub-histograms per block, at most one per lane
     int hotCacheEntries;          // `large-bins`: shared hot-bin cache, a power of two
     unsigned autoSharedSlotsMax;  // `auto`: slot counts up to this stay in default shared memory
-    double autoRunLengthShare;    // `auto`: top-slot share from which `run-length` beats `shared`
     double autoHotCacheShare;     // `auto`: beyond opt-in shared memory, the top-slot share from which
                                   // the hot cache beats slot tiles
 };
 
 inline constexpr ArchTuning kArchTunings[] = {
-    {7, 256, 32, 4096, 12288, 0.95, 0.05},
-    {8, 256, 32, 4096, 12288, 0.95, 0.05},
-    {9, 512, 32, 8192, 12288, 0.95, 0.05},
+    {7, 256, 32, 4096, 12288, 0.05},
+    {8, 256, 32, 4096, 12288, 0.05},
+    {9, 512, 32, 8192, 12288, 0.05},
 };
 
 inline const ArchTuning& tuningFor(int computeMajor)
