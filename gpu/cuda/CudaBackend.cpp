@@ -75,6 +75,7 @@ Status CudaBackend::init()
     HS_TRY(m_stream.create());
     for (CudaEvent& e : m_stageFree)
         HS_TRY(e.create());
+    HS_TRY(m_sampleDone.create());
     HS_TRY(m_probeSink.reserve(sizeof(unsigned long long)));
     return Status::success();
 }
@@ -158,23 +159,37 @@ Status CudaBackend::stagePiece(const RequestPlan& plan, const Piece& piece, int 
 
 Status CudaBackend::skewEstimate(const RequestPlan& plan, const KernelArgs& first, SkewEstimate& estimate)
 {
-    std::vector<std::uint32_t> slots;
     if (plan.space == MemorySpace::Host) {
-        slots = sampleHostSlots(plan, kSkewSamplePixels);
-    } else {
-        const std::uint32_t count = std::uint32_t(std::min<std::int64_t>(kSkewSamplePixels, plan.pixels()));
-        const std::size_t bytes = std::size_t(count) * plan.channels * sizeof(std::uint32_t);
-        HS_TRY(m_sample.reserve(bytes));
-        HS_TRY(m_hostSample.reserve(bytes));
-        KernelArgs whole = first;
-        whole.grid = SampleGrid{plan.origin, plan.pitch, plan.width, plan.rows};
-        HS_TRY(launchSlotSample(whole, m_sample.get<std::uint32_t>(), count, {m_props, m_tuning, m_stream.get()}));
-        HS_CUDA_TRY(cudaMemcpyAsync(m_hostSample.get(), m_sample.get(), bytes, cudaMemcpyDeviceToHost, m_stream.get()));
-        HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
-        const std::uint32_t* s = m_hostSample.get<std::uint32_t>();
-        slots.assign(s, s + bytes / sizeof(std::uint32_t));
+        estimate = estimateSkew(sampleHostSlots(plan, kSkewSamplePixels), std::uint32_t(m_tuning.hotCacheEntries));
+        return Status::success();
     }
-    estimate = estimateSkew(slots, std::uint32_t(m_tuning.hotCacheEntries));
+    const std::uint64_t signature = (std::uint64_t(plan.map.num_slots) << 8) ^ (std::uint64_t(plan.type) << 4)
+                                  ^ std::uint64_t(plan.channels);
+    auto consumePending = [&]() -> Status {
+        HS_CUDA_TRY(cudaEventSynchronize(m_sampleDone.get()));
+        const std::uint32_t* s = m_hostSample.get<std::uint32_t>();
+        m_lastEstimate = estimateSkew(std::vector<std::uint32_t>(s, s + m_sampleValues), std::uint32_t(m_tuning.hotCacheEntries));
+        m_estimateSignature = m_pendingSignature;
+        m_samplePending = false;
+        return Status::success();
+    };
+    if (m_samplePending)
+        HS_TRY(consumePending());  // the last frame's sample, long since downloaded
+    const std::uint32_t count = std::uint32_t(std::min<std::int64_t>(kSkewSamplePixels, plan.pixels()));
+    const std::size_t bytes = std::size_t(count) * plan.channels * sizeof(std::uint32_t);
+    HS_TRY(m_sample.reserve(bytes));
+    HS_TRY(m_hostSample.reserve(bytes));
+    KernelArgs whole = first;
+    whole.grid = SampleGrid{plan.origin, plan.pitch, plan.width, plan.rows};
+    HS_TRY(launchSlotSample(whole, m_sample.get<std::uint32_t>(), count, {m_props, m_tuning, m_stream.get()}));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSample.get(), m_sample.get(), bytes, cudaMemcpyDeviceToHost, m_stream.get()));
+    HS_CUDA_TRY(cudaEventRecord(m_sampleDone.get(), m_stream.get()));
+    m_samplePending = true;
+    m_sampleValues = bytes / sizeof(std::uint32_t);
+    m_pendingSignature = signature;
+    if (!m_lastEstimate || m_estimateSignature != signature)
+        HS_TRY(consumePending());  // nothing usable yet: wait for this frame's own sample
+    estimate = *m_lastEstimate;
     return Status::success();
 }
 

@@ -63,6 +63,14 @@ private:
     DeviceBuffer m_sample;
     PinnedBuffer m_hostSample;
     DeviceBuffer m_probeSink;
+    // Device inputs: the skew sample of frame n is downloaded while frame n is counted and used
+    // for frame n + 1, so `auto` never waits for it (the estimate only steers speed, never counts).
+    CudaEvent m_sampleDone;
+    bool m_samplePending = false;
+    std::size_t m_sampleValues = 0;
+    std::uint64_t m_pendingSignature = 0;
+    std::uint64_t m_estimateSignature = 0;
+    std::optional<SkewEstimate> m_lastEstimate;
     CubScratch m_cub;
     DeviceBuffer m_equalizeIn;
     DeviceBuffer m_equalizeOut;

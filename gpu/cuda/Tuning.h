@@ -17,7 +17,7 @@ struct ArchTuning {
 inline constexpr ArchTuning kArchTunings[] = {
     {7, 256, 32, 4096, 12288, 0.05},
     {8, 256, 32, 4096, 12288, 0.05},
-    {9, 512, 32, 8192, 12288, 0.05},
+    {9, 1024, 32, 8192, 12288, 0.05},
 };
 
 inline const ArchTuning& tuningFor(int computeMajor)

@@ -13,9 +13,9 @@ namespace hs::detail {
 
 namespace {
 
-constexpr int kLutThreads = 1024;
+constexpr int kLutThreads = 512;
 
-__global__ void lutKernel(SlotMap map, const unsigned long long* d_slots, std::uint32_t* d_luts, std::uint32_t levels)
+__global__ void __launch_bounds__(kLutThreads) lutKernel(SlotMap map, const unsigned long long* d_slots, std::uint32_t* d_luts, std::uint32_t levels)
 {
     // Block b handles the b-th active channel.
     int channel = -1;
