@@ -13,7 +13,7 @@ void printUsage()
 {
     std::cout << "usage: histoscope-bench [--list-strategies]\n"
                  "       histoscope-bench selfcheck [--big] [--host-only] [--filter TEXT]\n"
-                 "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT]\n"
+                 "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT] [--bins N] [--strategies A,B]\n"
                  "       histoscope-bench cpu   (CPU backend on a 4K RGB frame)\n";
 }
 
@@ -60,6 +60,11 @@ int runBenchCommand(const std::vector<std::string>& args)
             else if (args[i] == "--csv") { if (!takeValue(args, i, options.csvPath)) return 2; }
             else if (args[i] == "--plot") { if (!takeValue(args, i, options.plotPath)) return 2; }
             else if (args[i] == "--only") { if (!takeValue(args, i, options.only)) return 2; }
+            else if (args[i] == "--strategies") { if (!takeValue(args, i, options.strategies)) return 2; }
+            else if (args[i] == "--bins") {
+                if (!takeValue(args, i, value)) return 2;
+                options.bins = unsigned(std::atoi(value.c_str()));
+            }
             else if (args[i] == "--repeats") {
                 if (!takeValue(args, i, value)) return 2;
                 options.repeats = std::max(1, std::atoi(value.c_str()));

@@ -23,6 +23,8 @@ struct BenchmarkOptions {
     bool quick = false;        // smaller matrix, for a smoke run
     bool cpuMode = false;      // time the CPU backend on a 4K RGB frame
     std::string only;          // run only workloads whose name contains this
+    unsigned bins = 0;         // run only workloads with this bin count (0: all)
+    std::string strategies;    // comma-separated strategy names to time (empty: all)
 };
 int runBenchmark(const BenchmarkOptions& options);
 

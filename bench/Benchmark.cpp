@@ -266,6 +266,13 @@ int runBenchmark(const BenchmarkOptions& options)
 
     std::vector<Strategy> strategies = gpuStrategies();
     strategies.insert(strategies.begin(), Strategy::Auto);
+    if (!options.strategies.empty()) {
+        std::vector<Strategy> chosen;
+        for (Strategy s : strategies)
+            if (("," + options.strategies + ",").find("," + std::string(strategyName(s)) + ",") != std::string::npos)
+                chosen.push_back(s);
+        strategies = chosen;
+    }
     std::vector<Row> rows;
     std::mt19937_64 rng(testing::freshSeed());
     int mismatches = 0;
@@ -277,6 +284,8 @@ int runBenchmark(const BenchmarkOptions& options)
 
     for (const Workload& w : makeWorkloads(options.quick)) {
         if (!options.only.empty() && (w.name + "/" + w.distribution).find(options.only) == std::string::npos)
+            continue;
+        if (options.bins && w.bins != options.bins)
             continue;
         const std::size_t bytes = frameBytes(w);
         std::vector<unsigned char> host(bytes);

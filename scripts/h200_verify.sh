@@ -36,6 +36,17 @@ for t in ${TUNE_THREADS:-}; do
   echo "tune threads=$t: exit $?" >> "$summary"
 done
 
+# Nsight Compute evidence for one winning and one losing shared-memory case (NCU=1).
+if [ "${NCU:-0}" = 1 ]; then
+  metrics=smsp__inst_executed_op_shared_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
+  for bins in 256 65536; do
+    ncu --clock-control none -k regex:sharedKernel --launch-count 1 --section SpeedOfLight --section Occupancy \
+      --metrics $metrics "$bench" run --only keys16M/uniform --bins $bins --strategies shared --repeats 1 \
+      --csv "$out/ncu-bench-$bins.csv" > "$out/ncu-shared-$bins.txt" 2>&1
+    echo "ncu shared $bins bins: exit $?" >> "$summary"
+  done
+fi
+
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   "$bench" run --csv "$out/bench.csv" --repeats ${REPEATS:-20} ${BENCH_ARGS:-} > "$out/bench.log" 2>&1
   echo "benchmark: exit $?; $(grep -E '^benchmark:' "$out/bench.log")" >> "$summary"

@@ -15,9 +15,9 @@ struct ArchTuning {
 };
 
 inline constexpr ArchTuning kArchTunings[] = {
-    {7, 256, 32, 4096, 12288, 0.05},
-    {8, 256, 32, 4096, 12288, 0.05},
-    {9, 1024, 32, 8192, 12288, 0.05},
+    {7, 256, 32, 4096, 12288, 0.25},
+    {8, 256, 32, 4096, 12288, 0.25},
+    {9, 1024, 32, 8192, 12288, 0.25},
 };
 
 inline const ArchTuning& tuningFor(int computeMajor)
