@@ -29,12 +29,13 @@ HistogramController::~HistogramController()
     m_thread.wait();
 }
 
-quint64 HistogramController::submit(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi)
+quint64 HistogramController::enqueue(Job job)
 {
     std::lock_guard lock(m_mutex);
     if (m_pending && !m_pending->compare)
         ++m_replaced;
-    m_pending = Job{frame, settings, roi, ++m_generation, false};
+    job.generation = ++m_generation;
+    m_pending = std::move(job);
     if (!m_scheduled) {
         m_scheduled = true;
         QMetaObject::invokeMethod(m_worker, &HistogramWorker::process, Qt::QueuedConnection);
@@ -42,15 +43,15 @@ quint64 HistogramController::submit(const Frame& frame, const HistogramSettings&
     return m_generation;
 }
 
+quint64 HistogramController::submit(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi)
+{
+    return enqueue(Job{frame, settings, roi, 0, false});
+}
+
 void HistogramController::compareStrategies(const Frame& frame, const HistogramSettings& settings,
                                             std::optional<hs::Rect> roi)
 {
-    std::lock_guard lock(m_mutex);
-    m_pending = Job{frame, settings, roi, ++m_generation, true};
-    if (!m_scheduled) {
-        m_scheduled = true;
-        QMetaObject::invokeMethod(m_worker, &HistogramWorker::process, Qt::QueuedConnection);
-    }
+    enqueue(Job{frame, settings, roi, 0, true});
 }
 
 quint64 HistogramController::latestGeneration() const

@@ -76,6 +76,7 @@ private:
         bool compare = false;
     };
     std::optional<Job> takeJob();
+    quint64 enqueue(Job job);
 
     QThread m_thread;
     HistogramWorker* m_worker = nullptr;

@@ -56,6 +56,17 @@ private:
     std::unique_ptr<VideoReader> m_reader;
 };
 
+std::unique_ptr<FrameSource> arraySource(const QString& path, RawLoadResult loaded, LoadError& error)
+{
+    if (!loaded.ok()) {
+        error = loaded.error;
+        return nullptr;
+    }
+    auto source = std::make_unique<StillSource>(path, FrameSource::Kind::Array, std::vector<Frame>{loaded.frame});
+    source->warnings = loaded.warnings;
+    return source;
+}
+
 }  // namespace
 
 bool isKnownMediaFile(const QString& path)
@@ -68,32 +79,16 @@ std::unique_ptr<FrameSource> openFrameSource(const QString& path, const std::opt
                                              LoadError& error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("npy")) {
-        RawLoadResult r = RawLoader::loadNpy(path);
-        if (!r.ok()) {
-            error = r.error;
-            return nullptr;
-        }
-        auto source = std::make_unique<StillSource>(path, FrameSource::Kind::Array, std::vector<Frame>{r.frame});
-        source->warnings = r.warnings;
-        return source;
-    }
+    if (suffix == QLatin1String("npy"))
+        return arraySource(path, RawLoader::loadNpy(path), error);
     if (VideoReader::isVideoFile(path)) {
         auto reader = VideoReader::openFile(path, error);
         if (!reader)
             return nullptr;
         return std::make_unique<VideoSource>(std::move(reader));
     }
-    if (raw && !ImageLoader::isImageFile(path)) {
-        RawLoadResult r = RawLoader::loadRaw(path, *raw);
-        if (!r.ok()) {
-            error = r.error;
-            return nullptr;
-        }
-        auto source = std::make_unique<StillSource>(path, FrameSource::Kind::Array, std::vector<Frame>{r.frame});
-        source->warnings = r.warnings;
-        return source;
-    }
+    if (raw && !ImageLoader::isImageFile(path))
+        return arraySource(path, RawLoader::loadRaw(path, *raw), error);
     ImageLoadResult r = ImageLoader::load(path);
     if (!r.ok()) {
         error = r.error;

@@ -50,6 +50,7 @@ Status visitCounting(const KernelArgs& args, F&& f)
     });
 }
 
+
 template <typename T>
 constexpr int groupPixels() { return 16 / int(sizeof(T)); }
 
@@ -91,6 +92,27 @@ Status forEachTile(std::uint32_t numSlots, std::uint32_t tileSlots, F&& f)
     for (std::uint32_t begin = 0; begin < numSlots; begin += tileSlots)
         HS_TRY(f(begin, std::min(numSlots, begin + tileSlots)));
     return Status::success();
+}
+
+// Launches a block-private kernel once per slot tile that fits `budget` bytes of shared memory,
+// `wordsPerSlot` 32-bit counters per slot. `extra` follows KernelArgs in the kernel's parameters.
+template <typename T, typename... Extra>
+Status launchTiled(void (*kernel)(KernelArgs, Extra...), const char* name, const KernelArgs& args,
+                   const DeviceProps& props, int threads, cudaStream_t stream, std::size_t budget,
+                   std::uint32_t wordsPerSlot, Extra... extra)
+{
+    HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
+    const std::uint32_t tileSlots = std::uint32_t(budget / (sizeof(std::uint32_t) * wordsPerSlot));
+    return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
+        KernelArgs a = args;
+        a.tile_begin = begin;
+        a.tile_end = end;
+        const std::size_t smem = std::size_t(end - begin) * wordsPerSlot * sizeof(std::uint32_t);
+        dim3 blocks;
+        HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, props, groupPixels<T>(), blocks));
+        kernel<<<blocks, threads, smem, stream>>>(a, extra...);
+        return lastLaunchStatus(name);
+    });
 }
 
 }  // namespace hs::detail

@@ -89,42 +89,29 @@ Status runCub(CubScratch& scratch, const SampleT* d_samples, std::int64_t rowPix
               const std::array<LevelT, C>& upper, const std::array<std::uint32_t, C>& bases, cudaStream_t stream)
 {
     std::uint32_t* counters = scratch.counters.get<std::uint32_t>();
+    // CUB's two-phase call: a null buffer asks for the temporary size, then the real run.
+    auto histogram = [&](void* temp, std::size_t& tempBytes) -> cudaError_t {
+        if constexpr (C == 1) {
+            return cub::DeviceHistogram::HistogramEven(temp, tempBytes, d_samples, counters + bases[0], levels[0], lower[0],
+                                                       upper[0], rowPixels, rows, pitch, stream);
+        } else {
+            ::cuda::std::array<std::uint32_t*, C> outputs;
+            ::cuda::std::array<int, C> numLevels;
+            ::cuda::std::array<LevelT, C> lo, hi;
+            for (int c = 0; c < C; ++c) {
+                outputs[c] = counters + bases[c];
+                numLevels[c] = levels[c];
+                lo[c] = lower[c];
+                hi[c] = upper[c];
+            }
+            return cub::DeviceHistogram::MultiHistogramEven<C, C>(temp, tempBytes, d_samples, outputs, numLevels, lo, hi,
+                                                                  rowPixels, rows, pitch, stream);
+        }
+    };
     std::size_t tempBytes = 0;
-    cudaError_t error;
-    if constexpr (C == 1) {
-        error = cub::DeviceHistogram::HistogramEven(nullptr, tempBytes, d_samples, counters + bases[0], levels[0],
-                                                    lower[0], upper[0], rowPixels, rows, pitch, stream);
-    } else {
-        ::cuda::std::array<std::uint32_t*, C> outputs;
-        ::cuda::std::array<int, C> numLevels;
-        ::cuda::std::array<LevelT, C> lo, hi;
-        for (int c = 0; c < C; ++c) {
-            outputs[c] = counters + bases[c];
-            numLevels[c] = levels[c];
-            lo[c] = lower[c];
-            hi[c] = upper[c];
-        }
-        error = cub::DeviceHistogram::MultiHistogramEven<C, C>(nullptr, tempBytes, d_samples, outputs, numLevels, lo,
-                                                               hi, rowPixels, rows, pitch, stream);
-    }
-    HS_CUDA_TRY(error);
+    HS_CUDA_TRY(histogram(nullptr, tempBytes));
     HS_TRY(scratch.temp.reserve(std::max<std::size_t>(tempBytes, 1)));
-    if constexpr (C == 1) {
-        error = cub::DeviceHistogram::HistogramEven(scratch.temp.get(), tempBytes, d_samples, counters + bases[0],
-                                                    levels[0], lower[0], upper[0], rowPixels, rows, pitch, stream);
-    } else {
-        ::cuda::std::array<std::uint32_t*, C> outputs;
-        ::cuda::std::array<int, C> numLevels;
-        ::cuda::std::array<LevelT, C> lo, hi;
-        for (int c = 0; c < C; ++c) {
-            outputs[c] = counters + bases[c];
-            numLevels[c] = levels[c];
-            lo[c] = lower[c];
-            hi[c] = upper[c];
-        }
-        error = cub::DeviceHistogram::MultiHistogramEven<C, C>(scratch.temp.get(), tempBytes, d_samples, outputs,
-                                                               numLevels, lo, hi, rowPixels, rows, pitch, stream);
-    }
+    const cudaError_t error = histogram(scratch.temp.get(), tempBytes);
     return cudaStatus(error, "cub::DeviceHistogram");
 }
 

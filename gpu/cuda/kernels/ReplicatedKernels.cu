@@ -47,24 +47,12 @@ Status launchReplicated(const KernelArgs& args, const LaunchContext& ctx)
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
         using M = decltype(mapper);
-        const auto kernel = replicatedKernel<T, C, M>;
         const std::size_t budget = ctx.props.sharedPerBlockOptin;
-        HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
         const std::uint64_t fit = budget / (std::uint64_t(args.map.num_slots) * sizeof(std::uint32_t));
         const std::uint32_t replicas =
             floorPowerOfTwo(std::clamp<std::uint64_t>(fit, 1, std::uint64_t(ctx.tuning.replicasMax)));
-        const std::uint32_t tileSlots = std::uint32_t(budget / (sizeof(std::uint32_t) * replicas));
-        return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
-            KernelArgs a = args;
-            a.tile_begin = begin;
-            a.tile_end = end;
-            const std::size_t smem = std::size_t(end - begin) * replicas * sizeof(std::uint32_t);
-            const int threads = ctx.tuning.threadsPerBlock;
-            dim3 blocks;
-            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, ctx.props, groupPixels<T>(), blocks));
-            kernel<<<blocks, threads, smem, ctx.stream>>>(a, replicas);
-            return lastLaunchStatus("replicatedKernel");
-        });
+        return launchTiled<T>(replicatedKernel<T, C, M>, "replicatedKernel", args, ctx.props, ctx.tuning.threadsPerBlock,
+                              ctx.stream, budget, replicas, replicas);
     });
 }
 

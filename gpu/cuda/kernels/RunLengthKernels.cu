@@ -73,21 +73,8 @@ Status launchRunLength(const KernelArgs& args, const LaunchContext& ctx)
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
         using M = decltype(mapper);
-        const auto kernel = runLengthKernel<T, C, M>;
-        const std::size_t budget = ctx.props.sharedPerBlockOptin;
-        HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
-        const std::uint32_t tileSlots = std::uint32_t(budget / sizeof(std::uint32_t));
-        return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
-            KernelArgs a = args;
-            a.tile_begin = begin;
-            a.tile_end = end;
-            const std::size_t smem = std::size_t(end - begin) * sizeof(std::uint32_t);
-            const int threads = ctx.tuning.threadsPerBlock;
-            dim3 blocks;
-            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, ctx.props, groupPixels<T>(), blocks));
-            kernel<<<blocks, threads, smem, ctx.stream>>>(a);
-            return lastLaunchStatus("runLengthKernel");
-        });
+        return launchTiled<T>(runLengthKernel<T, C, M>, "runLengthKernel", args, ctx.props, ctx.tuning.threadsPerBlock, ctx.stream,
+                              ctx.props.sharedPerBlockOptin, 1);
     });
 }
 

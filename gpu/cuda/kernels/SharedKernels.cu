@@ -23,19 +23,8 @@ Status launchShared(const KernelArgs& args, const LaunchContext& ctx)
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
         using M = decltype(mapper);
-        const auto kernel = sharedKernel<T, C, M>;
-        const std::uint32_t tileSlots = std::uint32_t(ctx.props.sharedPerBlock / sizeof(std::uint32_t));
-        return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
-            KernelArgs a = args;
-            a.tile_begin = begin;
-            a.tile_end = end;
-            const std::size_t smem = std::size_t(end - begin) * sizeof(std::uint32_t);
-            const int threads = ctx.tuning.threadsPerBlock;
-            dim3 blocks;
-            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, ctx.props, groupPixels<T>(), blocks));
-            kernel<<<blocks, threads, smem, ctx.stream>>>(a);
-            return lastLaunchStatus("sharedKernel");
-        });
+        return launchTiled<T>(sharedKernel<T, C, M>, "sharedKernel", args, ctx.props, ctx.tuning.threadsPerBlock, ctx.stream,
+                              ctx.props.sharedPerBlock, 1);
     });
 }
 
