@@ -91,6 +91,18 @@ std::vector<Case> exactnessMatrix()
         f.bins = bins;
         cases.push_back(f);
     }
+    {
+        // The correct path's upper limit: 2^24 bins per channel.
+        Case c = base("bins-16777216-u32", SampleType::U32, 251, 67);
+        c.bins = kMaxBins;
+        c.identity = true;
+        c.hi = kMaxBins;
+        cases.push_back(c);
+        Case f = base("bins-16777216-f32-skewed", SampleType::F32, 251, 67);
+        f.bins = kMaxBins;
+        f.distribution = Distribution::Hot90;
+        cases.push_back(f);
+    }
     for (Distribution d : allDistributions()) {
         for (auto [t, bins] : {std::pair{SampleType::U8, 256u}, std::pair{SampleType::U32, 4096u},
                                std::pair{SampleType::U32, 65536u}, std::pair{SampleType::F32, 32768u}}) {
