@@ -328,6 +328,8 @@ int runBatchCommand(const QStringList& arguments)
             inFlight.push_back(QtConcurrent::run(&pool, processFile, files[next++], options));
         FileOutcome outcome = inFlight.front().result();
         inFlight.pop_front();
+        if (g_interrupted)
+            break;  // a file cut short by the interrupt is neither written nor called failed
         ++done;
         for (const QString& w : outcome.warnings)
             err << "warning: " << w << "\n";

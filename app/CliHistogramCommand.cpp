@@ -89,7 +89,13 @@ int runHistogramCommand(const QStringList& arguments)
     out << "engine: " << (engine.hasGpu() ? QString::fromStdString(engine.deviceInfo()->name) : QStringLiteral("CPU"))
         << ", strategy " << QString::fromStdString(std::string(hs::strategyName(result.strategyRan)))
         << QStringLiteral(", %1 ms").arg(result.timings.totalMs(), 0, 'f', 3) << "\n";
-    for (const hs::ChannelHistogram& h : result.channels) {
+    std::vector<const hs::ChannelHistogram*> ordered;  // display order: R, G, B, A (or gray)
+    for (int display = 0; display < first.channels(); ++display)
+        for (const hs::ChannelHistogram& h : result.channels)
+            if (h.channel == first.storageIndexOfDisplayChannel(display))
+                ordered.push_back(&h);
+    for (const hs::ChannelHistogram* channel : ordered) {
+        const hs::ChannelHistogram& h = *channel;
         const hs::ChannelStatistics st = hs::computeStatistics(h);
         out << QStringLiteral("%1  %2 bins [%3, %4)  count %5  mean %6  sd %7  median %8  min %9  max %10")
                    .arg(resultChannelName(first, h), -4)

@@ -17,6 +17,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMimeData>
+#include <QUrl>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -45,6 +47,7 @@ private slots:
     void equalizeShowsAndSaves();
     void exportsCsvJsonAndPlot();
     void hoverReadout();
+    void dropOpensFile();
 
 private:
     QString writeImage(int width, int height, int type, const QString& name);
@@ -313,6 +316,20 @@ void TestMainWindow::hoverReadout()
     // The plot spans x in [48, 448): bin 2 covers [248, 348).
     QCOMPARE(view.readoutAt(300), QStringLiteral("[2, 3)  gray 3"));
     QVERIFY(view.readoutAt(5).isEmpty());
+}
+
+void TestMainWindow::dropOpensFile()
+{
+    const QString path = writeImage(21, 13, CV_8UC1, "dropped.png");
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QSignalSpy shown(m_window.get(), &MainWindow::snapshotShown);
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(m_window.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(m_window.get(), &drop);
+    QVERIFY(waitForSnapshot(shown, [](const HistogramSnapshot& s) { return s.result.samples == 21 * 13; }));
 }
 
 QTEST_MAIN(TestMainWindow)
