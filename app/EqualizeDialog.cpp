@@ -90,8 +90,17 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, bool useGpu, QWidget* parent)
     connect(m_save, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save equalized image"), QString(),
                                                           tr("PNG (*.png);;TIFF (*.tif *.tiff)"));
-        if (!path.isEmpty())
-            save(path);
+        if (path.isEmpty() || !m_outcome)
+            return;
+        // Encoding and writing happen off the GUI thread.
+        m_status->setText(tr("Saving %1...").arg(path));
+        auto* watcher = new QFutureWatcher<LoadError>(this);
+        connect(watcher, &QFutureWatcher<LoadError>::finished, this, [this, watcher, path] {
+            const LoadError error = watcher->result();
+            m_status->setText(error.isError() ? error.message() : tr("Saved %1").arg(path));
+            watcher->deleteLater();
+        });
+        watcher->setFuture(QtConcurrent::run([path, frame = m_outcome->equalized] { return saveFrame(path, frame); }));
     });
     connect(&m_watcher, &QFutureWatcher<EqualizeOutcome>::finished, this, [this] { present(m_watcher.result()); });
     m_watcher.setFuture(QtConcurrent::run([frame, useGpu] { return run(frame, useGpu); }));

@@ -19,6 +19,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -39,6 +41,44 @@ QStringList strategyNames()
     for (hs::Strategy s : hs::allStrategies())
         names << QString::fromStdString(std::string(hs::strategyName(s)));
     return names;
+}
+
+}  // namespace
+
+namespace {
+
+// File writers that run off the GUI thread; they take values, never the window.
+QString writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+        return path + ": " + file.errorString();
+    const auto channels = orderedChannels(*snapshot);
+    int bins = 0;
+    for (const auto& c : channels)
+        bins = std::max(bins, int(c.second->counts.size()));
+    QTextStream out(&file);
+    out << csvHeader(bins) << "\n";
+    for (const auto& [name, h] : channels)
+        out << csvLine({source, frame, name, h}) << "\n";
+    return {};
+}
+
+QString writeJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
+{
+    QJsonArray records;
+    for (const auto& [name, h] : orderedChannels(*snapshot))
+        records.append(recordJson({source, frame, name, h}));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return path + ": " + file.errorString();
+    file.write(QJsonDocument(records).toJson());
+    return {};
+}
+
+QString writeImage(const QString& path, const QImage& image)
+{
+    return image.save(path) ? QString() : path + QObject::tr(": the plot could not be saved");
 }
 
 }  // namespace
@@ -151,18 +191,22 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("Export Histogram as &CSV..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), QString(), tr("CSV (*.csv)"));
-        if (!path.isEmpty())
-            exportCsv(path);
+        if (!path.isEmpty() && m_snapshot)
+            runInBackground([=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
+                return writeCsv(path, snapshot, source, frame);
+            });
     });
     file->addAction(tr("Export Histogram as &JSON..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export JSON"), QString(), tr("JSON (*.json)"));
-        if (!path.isEmpty())
-            exportJson(path);
+        if (!path.isEmpty() && m_snapshot)
+            runInBackground([=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
+                return writeJson(path, snapshot, source, frame);
+            });
     });
     file->addAction(tr("Export &Plot as PNG..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), tr("PNG (*.png)"));
         if (!path.isEmpty())
-            exportPlot(path);
+            runInBackground([path, image = m_histogramView->grab().toImage()] { return writeImage(path, image); });
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -305,49 +349,48 @@ void MainWindow::showError(const QString& message)
 QString MainWindow::errorText() const { return m_error->isVisible() ? m_error->text() : QString(); }
 QString MainWindow::backendText() const { return m_backend->text(); }
 
+void MainWindow::runInBackground(std::function<QString()> job)
+{
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
+        const QString error = watcher->result();
+        if (!error.isEmpty())
+            showError(error);
+        else
+            statusBar()->showMessage(tr("Saved"), 4000);
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(job)));
+}
+
+qint64 MainWindow::exportedFrameIndex() const { return m_frameIndex > 0 ? m_frameIndex : -1; }
+
 bool MainWindow::exportCsv(const QString& path)
 {
     if (!m_snapshot)
         return false;
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        showError(path + ": " + file.errorString());
-        return false;
-    }
-    const auto channels = orderedChannels(*m_snapshot);
-    int bins = 0;
-    for (const auto& c : channels)
-        bins = std::max(bins, int(c.second->counts.size()));
-    QTextStream out(&file);
-    out << csvHeader(bins) << "\n";
-    for (const auto& [name, h] : channels)
-        out << csvLine({m_source, m_frameIndex > 0 ? m_frameIndex : -1, name, h}) << "\n";
-    return true;
+    const QString error = writeCsv(path, m_snapshot, m_source, exportedFrameIndex());
+    if (!error.isEmpty())
+        showError(error);
+    return error.isEmpty();
 }
 
 bool MainWindow::exportJson(const QString& path)
 {
     if (!m_snapshot)
         return false;
-    QJsonArray records;
-    for (const auto& [name, h] : orderedChannels(*m_snapshot))
-        records.append(recordJson({m_source, m_frameIndex > 0 ? m_frameIndex : -1, name, h}));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        showError(path + ": " + file.errorString());
-        return false;
-    }
-    file.write(QJsonDocument(records).toJson());
-    return true;
+    const QString error = writeJson(path, m_snapshot, m_source, exportedFrameIndex());
+    if (!error.isEmpty())
+        showError(error);
+    return error.isEmpty();
 }
 
 bool MainWindow::exportPlot(const QString& path)
 {
-    if (!m_histogramView->grab().save(path)) {
-        showError(path + tr(": the plot could not be saved"));
-        return false;
-    }
-    return true;
+    const QString error = writeImage(path, m_histogramView->grab().toImage());
+    if (!error.isEmpty())
+        showError(error);
+    return error.isEmpty();
 }
 
 void MainWindow::addRecent(const QString& path)

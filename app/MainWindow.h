@@ -8,6 +8,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class BarChart;
 class HistogramView;
 class ImageView;
@@ -58,6 +60,9 @@ protected:
 
 private:
     void buildMenus();
+    // Runs file writing off the GUI thread; a non-empty result is an error message to show.
+    void runInBackground(std::function<QString()> job);
+    qint64 exportedFrameIndex() const;
     void takeFrame();
     void resubmit();
     void showSnapshot(SnapshotPtr snapshot);
