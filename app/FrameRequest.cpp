@@ -14,6 +14,8 @@ hs::HistogramRequest frameRequest(const Frame& frame, const HistogramSettings& s
         b.identity = true;
     } else {
         b.bins = std::uint32_t(std::clamp(settings.bins, 1, int(hs::kMaxBins)));
+        // One integer per bin (256 bins of 8-bit data): say so, and statistics report values.
+        b.identity = integer && std::ceil(b.hi) - std::ceil(b.lo) == double(b.bins);
     }
     hs::ImageView view = frame.view();
     view.roi = roi;
