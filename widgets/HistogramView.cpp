@@ -137,7 +137,11 @@ void HistogramView::paintEvent(QPaintEvent*)
     p.setPen(QColor(190, 190, 190));
     p.drawText(QRectF(r.left(), r.bottom() + 4, 120, 16), Qt::AlignLeft, QString::number(m_display.lo, 'g', 6));
     p.drawText(QRectF(r.right() - 120, r.bottom() + 4, 120, 16), Qt::AlignRight, QString::number(m_display.hi, 'g', 6));
-    p.drawText(QRectF(0, r.top(), 44, 16), Qt::AlignRight, QString::number(peak, 'g', 4));
+    const QString peakText = peak >= 1e9 ? QStringLiteral("%1G").arg(peak / 1e9, 0, 'f', 1)
+                           : peak >= 1e6 ? QStringLiteral("%1M").arg(peak / 1e6, 0, 'f', 1)
+                           : peak >= 1e4 ? QStringLiteral("%1k").arg(peak / 1e3, 0, 'f', 0)
+                                         : QString::number(peak, 'g', 4);
+    p.drawText(QRectF(0, r.top(), 44, 16), Qt::AlignRight, peakText);
     p.drawText(QRectF(0, r.bottom() - 16, 44, 16), Qt::AlignRight, m_log ? QStringLiteral("log") : QStringLiteral("0"));
     if (m_hoverX >= 0 && !m_hoverText.isEmpty()) {
         p.setPen(QColor(255, 255, 255, 120));
