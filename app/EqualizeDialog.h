@@ -15,6 +15,8 @@ class ImageView;
 class QLabel;
 class QPushButton;
 
+enum class EqualizeMethod { Global, Clahe };
+
 struct EqualizeOutcome {
     Frame equalized;
     std::vector<std::vector<std::uint32_t>> luts;
@@ -33,15 +35,20 @@ public:
     const EqualizeOutcome* outcome() const { return m_outcome.get(); }
     bool save(const QString& path);
 
-    static EqualizeOutcome run(const Frame& frame, bool useGpu);
+    static EqualizeOutcome run(const Frame& frame, bool useGpu, EqualizeMethod method = EqualizeMethod::Global,
+                               double clipLimit = 2.0);
+    void setMethod(EqualizeMethod method);
 
 signals:
     void equalized();
 
 private:
     void present(const EqualizeOutcome& outcome);
+    void start();
 
     Frame m_frame;
+    bool m_useGpu = true;
+    class QComboBox* m_method = nullptr;
     std::unique_ptr<EqualizeOutcome> m_outcome;
     QFutureWatcher<EqualizeOutcome> m_watcher;
     ImageView* m_before;

@@ -277,6 +277,18 @@ void TestMainWindow::equalizeShowsAndSaves()
     cv::minMaxLoc(back, &lo, &hi);
     QCOMPARE(lo, 0.0);
     QCOMPARE(hi, 255.0);
+
+    // CLAHE, through OpenCV: same size and depth, contrast spread, no global LUT.
+    QSignalSpy again(&dialog, &EqualizeDialog::equalized);
+    dialog.setMethod(EqualizeMethod::Clahe);
+    QVERIFY(again.wait(20000));
+    QVERIFY(dialog.outcome()->error.isEmpty());
+    QVERIFY(dialog.outcome()->luts.empty());
+    const Frame& clahe = dialog.outcome()->equalized;
+    QCOMPARE(clahe.width(), 120);
+    const cv::Mat out(90, 120, CV_8UC1, const_cast<unsigned char*>(clahe.data()), clahe.strideBytes());
+    cv::minMaxLoc(out, &lo, &hi);
+    QVERIFY(hi - lo > 40);  // the 40..79 input is stretched
 }
 
 void TestMainWindow::exportsCsvJsonAndPlot()
