@@ -6,6 +6,7 @@
 #include "Frame.h"
 #include "HistogramSettings.h"
 
+#include "histoscope/HistogramStatistics.h"
 #include "histoscope/HistogramTypes.h"
 
 #include <QObject>
@@ -22,6 +23,9 @@ struct HistogramSnapshot {
     std::optional<hs::Rect> roi;
     hs::HistogramResult result;
     std::optional<hs::ChannelHistogram> luma;
+    // Computed on the worker, so the GUI thread only lays them out: parallel to result.channels.
+    std::vector<hs::ChannelStatistics> statistics;
+    std::optional<hs::ChannelStatistics> lumaStatistics;
     QString error;
     double wallMs = 0;
 };

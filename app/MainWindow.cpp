@@ -353,10 +353,7 @@ void MainWindow::runInBackground(std::function<QString()> job)
 {
     auto* watcher = new QFutureWatcher<QString>(this);
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        const QString error = watcher->result();
-        if (!error.isEmpty())
-            showError(error);
-        else
+        if (reportWrite(watcher->result()))
             statusBar()->showMessage(tr("Saved"), 4000);
         watcher->deleteLater();
     });
@@ -365,32 +362,26 @@ void MainWindow::runInBackground(std::function<QString()> job)
 
 qint64 MainWindow::exportedFrameIndex() const { return m_frameIndex > 0 ? m_frameIndex : -1; }
 
-bool MainWindow::exportCsv(const QString& path)
+bool MainWindow::reportWrite(const QString& error)
 {
-    if (!m_snapshot)
-        return false;
-    const QString error = writeCsv(path, m_snapshot, m_source, exportedFrameIndex());
     if (!error.isEmpty())
         showError(error);
     return error.isEmpty();
+}
+
+bool MainWindow::exportCsv(const QString& path)
+{
+    return m_snapshot && reportWrite(writeCsv(path, m_snapshot, m_source, exportedFrameIndex()));
 }
 
 bool MainWindow::exportJson(const QString& path)
 {
-    if (!m_snapshot)
-        return false;
-    const QString error = writeJson(path, m_snapshot, m_source, exportedFrameIndex());
-    if (!error.isEmpty())
-        showError(error);
-    return error.isEmpty();
+    return m_snapshot && reportWrite(writeJson(path, m_snapshot, m_source, exportedFrameIndex()));
 }
 
 bool MainWindow::exportPlot(const QString& path)
 {
-    const QString error = writeImage(path, m_histogramView->grab().toImage());
-    if (!error.isEmpty())
-        showError(error);
-    return error.isEmpty();
+    return reportWrite(writeImage(path, m_histogramView->grab().toImage()));
 }
 
 void MainWindow::addRecent(const QString& path)

@@ -63,6 +63,7 @@ private:
     // Runs file writing off the GUI thread; a non-empty result is an error message to show.
     void runInBackground(std::function<QString()> job);
     qint64 exportedFrameIndex() const;
+    bool reportWrite(const QString& error);  // shows a non-empty error; true when there was none
     void takeFrame();
     void resubmit();
     void showSnapshot(SnapshotPtr snapshot);

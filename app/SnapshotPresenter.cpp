@@ -47,6 +47,21 @@ HistogramDisplay toDisplay(const HistogramSnapshot& snapshot)
     return display;
 }
 
+namespace {
+
+// The worker computed them; a snapshot built elsewhere (the equalize dialog) has none.
+hs::ChannelStatistics statisticsOf(const HistogramSnapshot& snapshot, const hs::ChannelHistogram* h)
+{
+    if (snapshot.luma && h == &*snapshot.luma && snapshot.lumaStatistics)
+        return *snapshot.lumaStatistics;
+    for (std::size_t i = 0; i < snapshot.result.channels.size() && i < snapshot.statistics.size(); ++i)
+        if (&snapshot.result.channels[i] == h)
+            return snapshot.statistics[i];
+    return hs::computeStatistics(*h);
+}
+
+}  // namespace
+
 TableContent statisticsTable(const HistogramSnapshot& snapshot)
 {
     TableContent t;
@@ -55,7 +70,7 @@ TableContent statisticsTable(const HistogramSnapshot& snapshot)
     t.cells.resize(t.rowLabels.size());
     for (const auto& [name, h] : orderedChannels(snapshot)) {
         t.columns << name;
-        const hs::ChannelStatistics s = hs::computeStatistics(*h);
+        const hs::ChannelStatistics s = statisticsOf(snapshot, h);
         auto num = [](double v) { return QString::number(v, 'g', 6); };
         const QStringList values{QString::number(s.count), num(s.min), num(s.max), num(s.mean), num(s.stdDev),
                                  num(s.median), num(s.mode), num(s.percentiles[0]), num(s.percentiles[1]),
