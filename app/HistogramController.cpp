@@ -32,8 +32,6 @@ HistogramController::~HistogramController()
 quint64 HistogramController::enqueue(Job job)
 {
     std::lock_guard lock(m_mutex);
-    if (m_pending && !m_pending->compare)
-        ++m_replaced;
     job.generation = ++m_generation;
     m_pending = std::move(job);
     if (!m_scheduled) {
@@ -52,18 +50,6 @@ void HistogramController::compareStrategies(const Frame& frame, const HistogramS
                                             std::optional<hs::Rect> roi)
 {
     enqueue(Job{frame, settings, roi, 0, true});
-}
-
-quint64 HistogramController::latestGeneration() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_generation;
-}
-
-quint64 HistogramController::replacedRequests() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_replaced;
 }
 
 QString HistogramController::backendDescription() const

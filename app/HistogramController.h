@@ -61,8 +61,6 @@ public:
     // Returns the request's generation; results of older generations are dropped.
     quint64 submit(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi);
     void compareStrategies(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi);
-    quint64 latestGeneration() const;
-    quint64 replacedRequests() const;  // requests superseded before they were counted
     QString backendDescription() const;
 
 signals:
@@ -88,6 +86,5 @@ private:
     std::optional<Job> m_pending;
     bool m_scheduled = false;
     quint64 m_generation = 0;
-    quint64 m_replaced = 0;
     QString m_backend;
 };

@@ -18,7 +18,6 @@ public:
     void setCumulative(bool on);
     bool logCounts() const { return m_log; }
     bool cumulative() const { return m_cumulative; }
-    QString hoverText() const { return m_hoverText; }
     // Readout for a widget x position: "[lo, hi)  R 1234  G 99 ..."; empty outside the plot.
     QString readoutAt(int x) const;
 
