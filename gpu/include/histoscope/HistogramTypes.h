@@ -78,6 +78,10 @@ struct ChannelBinning {
     bool identity = false;  // integer samples only: hi = lo + bins
 };
 
+// The exclusive upper edge of the binned range: the one place that knows identity bins end at
+// lo + bins whatever `hi` says.
+inline double upperEdge(const ChannelBinning& b) { return b.identity ? b.lo + double(b.bins) : b.hi; }
+
 inline constexpr std::uint32_t kMaxBins = 1u << 24;
 
 struct HistogramRequest {
