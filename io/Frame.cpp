@@ -1,4 +1,4 @@
-#include "Frame.h"
+#include "io/Frame.h"
 
 QString channelName(ChannelOrder order, int channel)
 {

@@ -1,8 +1,8 @@
-#include "FrameSource.h"
+#include "io/FrameSource.h"
 
-#include "ImageLoader.h"
-#include "RawLoader.h"
-#include "VideoReader.h"
+#include "io/ImageLoader.h"
+#include "io/RawLoader.h"
+#include "io/VideoReader.h"
 
 #include <QFileInfo>
 
@@ -16,8 +16,8 @@ namespace {
 
 class StillSource final : public FrameSource {
 public:
-    StillSource(QString path, Kind kind, std::vector<Frame> frames) : m_path(std::move(path)), m_kind(kind), m_frames(std::move(frames)) {}
-    Kind kind() const override { return m_kind; }
+    StillSource(QString path, MediaKind kind, std::vector<Frame> frames) : m_path(std::move(path)), m_kind(kind), m_frames(std::move(frames)) {}
+    MediaKind kind() const override { return m_kind; }
     QString path() const override { return m_path; }
     qint64 frameCount() const override { return qint64(m_frames.size()); }
     bool next(Frame& frame, LoadError&) override
@@ -37,7 +37,7 @@ public:
 
 private:
     QString m_path;
-    Kind m_kind;
+    MediaKind m_kind;
     std::vector<Frame> m_frames;
     std::size_t m_next = 0;
 };
@@ -45,7 +45,7 @@ private:
 class VideoSource final : public FrameSource {
 public:
     explicit VideoSource(std::unique_ptr<VideoReader> reader) : m_reader(std::move(reader)) {}
-    Kind kind() const override { return m_reader->isLive() ? Kind::Live : Kind::Video; }
+    MediaKind kind() const override { return m_reader->isLive() ? MediaKind::Live : MediaKind::Video; }
     QString path() const override { return m_reader->source(); }
     qint64 frameCount() const override { return m_reader->info().frameCount; }
     double fps() const override { return m_reader->info().fps; }
@@ -62,7 +62,7 @@ std::unique_ptr<FrameSource> arraySource(const QString& path, RawLoadResult load
         error = loaded.error;
         return nullptr;
     }
-    auto source = std::make_unique<StillSource>(path, FrameSource::Kind::Array, std::vector<Frame>{loaded.frame});
+    auto source = std::make_unique<StillSource>(path, FrameSource::MediaKind::Array, std::vector<Frame>{loaded.frame});
     source->warnings = loaded.warnings;
     return source;
 }
@@ -94,7 +94,7 @@ std::unique_ptr<FrameSource> openFrameSource(const QString& path, const std::opt
         error = r.error;
         return nullptr;
     }
-    auto source = std::make_unique<StillSource>(path, FrameSource::Kind::Image, std::move(r.frames));
+    auto source = std::make_unique<StillSource>(path, FrameSource::MediaKind::Image, std::move(r.frames));
     source->warnings = r.warnings;
     return source;
 }

@@ -2,18 +2,18 @@
 // raw file (with a shape from the user), or a video. What the CLI and the app open by path.
 #pragma once
 
-#include "Frame.h"
-#include "LoadError.h"
-#include "RawFormat.h"
+#include "io/Frame.h"
+#include "io/LoadError.h"
+#include "io/RawFormat.h"
 
 #include <memory>
 #include <optional>
 
 class FrameSource {
 public:
-    enum class Kind { Image, Array, Video, Live };
+    enum class MediaKind { Image, Array, Video, Live };
     virtual ~FrameSource() = default;
-    virtual Kind kind() const = 0;
+    virtual MediaKind kind() const = 0;
     virtual QString path() const = 0;
     virtual qint64 frameCount() const = 0;  // -1 when unknown (live)
     virtual double fps() const { return 0; }

@@ -1,4 +1,4 @@
-#include "FrameWriter.h"
+#include "io/FrameWriter.h"
 
 #include <QFile>
 

@@ -1,7 +1,7 @@
 // Saves a frame at its native depth through OpenCV (PNG/TIFF keep 16 bits).
 #pragma once
 
-#include "Frame.h"
-#include "LoadError.h"
+#include "io/Frame.h"
+#include "io/LoadError.h"
 
 LoadError saveFrame(const QString& path, const Frame& frame);

@@ -1,6 +1,6 @@
-#include "ImageLoader.h"
+#include "io/ImageLoader.h"
 
-#include "MatFrame.h"
+#include "io/MatFrame.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
 // Still images through OpenCV imgcodecs at native depth; a multi-page TIFF is a stack.
 #pragma once
 
-#include "Frame.h"
-#include "LoadError.h"
+#include "io/Frame.h"
+#include "io/LoadError.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "LoadError.h"
+#include "io/LoadError.h"
 
 QString loadErrorKindName(LoadErrorKind kind)
 {

@@ -1,4 +1,4 @@
-#include "MatFrame.h"
+#include "io/MatFrame.h"
 
 #include <opencv2/core.hpp>
 

@@ -2,8 +2,8 @@
 // never sees OpenCV). The Frame keeps the matrix alive: no pixel copy.
 #pragma once
 
-#include "Frame.h"
-#include "LoadError.h"
+#include "io/Frame.h"
+#include "io/LoadError.h"
 
 #include <opencv2/core.hpp>
 

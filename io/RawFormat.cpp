@@ -1,4 +1,4 @@
-#include "RawFormat.h"
+#include "io/RawFormat.h"
 
 #include <cctype>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "RawLoader.h"
+#include "io/RawLoader.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -3,9 +3,9 @@
 // are counted in place; big-endian, i16 and f64 data are converted into a copy.
 #pragma once
 
-#include "Frame.h"
-#include "LoadError.h"
-#include "RawFormat.h"
+#include "io/Frame.h"
+#include "io/LoadError.h"
+#include "io/RawFormat.h"
 
 struct RawLoadResult {
     Frame frame;

@@ -1,6 +1,6 @@
-#include "VideoReader.h"
+#include "io/VideoReader.h"
 
-#include "MatFrame.h"
+#include "io/MatFrame.h"
 
 #include <QFileInfo>
 
@@ -8,7 +8,7 @@
 
 struct VideoReader::Impl {
     cv::VideoCapture capture;
-    Kind kind = Kind::File;
+    Origin origin = Origin::File;
     QString source;
     qint64 position = 0;
     VideoInfo info;
@@ -58,7 +58,7 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, LoadErro
     }
     auto reader = std::unique_ptr<VideoReader>(new VideoReader);
     Impl& d = *reader->m_impl;
-    d.kind = Kind::File;
+    d.origin = Origin::File;
     d.source = path;
     try {
         if (!d.capture.open(QFile::encodeName(path).toStdString(), cv::CAP_ANY)) {
@@ -89,16 +89,16 @@ std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, LoadEr
     const int index = source.toInt(&isIndex);
     try {
         if (source.contains('!')) {
-            d.kind = Kind::Pipeline;
+            d.origin = Origin::Pipeline;
             QString pipeline = source;
             if (!pipeline.contains("appsink"))
                 pipeline += QStringLiteral(" ! videoconvert ! appsink drop=true max-buffers=1");
             d.capture.open(pipeline.toStdString(), cv::CAP_GSTREAMER);
         } else if (isIndex) {
-            d.kind = Kind::Camera;
+            d.origin = Origin::Camera;
             d.capture.open(index, cv::CAP_ANY);
         } else {
-            d.kind = Kind::Camera;
+            d.origin = Origin::Camera;
             if (!QFileInfo::exists(source)) {
                 error = LoadError::make(LoadErrorKind::Missing, source, QStringLiteral("no such camera device"));
                 return nullptr;
@@ -111,7 +111,7 @@ std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, LoadEr
     }
     if (!d.capture.isOpened()) {
         error = LoadError::make(LoadErrorKind::Missing, source,
-                                d.kind == Kind::Pipeline ? QStringLiteral("the GStreamer pipeline could not be started")
+                                d.origin == Origin::Pipeline ? QStringLiteral("the GStreamer pipeline could not be started")
                                                          : QStringLiteral("no camera answers at this index or path"));
         return nullptr;
     }
@@ -121,7 +121,7 @@ std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, LoadEr
     return reader;
 }
 
-VideoReader::Kind VideoReader::kind() const { return m_impl->kind; }
+VideoReader::Origin VideoReader::origin() const { return m_impl->origin; }
 const QString& VideoReader::source() const { return m_impl->source; }
 VideoInfo VideoReader::info() const { return m_impl->info; }
 qint64 VideoReader::position() const { return m_impl->position; }
@@ -129,7 +129,7 @@ qint64 VideoReader::position() const { return m_impl->position; }
 bool VideoReader::seek(qint64 frameIndex, LoadError& error)
 {
     Impl& d = *m_impl;
-    if (d.kind != Kind::File) {
+    if (d.origin != Origin::File) {
         error = LoadError::make(LoadErrorKind::UnsupportedType, d.source, QStringLiteral("a live source cannot seek"));
         return false;
     }
@@ -154,12 +154,12 @@ bool VideoReader::read(Frame& frame, LoadError& error)
     try {
         got = d.capture.read(mat);
     } catch (const cv::Exception& e) {
-        error = LoadError::make(d.kind == Kind::File ? LoadErrorKind::DecodeFailed : LoadErrorKind::SourceLost, d.source,
+        error = LoadError::make(d.origin == Origin::File ? LoadErrorKind::DecodeFailed : LoadErrorKind::SourceLost, d.source,
                                 QString::fromStdString(e.msg).trimmed());
         return false;
     }
     if (!got || mat.empty()) {
-        if (d.kind != Kind::File)
+        if (d.origin != Origin::File)
             error = LoadError::make(LoadErrorKind::SourceLost, d.source, QStringLiteral("the source stopped delivering frames"));
         else if (d.info.frameCount > 0 && d.position < d.info.frameCount - 1)
             error = LoadError::make(LoadErrorKind::Truncated, d.source,

@@ -2,8 +2,8 @@
 // videoio, frame by frame at native depth. Meant for a worker thread: read() blocks.
 #pragma once
 
-#include "Frame.h"
-#include "LoadError.h"
+#include "io/Frame.h"
+#include "io/LoadError.h"
 
 #include <memory>
 
@@ -16,7 +16,7 @@ struct VideoInfo {
 
 class VideoReader {
 public:
-    enum class Kind { File, Camera, Pipeline };
+    enum class Origin { File, Camera, Pipeline };
 
     VideoReader();
     ~VideoReader();
@@ -29,8 +29,8 @@ public:
     static bool isVideoFile(const QString& path);
     static QStringList nameFilters();
 
-    Kind kind() const;
-    bool isLive() const { return kind() != Kind::File; }
+    Origin origin() const;
+    bool isLive() const { return origin() != Origin::File; }
     const QString& source() const;
     VideoInfo info() const;
     bool seek(qint64 frameIndex, LoadError& error);

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 mkdir -p build-fuzz/corpus
-clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+clang++ -std=c++17 -I. -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   io/fuzz/fuzz_rawformat.cpp io/RawFormat.cpp -o build-fuzz/fuzz_rawformat
 # A few valid .npy headers to start from.
 printf "\x93NUMPY\x01\x00\x76\x00{'descr': '<u2', 'fortran_order': False, 'shape': (2, 3), }%60s\n" "" > build-fuzz/corpus/v1.npy

@@ -1,8 +1,8 @@
 // `histoscope-cli batch` and `merge`, run as a user would (QProcess), checked exactly against
 // the reference on a generated folder with corrupt files among the good ones.
-#include "FrameRequest.h"
-#include "FrameSource.h"
-#include "HistogramSettings.h"
+#include "app/core/FrameRequest.h"
+#include "io/FrameSource.h"
+#include "app/core/HistogramSettings.h"
 
 #include "histoscope/ReferenceHistogram.h"
 

@@ -1,9 +1,9 @@
 // io/: every format and source loads at native depth; every bad input is a typed error naming
 // the file and the cause. Fixtures are written by the test itself, with OpenCV.
-#include "FrameSource.h"
-#include "ImageLoader.h"
-#include "RawLoader.h"
-#include "VideoReader.h"
+#include "io/FrameSource.h"
+#include "io/ImageLoader.h"
+#include "io/RawLoader.h"
+#include "io/VideoReader.h"
 
 #include <QDir>
 #include <QFile>
@@ -187,7 +187,7 @@ void TestLoaders::liveGStreamerSource()
     if (!source && error.cause.contains("could not be started"))
         QSKIP("GStreamer's videotestsrc is not installed (gstreamer1.0-plugins-base)");
     QVERIFY2(source, qPrintable(error.message()));
-    QCOMPARE(int(source->kind()), int(FrameSource::Kind::Live));
+    QCOMPARE(int(source->kind()), int(FrameSource::MediaKind::Live));
     Frame frame;
     int frames = 0;
     while (source->next(frame, error))

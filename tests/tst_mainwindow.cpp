@@ -1,13 +1,13 @@
 // The desktop app on the offscreen platform: open, region of interest, settings round trip,
 // compare strategies, a live stream from a generated video, equalization, export, bad files.
-#include "BarChart.h"
-#include "EqualizeDialog.h"
-#include "HistogramSettings.h"
-#include "HistogramView.h"
-#include "ImageView.h"
-#include "MainWindow.h"
-#include "SettingsPanel.h"
-#include "TablePanel.h"
+#include "widgets/BarChart.h"
+#include "app/gui/EqualizeDialog.h"
+#include "app/core/HistogramSettings.h"
+#include "widgets/HistogramView.h"
+#include "widgets/ImageCanvas.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/SettingsPanel.h"
+#include "widgets/TablePanel.h"
 
 #include "histoscope/HistogramEngine.h"
 

@@ -1,4 +1,4 @@
-#include "CurveView.h"
+#include "widgets/CurveView.h"
 
 #include <QPainter>
 #include <QPainterPath>

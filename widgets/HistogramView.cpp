@@ -1,4 +1,4 @@
-#include "HistogramView.h"
+#include "widgets/HistogramView.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -2,7 +2,7 @@
 // percentile markers, and a hover readout of the bin range and count.
 #pragma once
 
-#include "HistogramDisplay.h"
+#include "widgets/HistogramDisplay.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "TablePanel.h"
+#include "widgets/TablePanel.h"
 
 #include <QHeaderView>
 #include <QTableWidget>

@@ -1,0 +1,56 @@
+// histoscope-cli: the engine without a window, for scripts and pipelines.
+#include "app/cli/BatchCommand.h"
+#include "bench/BenchCommand.h"
+#include "app/cli/CliHistogramCommand.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+namespace {
+
+void printUsage(QTextStream& out)
+{
+    out << "usage: histoscope-cli <command> [options]\n\n"
+           "commands:\n"
+           "  histogram FILE     histogram and statistics of one image, video, .npy or raw file\n"
+           "  batch PATH...      histograms of files and folders as CSV or JSON Lines\n"
+           "  merge FILE...      add batch outputs (shards) back together exactly\n"
+           "  bench ...          GPU self-check and benchmark (bench --help)\n"
+           "\nRun 'histoscope-cli <command> --help' for a command's options.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("histoscope-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION));
+    QStringList args = app.arguments();
+    QTextStream out(stdout), err(stderr);
+    if (args.size() < 2 || args[1] == "--help" || args[1] == "-h") {
+        printUsage(out);
+        return args.size() < 2 ? 2 : 0;
+    }
+    if (args[1] == "--version") {
+        out << "histoscope-cli " << HISTOSCOPE_VERSION << "\n";
+        return 0;
+    }
+    const QString command = args[1];
+    args.removeAt(1);  // the parser sees "histoscope-cli <options...>"
+    if (command == "histogram")
+        return runHistogramCommand(args);
+    if (command == "batch")
+        return runBatchCommand(args);
+    if (command == "merge")
+        return runMergeCommand(args);
+    if (command == "bench") {
+        std::vector<std::string> rest;
+        for (int i = 1; i < args.size(); ++i)
+            rest.push_back(args[i].toStdString());
+        return hs::bench::runBenchCommand(rest);
+    }
+    err << "histoscope-cli: unknown command '" << command << "'\n";
+    printUsage(err);
+    return 2;
+}

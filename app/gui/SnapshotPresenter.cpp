@@ -1,0 +1,114 @@
+#include "app/gui/SnapshotPresenter.h"
+
+#include "app/core/FrameRequest.h"
+
+#include "histoscope/HistogramStatistics.h"
+
+QColor channelColor(const QString& name)
+{
+    if (name == "R") return QColor(235, 80, 70);
+    if (name == "G") return QColor(90, 200, 90);
+    if (name == "B") return QColor(80, 140, 240);
+    if (name == "A") return QColor(180, 180, 180);
+    if (name == "luma") return QColor(240, 240, 240);
+    return QColor(210, 210, 210);
+}
+
+QVector<QPair<QString, const hs::ChannelHistogram*>> orderedChannels(const HistogramSnapshot& snapshot)
+{
+    QVector<QPair<QString, const hs::ChannelHistogram*>> out;
+    const Frame& frame = snapshot.frame;
+    for (int display = 0; display < frame.channels(); ++display) {
+        const int storage = frame.storageIndexOfDisplayChannel(display);
+        for (const hs::ChannelHistogram& h : snapshot.result.channels)
+            if (h.channel == storage)
+                out.append({resultChannelName(frame, h), &h});
+    }
+    if (snapshot.luma)
+        out.append({QStringLiteral("luma"), &*snapshot.luma});
+    return out;
+}
+
+HistogramDisplay toDisplay(const HistogramSnapshot& snapshot)
+{
+    HistogramDisplay display;
+    display.generation = snapshot.generation;
+    for (const auto& [name, h] : orderedChannels(snapshot)) {
+        HistogramSeries series;
+        series.name = name;
+        series.color = channelColor(name);
+        series.counts.reserve(qsizetype(h->counts.size()));
+        for (std::uint64_t c : h->counts)
+            series.counts.append(double(c));
+        display.lo = h->binning.lo;
+        display.hi = hs::upperEdge(h->binning);
+        display.series.append(series);
+    }
+    return display;
+}
+
+namespace {
+
+// The worker computed them; a snapshot built elsewhere (the equalize dialog) has none.
+hs::ChannelStatistics statisticsOf(const HistogramSnapshot& snapshot, const hs::ChannelHistogram* h)
+{
+    if (snapshot.luma && h == &*snapshot.luma && snapshot.lumaStatistics)
+        return *snapshot.lumaStatistics;
+    for (std::size_t i = 0; i < snapshot.result.channels.size() && i < snapshot.statistics.size(); ++i)
+        if (&snapshot.result.channels[i] == h)
+            return snapshot.statistics[i];
+    return hs::computeStatistics(*h);
+}
+
+}  // namespace
+
+TableContent statisticsTable(const HistogramSnapshot& snapshot)
+{
+    TableContent t;
+    t.rowLabels = {"count", "min", "max", "mean", "std dev", "median", "mode", "p1", "p5", "p25", "p75", "p95",
+                   "clipped low %", "clipped high %", "entropy (bits)", "below range", "above range", "NaN"};
+    t.cells.resize(t.rowLabels.size());
+    for (const auto& [name, h] : orderedChannels(snapshot)) {
+        t.columns << name;
+        const hs::ChannelStatistics s = statisticsOf(snapshot, h);
+        auto num = [](double v) { return QString::number(v, 'g', 6); };
+        const QStringList values{QString::number(s.count), num(s.min), num(s.max), num(s.mean), num(s.stdDev),
+                                 num(s.median), num(s.mode), num(s.percentiles[0]), num(s.percentiles[1]),
+                                 num(s.percentiles[2]), num(s.percentiles[3]), num(s.percentiles[4]),
+                                 QString::number(100 * s.clippedLowShare, 'f', 3), QString::number(100 * s.clippedHighShare, 'f', 3),
+                                 QString::number(s.entropyBits, 'f', 4), QString::number(s.below), QString::number(s.above),
+                                 QString::number(s.nan)};
+        for (int r = 0; r < values.size(); ++r)
+            t.cells[r] << values[r];
+    }
+    return t;
+}
+
+TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, qint64 droppedFrames, double fps)
+{
+    const hs::PhaseTimings& p = snapshot.result.timings;
+    TableContent t;
+    t.columns = {"value"};
+    auto ms = [](double v) { return QStringLiteral("%1 ms").arg(v, 0, 'f', 3); };
+    const double seconds = std::max(1e-9, p.totalMs() > 0 ? p.totalMs() / 1e3 : snapshot.wallMs / 1e3);
+    const QVector<QPair<QString, QString>> rows{
+        {"backend", backend},
+        {"strategy", QString::fromStdString(std::string(hs::strategyName(snapshot.result.strategyRan)))
+                         + (snapshot.settings.strategy == "auto" ? QStringLiteral(" (chosen by auto)") : QString())},
+        {"upload", ms(p.uploadMs)},
+        {"clear", ms(p.clearMs)},
+        {"tally", ms(p.tallyMs)},
+        {"merge", ms(p.mergeMs)},
+        {"download", ms(p.downloadMs)},
+        {"engine total", ms(p.totalMs())},
+        {"wall (worker)", ms(snapshot.wallMs)},
+        {"throughput", QStringLiteral("%1 Gsamples/s").arg(double(snapshot.result.samples) / seconds / 1e9, 0, 'f', 3)},
+        {"source fps", fps > 0 ? QString::number(fps, 'f', 2) : QStringLiteral("-")},
+        {"dropped frames", QString::number(droppedFrames)},
+    };
+    for (const auto& [label, value] : rows) {
+        t.rowLabels << label;
+        t.cells.append({value});
+    }
+    return t;
+}

@@ -1,0 +1,13 @@
+// Turns engine snapshots into the plain values the widgets paint and list.
+#pragma once
+
+#include "app/core/HistogramController.h"
+#include "widgets/HistogramDisplay.h"
+#include "widgets/TablePanel.h"
+
+QColor channelColor(const QString& name);
+HistogramDisplay toDisplay(const HistogramSnapshot& snapshot);
+TableContent statisticsTable(const HistogramSnapshot& snapshot);
+TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, qint64 droppedFrames, double fps);
+// Display-ordered (name, histogram) pairs: R, G, B, A or gray, then luma.
+QVector<QPair<QString, const hs::ChannelHistogram*>> orderedChannels(const HistogramSnapshot& snapshot);
