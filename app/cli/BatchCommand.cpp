@@ -64,7 +64,7 @@ hs::HistogramEngine& threadEngine(const BatchOptions& options)
         static std::atomic<int> next{0};
         const int devices = std::max(1, hs::HistogramEngine::cudaDeviceCount());
         hs::EngineOptions e;
-        e.useGpu = options.histogram.settings.useGpu;
+        e.useGpu = options.histogram.counting.useGpu;
         e.device = options.allDevices ? next++ % devices : 0;
         e.cpuThreads = 1;  // the batch is already parallel over files
         engine = std::make_unique<hs::HistogramEngine>(e);
@@ -118,7 +118,7 @@ FileOutcome processFile(const QString& path, const BatchOptions& options)
     hs::HistogramResult total;
     Frame frame, first;
     while (!g_interrupted && source->next(frame, error)) {
-        const hs::HistogramRequest request = frameRequest(frame, options.histogram.settings);
+        const hs::HistogramRequest request = frameRequest(frame, options.histogram.counting);
         hs::HistogramResult result;
         const bool accumulate = !perFrame && outcome.frames > 0;
         const hs::Status status = accumulate ? engine.accumulate(request, total) : engine.compute(request, perFrame ? result : total);
@@ -304,7 +304,7 @@ int runBatchCommand(const QStringList& arguments)
     };
 
     {
-        hs::HistogramEngine probe(hs::EngineOptions{options.histogram.settings.useGpu});
+        hs::HistogramEngine probe(hs::EngineOptions{options.histogram.counting.useGpu});
         if (!probe.notice().empty())
             err << "note: " << QString::fromStdString(probe.notice()) << "\n";
     }

@@ -61,14 +61,14 @@ int runHistogramCommand(const QStringList& arguments)
         err << "error: " << error.message() << "\n";
         return 1;
     }
-    hs::HistogramEngine engine(hs::EngineOptions{options.settings.useGpu});
+    hs::HistogramEngine engine(hs::EngineOptions{options.counting.useGpu});
     if (!engine.notice().empty())
         err << "note: " << QString::fromStdString(engine.notice()) << "\n";
     hs::HistogramResult result;
     Frame frame, first;
     qint64 frames = 0;
     while (source->next(frame, error)) {
-        const hs::HistogramRequest request = frameRequest(frame, options.settings);
+        const hs::HistogramRequest request = frameRequest(frame, options.counting);
         const hs::Status s = frames == 0 ? engine.compute(request, result) : engine.accumulate(request, result);
         if (!s) {
             err << "error: " << path << ": " << QString::fromStdString(s.message) << "\n";

@@ -22,7 +22,7 @@ void addHistogramOptions(QCommandLineParser& parser)
 
 bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions& options, QString& error)
 {
-    HistogramSettings& s = options.settings;
+    CountSettings& s = options.counting;
     bool ok = false;
     s.bins = parser.value("bins").toInt(&ok);
     if (!ok || s.bins < 0 || s.bins > int(hs::kMaxBins)) {
@@ -56,11 +56,13 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
             }
         }
     }
-    s.strategy = parser.value("strategy");
-    if (!hs::strategyFromName(s.strategy.toStdString())) {
-        error = QStringLiteral("--strategy: unknown strategy '%1'").arg(s.strategy);
+    QString strategyError;
+    const auto strategy = parseStrategy(parser.value("strategy"), &strategyError);
+    if (!strategy) {
+        error = QStringLiteral("--strategy: ") + strategyError;
         return false;
     }
+    s.strategy = *strategy;
     s.useGpu = !parser.isSet("cpu");
     if (parser.isSet("raw-shape")) {
         rawformat::RawSpec spec;

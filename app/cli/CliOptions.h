@@ -10,7 +10,7 @@
 #include <optional>
 
 struct CliHistogramOptions {
-    HistogramSettings settings;
+    CountSettings counting;
     std::optional<rawformat::RawSpec> raw;
 };
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-hs::HistogramRequest frameRequest(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi)
+hs::HistogramRequest frameRequest(const Frame& frame, const CountSettings& settings, std::optional<hs::Rect> roi)
 {
     hs::ChannelBinning b;
     const bool integer = !hs::isFloatType(frame.type());
@@ -19,7 +19,7 @@ hs::HistogramRequest frameRequest(const Frame& frame, const HistogramSettings& s
     }
     hs::ImageView view = frame.view();
     view.roi = roi;
-    hs::HistogramRequest request = hs::makeRequest(view, b, hs::strategyFromName(settings.strategy.toStdString()).value_or(hs::Strategy::Auto));
+    hs::HistogramRequest request = hs::makeRequest(view, b, settings.strategy);
     for (int c = 0; c < frame.channels(); ++c) {
         // channelMask is in display order (R, G, B, A); a gray frame always counts channel 0.
         int display = c;

@@ -9,7 +9,7 @@
 
 #include <optional>
 
-hs::HistogramRequest frameRequest(const Frame& frame, const HistogramSettings& settings,
+hs::HistogramRequest frameRequest(const Frame& frame, const CountSettings& settings,
                                   std::optional<hs::Rect> roi = std::nullopt);
 // Display name of each result channel ("R", "G", "B", "A", "gray").
 QString resultChannelName(const Frame& frame, const hs::ChannelHistogram& histogram);

@@ -87,7 +87,7 @@ void HistogramWorker::ensureEngine(bool useGpu)
 void HistogramWorker::process()
 {
     while (std::optional<HistogramController::Job> job = m_controller->takeJob()) {
-        ensureEngine(job->settings.useGpu);
+        ensureEngine(job->settings.counting.useGpu);
         if (job->compare)
             emit m_controller->comparisonReady(compare(*job));
         else
@@ -104,11 +104,11 @@ SnapshotPtr HistogramWorker::count(const HistogramController::Job& job)
     snapshot->roi = job.roi;
     QElapsedTimer timer;
     timer.start();
-    hs::Status status = m_engine->compute(frameRequest(job.frame, job.settings, job.roi), snapshot->result);
+    hs::Status status = m_engine->compute(frameRequest(job.frame, job.settings.counting, job.roi), snapshot->result);
     if (status) {
-        if (auto luma = lumaPlane(job.frame, job.settings.luma)) {
+        if (auto luma = lumaPlane(job.frame, job.settings.display.luma)) {
             hs::HistogramResult lumaResult;
-            status = m_engine->compute(frameRequest(*luma, job.settings, job.roi), lumaResult);
+            status = m_engine->compute(frameRequest(*luma, job.settings.counting, job.roi), lumaResult);
             if (status && !lumaResult.channels.empty())
                 snapshot->luma = lumaResult.channels.front();
         }
@@ -128,7 +128,7 @@ ComparisonPtr HistogramWorker::compare(const HistogramController::Job& job)
     auto comparison = std::make_shared<StrategyComparison>();
     comparison->generation = job.generation;
     comparison->backend = m_controller->backendDescription();
-    hs::HistogramRequest request = frameRequest(job.frame, job.settings, job.roi);
+    hs::HistogramRequest request = frameRequest(job.frame, job.settings.counting, job.roi);
     hs::HistogramResult reference;
     const hs::Status referenceStatus = hs::referenceHistogram(request, reference);
     for (hs::Strategy s : hs::allStrategies()) {

@@ -1,25 +1,51 @@
-// Every user-visible histogram setting in one value struct: defaults live here only, and
-// load/save go through QSettings. No singleton: the window and the CLI each own a copy.
+// Every user-visible histogram setting in one value type, split into what is counted and how
+// it is shown. Defaults live here only; names are converted only in load/save and on the
+// command line. No singleton: the window and the CLI each own a copy.
 #pragma once
+
+#include "histoscope/HistogramTypes.h"
 
 #include <QSettings>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 enum class LumaCoefficients { None, Bt601, Bt709 };
 
-struct HistogramSettings {
-    QString strategy = QStringLiteral("auto");
+// What the engine counts: a change here means a new count.
+struct CountSettings {
+    hs::Strategy strategy = hs::Strategy::Auto;
     int bins = 256;                 // 0: one bin per value for integer samples (at most 2^24)
     bool autoRange = true;          // the frame's nominal range ([0,256), [0,65536), [0,1))
     double lo = 0.0;
     double hi = 1.0;
     unsigned channelMask = 0xf;     // display channels R, G, B, A (gray is channel 0)
+    bool useGpu = true;
+    bool operator==(const CountSettings&) const = default;
+};
+
+// How counts are shown. Luma is counted too, but only because it is shown.
+struct DisplaySettings {
     LumaCoefficients luma = LumaCoefficients::Bt709;
     bool logCounts = false;
     bool cumulative = false;
-    bool useGpu = true;
+    bool operator==(const DisplaySettings&) const = default;
+};
 
-    void load(QSettings& settings);
+struct HistogramSettings {
+    CountSettings counting;
+    DisplaySettings display;
+
+    // Returns a notice for every stored value that was unknown or out of range and replaced by
+    // its default, so the caller can say so instead of silently changing the user's choice.
+    QStringList load(QSettings& settings);
     void save(QSettings& settings) const;
     bool operator==(const HistogramSettings&) const = default;
 };
+
+QString strategyDisplayName(hs::Strategy strategy);
+// The strategy called `name`; otherwise nullopt with `error` naming every valid name.
+std::optional<hs::Strategy> parseStrategy(const QString& name, QString* error = nullptr);
+QString lumaName(LumaCoefficients luma);           // "none", "bt601", "bt709"
+std::optional<LumaCoefficients> parseLuma(const QString& name);

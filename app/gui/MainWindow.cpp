@@ -36,14 +36,6 @@
 
 namespace {
 
-QStringList strategyNames()
-{
-    QStringList names;
-    for (hs::Strategy s : hs::allStrategies())
-        names << QString::fromStdString(std::string(hs::strategyName(s)));
-    return names;
-}
-
 }  // namespace
 
 namespace {
@@ -89,12 +81,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setWindowTitle(QStringLiteral("HistoScope"));
     setAcceptDrops(true);
     QSettings store;
-    m_settings.load(store);
+    const QStringList settingNotices = m_settings.load(store);
     m_recent = store.value("recentFiles").toStringList();
 
     m_imageView = new ImageCanvas;
     m_histogramView = new HistogramView;
-    m_settingsPanel = new SettingsPanel(strategyNames());
+    m_settingsPanel = new SettingsPanel;
     m_settingsPanel->setSettings(m_settings);
     m_statistics = new TablePanel;
     m_timing = new TablePanel;
@@ -136,8 +128,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addWidget(m_backend);
     statusBar()->addWidget(m_frameLabel);
     statusBar()->addPermanentWidget(m_hover);
-    m_histogramView->setLogCounts(m_settings.logCounts);
-    m_histogramView->setCumulative(m_settings.cumulative);
+    if (!settingNotices.isEmpty())
+        statusBar()->showMessage(settingNotices.join(QStringLiteral("; ")), 15000);
+    m_histogramView->setLogCounts(m_settings.display.logCounts);
+    m_histogramView->setCumulative(m_settings.display.cumulative);
     buildMenus();
 
     connect(&m_media, &MediaController::frameAvailable, this, &MainWindow::takeFrame, Qt::QueuedConnection);
@@ -243,8 +237,8 @@ void MainWindow::setSettings(const HistogramSettings& settings)
     m_settings = settings;
     if (m_settingsPanel->settings() != settings)
         m_settingsPanel->setSettings(settings);
-    m_histogramView->setLogCounts(settings.logCounts);
-    m_histogramView->setCumulative(settings.cumulative);
+    m_histogramView->setLogCounts(settings.display.logCounts);
+    m_histogramView->setCumulative(settings.display.cumulative);
     QSettings store;
     m_settings.save(store);
     resubmit();
@@ -334,7 +328,7 @@ void MainWindow::equalize()
         showError(tr("Open an image first"));
         return;
     }
-    auto* dialog = new EqualizeDialog(m_frame, m_settings.useGpu, this);
+    auto* dialog = new EqualizeDialog(m_frame, m_settings.counting.useGpu, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }

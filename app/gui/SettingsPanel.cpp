@@ -7,11 +7,12 @@
 #include <QHBoxLayout>
 #include <QSpinBox>
 
-SettingsPanel::SettingsPanel(const QStringList& strategies, QWidget* parent) : QWidget(parent)
+SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
 {
     auto* form = new QFormLayout(this);
     m_strategy = new QComboBox;
-    m_strategy->addItems(strategies);
+    for (hs::Strategy s : hs::allStrategies())
+        m_strategy->addItem(strategyDisplayName(s), int(s));
     m_strategy->setObjectName("strategy");
     form->addRow(tr("Strategy"), m_strategy);
     m_bins = new QSpinBox;
@@ -53,7 +54,7 @@ SettingsPanel::SettingsPanel(const QStringList& strategies, QWidget* parent) : Q
     form->addRow(QString(), m_useGpu);
 
     setSettings(HistogramSettings{});
-    connect(m_strategy, &QComboBox::currentTextChanged, this, &SettingsPanel::emitChanged);
+    connect(m_strategy, &QComboBox::currentIndexChanged, this, &SettingsPanel::emitChanged);
     connect(m_bins, &QSpinBox::valueChanged, this, &SettingsPanel::emitChanged);
     connect(m_autoRange, &QCheckBox::toggled, this, &SettingsPanel::emitChanged);
     connect(m_lo, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::emitChanged);
@@ -69,25 +70,27 @@ SettingsPanel::SettingsPanel(const QStringList& strategies, QWidget* parent) : Q
 HistogramSettings SettingsPanel::settings() const
 {
     HistogramSettings s;
-    s.strategy = m_strategy->currentText();
-    s.bins = m_bins->value();
-    s.autoRange = m_autoRange->isChecked();
-    s.lo = m_lo->value();
-    s.hi = m_hi->value();
-    s.channelMask = 0;
+    CountSettings& count = s.counting;
+    count.strategy = hs::Strategy(m_strategy->currentData().toInt());
+    count.bins = m_bins->value();
+    count.autoRange = m_autoRange->isChecked();
+    count.lo = m_lo->value();
+    count.hi = m_hi->value();
+    count.channelMask = 0;
     for (int c = 0; c < 4; ++c)
-        s.channelMask |= m_channels[c]->isChecked() ? (1u << c) : 0u;
-    s.luma = LumaCoefficients(m_luma->currentIndex());
-    s.logCounts = m_log->isChecked();
-    s.cumulative = m_cumulative->isChecked();
-    s.useGpu = m_useGpu->isChecked();
+        count.channelMask |= m_channels[c]->isChecked() ? (1u << c) : 0u;
+    count.useGpu = m_useGpu->isChecked();
+    s.display.luma = LumaCoefficients(m_luma->currentIndex());
+    s.display.logCounts = m_log->isChecked();
+    s.display.cumulative = m_cumulative->isChecked();
     return s;
 }
 
-void SettingsPanel::setSettings(const HistogramSettings& s)
+void SettingsPanel::setSettings(const HistogramSettings& settings)
 {
     m_updating = true;
-    m_strategy->setCurrentText(s.strategy);
+    const CountSettings& s = settings.counting;
+    m_strategy->setCurrentIndex(m_strategy->findData(int(s.strategy)));
     m_bins->setValue(s.bins);
     m_autoRange->setChecked(s.autoRange);
     m_lo->setValue(s.lo);
@@ -96,10 +99,10 @@ void SettingsPanel::setSettings(const HistogramSettings& s)
     m_hi->setEnabled(!s.autoRange);
     for (int c = 0; c < 4; ++c)
         m_channels[c]->setChecked((s.channelMask >> c) & 1u);
-    m_luma->setCurrentIndex(int(s.luma));
-    m_log->setChecked(s.logCounts);
-    m_cumulative->setChecked(s.cumulative);
     m_useGpu->setChecked(s.useGpu);
+    m_luma->setCurrentIndex(int(settings.display.luma));
+    m_log->setChecked(settings.display.logCounts);
+    m_cumulative->setChecked(settings.display.cumulative);
     m_updating = false;
 }
 
@@ -108,9 +111,9 @@ void SettingsPanel::emitChanged()
     if (m_updating)
         return;
     const HistogramSettings s = settings();
-    if (!(s.lo < s.hi) && !s.autoRange)
+    if (!(s.counting.lo < s.counting.hi) && !s.counting.autoRange)
         return;  // wait until the range is valid again
-    m_lo->setEnabled(!s.autoRange);
-    m_hi->setEnabled(!s.autoRange);
+    m_lo->setEnabled(!s.counting.autoRange);
+    m_hi->setEnabled(!s.counting.autoRange);
     emit settingsChanged(s);
 }

@@ -14,7 +14,7 @@ class SettingsPanel : public QWidget {
     Q_OBJECT
 
 public:
-    SettingsPanel(const QStringList& strategies, QWidget* parent = nullptr);
+    explicit SettingsPanel(QWidget* parent = nullptr);
 
     HistogramSettings settings() const;
     void setSettings(const HistogramSettings& settings);

@@ -94,7 +94,7 @@ TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backe
     const QVector<QPair<QString, QString>> rows{
         {"backend", backend},
         {"strategy", QString::fromStdString(std::string(hs::strategyName(snapshot.result.strategyRan)))
-                         + (snapshot.settings.strategy == "auto" ? QStringLiteral(" (chosen by auto)") : QString())},
+                         + (snapshot.settings.counting.strategy == hs::Strategy::Auto ? QStringLiteral(" (chosen by auto)") : QString())},
         {"upload", ms(p.uploadMs)},
         {"clear", ms(p.clearMs)},
         {"tally", ms(p.tallyMs)},

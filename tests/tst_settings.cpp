@@ -1,0 +1,146 @@
+// The settings value type: load/save round trips, names converted only at the edges, and
+// unknown stored names reported instead of silently replaced; the settings panel shows and
+// returns the same value.
+#include "app/core/HistogramSettings.h"
+#include "app/gui/SettingsPanel.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestSettings : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip_data();
+    void roundTrip();
+    void unknownStoredNamesAreReported_data();
+    void unknownStoredNamesAreReported();
+    void strategyNamesParse_data();
+    void strategyNamesParse();
+    void legacyLumaIndexLoads();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestSettings::roundTrip_data()
+{
+    QTest::addColumn<int>("strategy");
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<bool>("autoRange");
+    QTest::addColumn<uint>("mask");
+    QTest::addColumn<bool>("log");
+    QTest::addColumn<int>("luma");
+    QTest::newRow("defaults") << int(hs::Strategy::Auto) << 256 << true << 0xfu << false << int(LumaCoefficients::Bt709);
+    QTest::newRow("cpu, 4096 bins, log") << int(hs::Strategy::Cpu) << 4096 << true << 0x5u << true << int(LumaCoefficients::None);
+    QTest::newRow("shared, manual range") << int(hs::Strategy::Shared) << 100 << false << 0x2u << false << int(LumaCoefficients::Bt601);
+    QTest::newRow("one bin per value") << int(hs::Strategy::LargeBins) << 0 << true << 0xfu << true << int(LumaCoefficients::Bt709);
+}
+
+void TestSettings::roundTrip()
+{
+    QFETCH(int, strategy);
+    QFETCH(int, bins);
+    QFETCH(bool, autoRange);
+    QFETCH(uint, mask);
+    QFETCH(bool, log);
+    QFETCH(int, luma);
+    HistogramSettings s;
+    s.counting.strategy = hs::Strategy(strategy);
+    s.counting.bins = bins;
+    s.counting.autoRange = autoRange;
+    s.counting.lo = -2.5;
+    s.counting.hi = 7.25;
+    s.counting.channelMask = mask;
+    s.counting.useGpu = !log;
+    s.display.logCounts = log;
+    s.display.cumulative = !log;
+    s.display.luma = LumaCoefficients(luma);
+    const QString ini = m_dir.filePath(QStringLiteral("roundtrip-%1.ini").arg(QTest::currentDataTag()));
+    {
+        QSettings store(ini, QSettings::IniFormat);
+        s.save(store);
+    }
+    QSettings store(ini, QSettings::IniFormat);
+    // Names, not numbers, are what the file holds.
+    QCOMPARE(store.value("histogram/strategy").toString(), strategyDisplayName(hs::Strategy(strategy)));
+    HistogramSettings loaded;
+    QCOMPARE(loaded.load(store), QStringList());
+    QVERIFY(loaded == s);
+
+    SettingsPanel panel;
+    panel.setSettings(s);
+    QVERIFY(panel.settings() == s);
+}
+
+void TestSettings::unknownStoredNamesAreReported_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QVariant>("value");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("strategy") << "strategy" << QVariant(QStringLiteral("fastest")) << "fastest";
+    QTest::newRow("luma") << "luma" << QVariant(QStringLiteral("bt2020")) << "bt2020";
+    QTest::newRow("bins") << "bins" << QVariant(-3) << "-3";
+    QTest::newRow("range") << "lo" << QVariant(9.0) << "[9";
+}
+
+void TestSettings::unknownStoredNamesAreReported()
+{
+    QFETCH(QString, key);
+    QFETCH(QVariant, value);
+    QFETCH(QString, mentions);
+    const QString ini = m_dir.filePath(QStringLiteral("unknown-%1.ini").arg(QTest::currentDataTag()));
+    QSettings store(ini, QSettings::IniFormat);
+    store.setValue("histogram/hi", 1.0);
+    store.setValue("histogram/" + key, value);
+    HistogramSettings loaded;
+    loaded.counting.bins = 77;  // load() starts from the defaults, not from what was there
+    const QStringList notices = loaded.load(store);
+    QCOMPARE(notices.size(), 1);
+    QVERIFY2(notices.first().contains(mentions), qPrintable(notices.first()));
+    const HistogramSettings defaults;
+    if (key == "strategy") {
+        QCOMPARE(loaded.counting.strategy, defaults.counting.strategy);
+        QVERIFY2(notices.first().contains("warp-aggregated"), "the notice lists the valid names");
+    }
+    if (key == "bins")
+        QCOMPARE(loaded.counting.bins, defaults.counting.bins);
+}
+
+void TestSettings::strategyNamesParse_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("valid");
+    for (hs::Strategy s : hs::allStrategies())
+        QTest::newRow(qPrintable(strategyDisplayName(s))) << strategyDisplayName(s) << true;
+    QTest::newRow("empty") << QString() << false;
+    QTest::newRow("typo") << "globalatomic" << false;
+}
+
+void TestSettings::strategyNamesParse()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, valid);
+    QString error;
+    const auto strategy = parseStrategy(name, &error);
+    QCOMPARE(strategy.has_value(), valid);
+    if (valid) {
+        QCOMPARE(strategyDisplayName(*strategy), name);
+        QVERIFY(error.isEmpty());
+    } else {
+        for (hs::Strategy s : hs::allStrategies())
+            QVERIFY2(error.contains(strategyDisplayName(s)), qPrintable(error));
+    }
+}
+
+void TestSettings::legacyLumaIndexLoads()
+{
+    QSettings store(m_dir.filePath("legacy.ini"), QSettings::IniFormat);
+    store.setValue("histogram/luma", 1);
+    HistogramSettings loaded;
+    QCOMPARE(loaded.load(store), QStringList());
+    QCOMPARE(loaded.display.luma, LumaCoefficients::Bt601);
+}
+
+QTEST_MAIN(TestSettings)
+#include "tst_settings.moc"
