@@ -6,9 +6,9 @@
 
 #include <QFileInfo>
 
-bool FrameSource::seek(qint64, LoadError& error)
+bool FrameSource::seek(qint64, Error& error)
 {
-    error = LoadError::make(LoadErrorKind::UnsupportedType, path(), QStringLiteral("this source cannot seek"));
+    error = Error::make(ErrorKind::UnsupportedType, path(), QStringLiteral("this source cannot seek"));
     return false;
 }
 
@@ -20,14 +20,14 @@ public:
     MediaKind kind() const override { return m_kind; }
     QString path() const override { return m_path; }
     qint64 frameCount() const override { return qint64(m_frames.size()); }
-    bool next(Frame& frame, LoadError&) override
+    bool next(Frame& frame, Error&) override
     {
         if (m_next >= m_frames.size())
             return false;
         frame = m_frames[m_next++];
         return true;
     }
-    bool seek(qint64 index, LoadError& error) override
+    bool seek(qint64 index, Error& error) override
     {
         if (index < 0 || index >= frameCount())
             return FrameSource::seek(index, error);
@@ -49,14 +49,14 @@ public:
     QString path() const override { return m_reader->source(); }
     qint64 frameCount() const override { return m_reader->info().frameCount; }
     double fps() const override { return m_reader->info().fps; }
-    bool next(Frame& frame, LoadError& error) override { return m_reader->read(frame, error); }
-    bool seek(qint64 index, LoadError& error) override { return m_reader->seek(index, error); }
+    bool next(Frame& frame, Error& error) override { return m_reader->read(frame, error); }
+    bool seek(qint64 index, Error& error) override { return m_reader->seek(index, error); }
 
 private:
     std::unique_ptr<VideoReader> m_reader;
 };
 
-std::unique_ptr<FrameSource> arraySource(const QString& path, RawLoadResult loaded, LoadError& error)
+std::unique_ptr<FrameSource> arraySource(const QString& path, RawLoadResult loaded, Error& error)
 {
     if (!loaded.ok()) {
         error = loaded.error;
@@ -76,7 +76,7 @@ bool isKnownMediaFile(const QString& path)
 }
 
 std::unique_ptr<FrameSource> openFrameSource(const QString& path, const std::optional<rawformat::RawSpec>& raw,
-                                             LoadError& error)
+                                             Error& error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("npy"))
@@ -99,7 +99,7 @@ std::unique_ptr<FrameSource> openFrameSource(const QString& path, const std::opt
     return source;
 }
 
-std::unique_ptr<FrameSource> openLiveSource(const QString& source, LoadError& error)
+std::unique_ptr<FrameSource> openLiveSource(const QString& source, Error& error)
 {
     auto reader = VideoReader::openLive(source, error);
     if (!reader)

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/LoadError.h"
+#include "io/Error.h"
 #include "io/RawFormat.h"
 
 #include <memory>
@@ -18,13 +18,13 @@ public:
     virtual qint64 frameCount() const = 0;  // -1 when unknown (live)
     virtual double fps() const { return 0; }
     // The next frame; false at the end (error unset) or on failure (error set).
-    virtual bool next(Frame& frame, LoadError& error) = 0;
-    virtual bool seek(qint64 index, LoadError& error);
+    virtual bool next(Frame& frame, Error& error) = 0;
+    virtual bool seek(qint64 index, Error& error);
     QStringList warnings;
 };
 
 // `raw`: how to read files that are neither images, videos nor .npy (a headerless shape).
 std::unique_ptr<FrameSource> openFrameSource(const QString& path, const std::optional<rawformat::RawSpec>& raw,
-                                             LoadError& error);
-std::unique_ptr<FrameSource> openLiveSource(const QString& source, LoadError& error);
+                                             Error& error);
+std::unique_ptr<FrameSource> openLiveSource(const QString& source, Error& error);
 bool isKnownMediaFile(const QString& path);

@@ -4,7 +4,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-LoadError saveFrame(const QString& path, const Frame& frame)
+Error saveFrame(const QString& path, const Frame& frame)
 {
     int depth = -1;
     switch (frame.type()) {
@@ -14,14 +14,14 @@ LoadError saveFrame(const QString& path, const Frame& frame)
     default: break;
     }
     if (depth < 0 || frame.isNull())
-        return LoadError::make(LoadErrorKind::UnsupportedType, path, QStringLiteral("only 8-bit, 16-bit and float frames can be saved"));
+        return Error::make(ErrorKind::UnsupportedType, path, QStringLiteral("only 8-bit, 16-bit and float frames can be saved"));
     cv::Mat mat(int(frame.height()), int(frame.width()), CV_MAKETYPE(depth, frame.channels()),
                 const_cast<unsigned char*>(frame.data()), frame.strideBytes());
     try {
         if (!cv::imwrite(QFile::encodeName(path).toStdString(), mat))
-            return LoadError::make(LoadErrorKind::Unreadable, path, QStringLiteral("could not be written"));
+            return Error::make(ErrorKind::Unreadable, path, QStringLiteral("could not be written"));
     } catch (const cv::Exception& e) {
-        return LoadError::make(LoadErrorKind::DecodeFailed, path, QString::fromStdString(e.msg).trimmed());
+        return Error::make(ErrorKind::DecodeFailed, path, QString::fromStdString(e.msg).trimmed());
     }
     return {};
 }

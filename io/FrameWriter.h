@@ -2,6 +2,6 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/LoadError.h"
+#include "io/Error.h"
 
-LoadError saveFrame(const QString& path, const Frame& frame);
+Error saveFrame(const QString& path, const Frame& frame);

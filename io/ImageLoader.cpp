@@ -39,17 +39,17 @@ ImageLoadResult ImageLoader::load(const QString& path)
     ImageLoadResult result;
     const QFileInfo info(path);
     if (!info.exists()) {
-        result.error = LoadError::make(LoadErrorKind::Missing, path, QStringLiteral("no such file"));
+        result.error = Error::make(ErrorKind::Missing, path, QStringLiteral("no such file"));
         return result;
     }
     QFile file(path);
     if (!info.isFile() || !file.open(QIODevice::ReadOnly)) {
-        result.error = LoadError::make(LoadErrorKind::Unreadable, path,
+        result.error = Error::make(ErrorKind::Unreadable, path,
                                        QStringLiteral("cannot be read (%1)").arg(file.errorString()));
         return result;
     }
     if (info.size() == 0) {
-        result.error = LoadError::make(LoadErrorKind::Empty, path, QStringLiteral("the file is empty"));
+        result.error = Error::make(ErrorKind::Empty, path, QStringLiteral("the file is empty"));
         return result;
     }
     const qint64 tailBytes = qMin<qint64>(info.size(), 64);
@@ -71,12 +71,12 @@ ImageLoadResult ImageLoader::load(const QString& path)
                 pages.push_back(mat);
         }
     } catch (const cv::Exception& e) {
-        result.error = LoadError::make(LoadErrorKind::DecodeFailed, path,
+        result.error = Error::make(ErrorKind::DecodeFailed, path,
                                        QStringLiteral("the decoder refused it: %1").arg(QString::fromStdString(e.msg).trimmed()));
         return result;
     }
     if (pages.empty()) {
-        result.error = LoadError::make(LoadErrorKind::DecodeFailed, path,
+        result.error = Error::make(ErrorKind::DecodeFailed, path,
                                        QStringLiteral("not a supported image, or corrupt or truncated data"));
         return result;
     }

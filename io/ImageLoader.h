@@ -2,13 +2,13 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/LoadError.h"
+#include "io/Error.h"
 
 #include <vector>
 
 struct ImageLoadResult {
     std::vector<Frame> frames;   // one per page
-    LoadError error;
+    Error error;
     QStringList warnings;        // e.g. a truncated JPEG that still decoded
     bool ok() const { return !error.isError(); }
 };

@@ -4,14 +4,14 @@
 
 #include <cmath>
 
-std::optional<Frame> frameFromMat(cv::Mat mat, const QString& source, LoadError& error, QString* note)
+std::optional<Frame> frameFromMat(cv::Mat mat, const QString& source, Error& error, QString* note)
 {
     if (mat.empty()) {
-        error = LoadError::make(LoadErrorKind::ZeroSized, source, QStringLiteral("the decoded image is empty"));
+        error = Error::make(ErrorKind::ZeroSized, source, QStringLiteral("the decoded image is empty"));
         return std::nullopt;
     }
     if (mat.dims != 2 || mat.channels() > 4) {
-        error = LoadError::make(LoadErrorKind::UnsupportedType, source,
+        error = Error::make(ErrorKind::UnsupportedType, source,
                                 QStringLiteral("%1 channels in %2 dimensions cannot be counted (1 to 4 channels, 2-D)")
                                     .arg(mat.channels())
                                     .arg(mat.dims));
@@ -38,7 +38,7 @@ std::optional<Frame> frameFromMat(cv::Mat mat, const QString& source, LoadError&
             *note = QStringLiteral("64-bit floats counted as 32-bit floats");
         break;
     default:
-        error = LoadError::make(LoadErrorKind::UnsupportedType, source, QStringLiteral("unsupported sample depth"));
+        error = Error::make(ErrorKind::UnsupportedType, source, QStringLiteral("unsupported sample depth"));
         return std::nullopt;
     }
     auto holder = std::make_shared<cv::Mat>(mat);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/LoadError.h"
+#include "io/Error.h"
 
 #include <opencv2/core.hpp>
 
@@ -11,4 +11,4 @@
 
 // Converts depths the engine does not count (8/16-bit signed, 64-bit float) into ones it does;
 // `note` says what was done. Returns nullopt with `error` set for what cannot be counted.
-std::optional<Frame> frameFromMat(cv::Mat mat, const QString& source, LoadError& error, QString* note = nullptr);
+std::optional<Frame> frameFromMat(cv::Mat mat, const QString& source, Error& error, QString* note = nullptr);

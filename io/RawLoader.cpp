@@ -19,44 +19,44 @@ struct MappedFile {
     }
 };
 
-LoadErrorKind kindOf(const std::string& error)
+ErrorKind kindOf(const std::string& error)
 {
     if (error.find("truncated") != std::string::npos)
-        return LoadErrorKind::Truncated;
+        return ErrorKind::Truncated;
     if (error.find("overflow") != std::string::npos)
-        return LoadErrorKind::Overflow;
+        return ErrorKind::Overflow;
     if (error.find("empty") != std::string::npos)
-        return LoadErrorKind::Empty;
+        return ErrorKind::Empty;
     if (error.find("zero") != std::string::npos)
-        return LoadErrorKind::ZeroSized;
+        return ErrorKind::ZeroSized;
     if (error.find("header") != std::string::npos || error.find("past the end") != std::string::npos)
-        return LoadErrorKind::HeaderMismatch;
+        return ErrorKind::HeaderMismatch;
     if (error.find("not supported") != std::string::npos || error.find("unsupported") != std::string::npos)
-        return LoadErrorKind::UnsupportedType;
-    return LoadErrorKind::DecodeFailed;
+        return ErrorKind::UnsupportedType;
+    return ErrorKind::DecodeFailed;
 }
 
-std::shared_ptr<MappedFile> mapFile(const QString& path, LoadError& error)
+std::shared_ptr<MappedFile> mapFile(const QString& path, Error& error)
 {
     const QFileInfo info(path);
     if (!info.exists()) {
-        error = LoadError::make(LoadErrorKind::Missing, path, QStringLiteral("no such file"));
+        error = Error::make(ErrorKind::Missing, path, QStringLiteral("no such file"));
         return nullptr;
     }
     auto mapped = std::make_shared<MappedFile>();
     mapped->file.setFileName(path);
     if (!info.isFile() || !mapped->file.open(QIODevice::ReadOnly)) {
-        error = LoadError::make(LoadErrorKind::Unreadable, path,
+        error = Error::make(ErrorKind::Unreadable, path,
                                 QStringLiteral("cannot be read (%1)").arg(mapped->file.errorString()));
         return nullptr;
     }
     if (mapped->file.size() == 0) {
-        error = LoadError::make(LoadErrorKind::Empty, path, QStringLiteral("the file is empty"));
+        error = Error::make(ErrorKind::Empty, path, QStringLiteral("the file is empty"));
         return nullptr;
     }
     mapped->data = mapped->file.map(0, mapped->file.size());
     if (!mapped->data) {
-        error = LoadError::make(LoadErrorKind::Unreadable, path,
+        error = Error::make(ErrorKind::Unreadable, path,
                                 QStringLiteral("cannot be memory-mapped (%1)").arg(mapped->file.errorString()));
         return nullptr;
     }
@@ -92,7 +92,7 @@ RawLoadResult frameFromMapped(const QString& path, std::shared_ptr<MappedFile> m
     std::uint64_t dataBytes = 0;
     const std::string error = rawformat::validateRaw(spec, std::uint64_t(mapped->file.size()), dataBytes);
     if (!error.empty()) {
-        result.error = LoadError::make(kindOf(error), path, QString::fromStdString(error));
+        result.error = Error::make(kindOf(error), path, QString::fromStdString(error));
         return result;
     }
     const uchar* p = mapped->data + spec.offset;
@@ -169,7 +169,7 @@ RawLoadResult RawLoader::loadNpy(const QString& path)
     if (error.empty())
         error = rawformat::npyToRaw(header, size, spec);
     if (!error.empty()) {
-        result.error = LoadError::make(kindOf(error), path, QString::fromStdString(error));
+        result.error = Error::make(kindOf(error), path, QString::fromStdString(error));
         return result;
     }
     return frameFromMapped(path, std::move(mapped), spec);

@@ -4,12 +4,12 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/LoadError.h"
+#include "io/Error.h"
 #include "io/RawFormat.h"
 
 struct RawLoadResult {
     Frame frame;
-    LoadError error;
+    Error error;
     QStringList warnings;
     bool ok() const { return !error.isError(); }
 };

@@ -41,19 +41,19 @@ void readInfo(cv::VideoCapture& capture, VideoInfo& info, bool live)
 
 }  // namespace
 
-std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, LoadError& error)
+std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& error)
 {
     const QFileInfo fileInfo(path);
     if (!fileInfo.exists()) {
-        error = LoadError::make(LoadErrorKind::Missing, path, QStringLiteral("no such file"));
+        error = Error::make(ErrorKind::Missing, path, QStringLiteral("no such file"));
         return nullptr;
     }
     if (!fileInfo.isReadable() || !fileInfo.isFile()) {
-        error = LoadError::make(LoadErrorKind::Unreadable, path, QStringLiteral("cannot be read"));
+        error = Error::make(ErrorKind::Unreadable, path, QStringLiteral("cannot be read"));
         return nullptr;
     }
     if (fileInfo.size() == 0) {
-        error = LoadError::make(LoadErrorKind::Empty, path, QStringLiteral("the file is empty"));
+        error = Error::make(ErrorKind::Empty, path, QStringLiteral("the file is empty"));
         return nullptr;
     }
     auto reader = std::unique_ptr<VideoReader>(new VideoReader);
@@ -62,25 +62,25 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, LoadErro
     d.source = path;
     try {
         if (!d.capture.open(QFile::encodeName(path).toStdString(), cv::CAP_ANY)) {
-            error = LoadError::make(LoadErrorKind::DecodeFailed, path,
+            error = Error::make(ErrorKind::DecodeFailed, path,
                                     QStringLiteral("not a video OpenCV can decode, or corrupt data"));
             return nullptr;
         }
         // Keep 16-bit and other native depths where the backend can.
         d.capture.set(cv::CAP_PROP_CONVERT_RGB, 1);
     } catch (const cv::Exception& e) {
-        error = LoadError::make(LoadErrorKind::DecodeFailed, path, QString::fromStdString(e.msg).trimmed());
+        error = Error::make(ErrorKind::DecodeFailed, path, QString::fromStdString(e.msg).trimmed());
         return nullptr;
     }
     readInfo(d.capture, d.info, false);
     if (d.info.width <= 0 || d.info.height <= 0) {
-        error = LoadError::make(LoadErrorKind::ZeroSized, path, QStringLiteral("the video has no frames of any size"));
+        error = Error::make(ErrorKind::ZeroSized, path, QStringLiteral("the video has no frames of any size"));
         return nullptr;
     }
     return reader;
 }
 
-std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, LoadError& error)
+std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, Error& error)
 {
     auto reader = std::unique_ptr<VideoReader>(new VideoReader);
     Impl& d = *reader->m_impl;
@@ -100,17 +100,17 @@ std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, LoadEr
         } else {
             d.origin = Origin::Camera;
             if (!QFileInfo::exists(source)) {
-                error = LoadError::make(LoadErrorKind::Missing, source, QStringLiteral("no such camera device"));
+                error = Error::make(ErrorKind::Missing, source, QStringLiteral("no such camera device"));
                 return nullptr;
             }
             d.capture.open(QFile::encodeName(source).toStdString(), cv::CAP_V4L2);
         }
     } catch (const cv::Exception& e) {
-        error = LoadError::make(LoadErrorKind::DecodeFailed, source, QString::fromStdString(e.msg).trimmed());
+        error = Error::make(ErrorKind::DecodeFailed, source, QString::fromStdString(e.msg).trimmed());
         return nullptr;
     }
     if (!d.capture.isOpened()) {
-        error = LoadError::make(LoadErrorKind::Missing, source,
+        error = Error::make(ErrorKind::Missing, source,
                                 d.origin == Origin::Pipeline ? QStringLiteral("the GStreamer pipeline could not be started")
                                                          : QStringLiteral("no camera answers at this index or path"));
         return nullptr;
@@ -126,27 +126,27 @@ const QString& VideoReader::source() const { return m_impl->source; }
 VideoInfo VideoReader::info() const { return m_impl->info; }
 qint64 VideoReader::position() const { return m_impl->position; }
 
-bool VideoReader::seek(qint64 frameIndex, LoadError& error)
+bool VideoReader::seek(qint64 frameIndex, Error& error)
 {
     Impl& d = *m_impl;
     if (d.origin != Origin::File) {
-        error = LoadError::make(LoadErrorKind::UnsupportedType, d.source, QStringLiteral("a live source cannot seek"));
+        error = Error::make(ErrorKind::UnsupportedType, d.source, QStringLiteral("a live source cannot seek"));
         return false;
     }
     if (frameIndex < 0 || (d.info.frameCount > 0 && frameIndex >= d.info.frameCount)) {
-        error = LoadError::make(LoadErrorKind::ZeroSized, d.source,
+        error = Error::make(ErrorKind::ZeroSized, d.source,
                                 QStringLiteral("frame %1 is outside 0..%2").arg(frameIndex).arg(d.info.frameCount - 1));
         return false;
     }
     if (!d.capture.set(cv::CAP_PROP_POS_FRAMES, double(frameIndex))) {
-        error = LoadError::make(LoadErrorKind::DecodeFailed, d.source, QStringLiteral("seeking failed"));
+        error = Error::make(ErrorKind::DecodeFailed, d.source, QStringLiteral("seeking failed"));
         return false;
     }
     d.position = frameIndex;
     return true;
 }
 
-bool VideoReader::read(Frame& frame, LoadError& error)
+bool VideoReader::read(Frame& frame, Error& error)
 {
     Impl& d = *m_impl;
     cv::Mat mat;
@@ -154,15 +154,15 @@ bool VideoReader::read(Frame& frame, LoadError& error)
     try {
         got = d.capture.read(mat);
     } catch (const cv::Exception& e) {
-        error = LoadError::make(d.origin == Origin::File ? LoadErrorKind::DecodeFailed : LoadErrorKind::SourceLost, d.source,
+        error = Error::make(d.origin == Origin::File ? ErrorKind::DecodeFailed : ErrorKind::SourceLost, d.source,
                                 QString::fromStdString(e.msg).trimmed());
         return false;
     }
     if (!got || mat.empty()) {
         if (d.origin != Origin::File)
-            error = LoadError::make(LoadErrorKind::SourceLost, d.source, QStringLiteral("the source stopped delivering frames"));
+            error = Error::make(ErrorKind::SourceLost, d.source, QStringLiteral("the source stopped delivering frames"));
         else if (d.info.frameCount > 0 && d.position < d.info.frameCount - 1)
-            error = LoadError::make(LoadErrorKind::Truncated, d.source,
+            error = Error::make(ErrorKind::Truncated, d.source,
                                     QStringLiteral("decoding stopped at frame %1 of %2").arg(d.position).arg(d.info.frameCount));
         return false;
     }

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/LoadError.h"
+#include "io/Error.h"
 
 #include <memory>
 
@@ -23,9 +23,9 @@ public:
     VideoReader(VideoReader&&) noexcept;
     VideoReader& operator=(VideoReader&&) noexcept;
 
-    static std::unique_ptr<VideoReader> openFile(const QString& path, LoadError& error);
+    static std::unique_ptr<VideoReader> openFile(const QString& path, Error& error);
     // "0", "/dev/video2": a camera; anything with a '!' is a GStreamer pipeline.
-    static std::unique_ptr<VideoReader> openLive(const QString& source, LoadError& error);
+    static std::unique_ptr<VideoReader> openLive(const QString& source, Error& error);
     static bool isVideoFile(const QString& path);
     static QStringList nameFilters();
 
@@ -33,11 +33,11 @@ public:
     bool isLive() const { return origin() != Origin::File; }
     const QString& source() const;
     VideoInfo info() const;
-    bool seek(qint64 frameIndex, LoadError& error);
+    bool seek(qint64 frameIndex, Error& error);
     qint64 position() const;  // index of the next frame read() returns
     // The next frame. False at the end of a file (error unset) or when the source fails or
     // disappears (error set, SourceLost for live sources).
-    bool read(Frame& frame, LoadError& error);
+    bool read(Frame& frame, Error& error);
 
 private:
     struct Impl;

@@ -73,7 +73,7 @@ QList<QJsonObject> TestBatch::records(const QByteArray& jsonl)
 QMap<QString, QVector<qint64>> TestBatch::reference(const QString& path, int bins)
 {
     QMap<QString, QVector<qint64>> out;
-    LoadError error;
+    Error error;
     auto source = openFrameSource(path, std::nullopt, error);
     if (!source)
         return out;

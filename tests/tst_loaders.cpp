@@ -17,7 +17,7 @@
 
 #include <random>
 
-Q_DECLARE_METATYPE(LoadErrorKind)
+Q_DECLARE_METATYPE(ErrorKind)
 
 class TestLoaders : public QObject {
     Q_OBJECT
@@ -157,7 +157,7 @@ void TestLoaders::videoFileFrameByFrame()
     for (int i = 0; i < 12; ++i)
         writer.write(cv::Mat(48, 64, CV_8UC3, cv::Scalar(20 * i, 100, 200 - 10 * i)));
     writer.release();
-    LoadError error;
+    Error error;
     auto reader = VideoReader::openFile(file, error);
     QVERIFY2(reader, qPrintable(error.message()));
     QCOMPARE(reader->info().frameCount, 12);
@@ -182,7 +182,7 @@ void TestLoaders::liveGStreamerSource()
 {
     if (!cv::videoio_registry::hasBackend(cv::CAP_GSTREAMER))
         QSKIP("OpenCV was built without GStreamer");
-    LoadError error;
+    Error error;
     auto source = openLiveSource("videotestsrc num-buffers=15 pattern=ball ! video/x-raw,width=96,height=64", error);
     if (!source && error.cause.contains("could not be started"))
         QSKIP("GStreamer's videotestsrc is not installed (gstreamer1.0-plugins-base)");
@@ -195,15 +195,15 @@ void TestLoaders::liveGStreamerSource()
     QCOMPARE(frames, 15);
     QCOMPARE(frame.width(), 96);
     // The end of a live stream is an error that names the source, never a hang.
-    QCOMPARE(int(error.kind), int(LoadErrorKind::SourceLost));
+    QCOMPARE(int(error.kind), int(ErrorKind::SourceLost));
     QVERIFY(error.message().contains("videotestsrc"));
 }
 
 void TestLoaders::missingCamera()
 {
-    LoadError error;
+    Error error;
     QVERIFY(!openLiveSource("/dev/video-histoscope-missing", error));
-    QCOMPARE(int(error.kind), int(LoadErrorKind::Missing));
+    QCOMPARE(int(error.kind), int(ErrorKind::Missing));
     QVERIFY(error.message().contains("/dev/video-histoscope-missing"));
 }
 
@@ -346,31 +346,31 @@ void TestLoaders::badInput_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QByteArray>("content");
     QTest::addColumn<QString>("rawShape");   // empty: load as an image or .npy
-    QTest::addColumn<LoadErrorKind>("kind");
+    QTest::addColumn<ErrorKind>("kind");
     QTest::addColumn<QString>("cause");
-    QTest::newRow("missing image") << "nope.png" << QByteArray() << "" << LoadErrorKind::Missing << "no such file";
-    QTest::newRow("empty image") << "empty.png" << QByteArray("") << "" << LoadErrorKind::Empty << "empty";
+    QTest::newRow("missing image") << "nope.png" << QByteArray() << "" << ErrorKind::Missing << "no such file";
+    QTest::newRow("empty image") << "empty.png" << QByteArray("") << "" << ErrorKind::Empty << "empty";
     QTest::newRow("corrupt png") << "corrupt.png" << QByteArray("\x89PNG\r\n\x1a\ngarbage garbage garbage", 30) << ""
-                                 << LoadErrorKind::DecodeFailed << "corrupt";
-    QTest::newRow("text as jpeg") << "notes.jpg" << QByteArray("just some text, not a JPEG") << "" << LoadErrorKind::DecodeFailed << "not a supported image";
-    QTest::newRow("directory") << "adir.png" << QByteArray("<dir>") << "" << LoadErrorKind::Unreadable << "cannot be read";
-    QTest::newRow("empty npy") << "empty.npy" << QByteArray("") << "" << LoadErrorKind::Empty << "empty";
-    QTest::newRow("npy bad magic") << "bad.npy" << QByteArray("PK\x03\x04 this is a zip", 20) << "" << LoadErrorKind::DecodeFailed << "bad magic";
+                                 << ErrorKind::DecodeFailed << "corrupt";
+    QTest::newRow("text as jpeg") << "notes.jpg" << QByteArray("just some text, not a JPEG") << "" << ErrorKind::DecodeFailed << "not a supported image";
+    QTest::newRow("directory") << "adir.png" << QByteArray("<dir>") << "" << ErrorKind::Unreadable << "cannot be read";
+    QTest::newRow("empty npy") << "empty.npy" << QByteArray("") << "" << ErrorKind::Empty << "empty";
+    QTest::newRow("npy bad magic") << "bad.npy" << QByteArray("PK\x03\x04 this is a zip", 20) << "" << ErrorKind::DecodeFailed << "bad magic";
     QTest::newRow("npy header lies") << "lies.npy" << npy(1, "<u2", "(100, 100)", QByteArray(500, 'x')) << ""
-                                     << LoadErrorKind::Truncated << "needs 20000 bytes";
+                                     << ErrorKind::Truncated << "needs 20000 bytes";
     QTest::newRow("npy extra data") << "extra.npy" << npy(1, "|u1", "(10,)", QByteArray(25, 'x')) << ""
-                                    << LoadErrorKind::HeaderMismatch << "holds 25";
-    QTest::newRow("npy zero-sized") << "zero.npy" << npy(1, "|u1", "(0,)", QByteArray()) << "" << LoadErrorKind::ZeroSized << "zero";
+                                    << ErrorKind::HeaderMismatch << "holds 25";
+    QTest::newRow("npy zero-sized") << "zero.npy" << npy(1, "|u1", "(0,)", QByteArray()) << "" << ErrorKind::ZeroSized << "zero";
     QTest::newRow("npy complex") << "complex.npy" << npy(1, "<c8", "(4,)", QByteArray(32, 'x')) << ""
-                                 << LoadErrorKind::UnsupportedType << "not supported";
+                                 << ErrorKind::UnsupportedType << "not supported";
     QTest::newRow("npy fortran") << "fortran.npy" << npy(1, "<u2", "(2, 2)", QByteArray(8, 'x'), true) << ""
-                                 << LoadErrorKind::UnsupportedType << "Fortran";
+                                 << ErrorKind::UnsupportedType << "Fortran";
     QTest::newRow("npy truncated header") << "short.npy" << QByteArray("\x93NUMPY\x01\x00\xff\x00{'descr'", 17) << ""
-                                          << LoadErrorKind::Truncated << "header claims";
-    QTest::newRow("raw truncated") << "short.raw" << QByteArray(100, 'x') << "20x10" << LoadErrorKind::Truncated << "needs 200 bytes";
-    QTest::newRow("raw overflow") << "big.raw" << QByteArray(100, 'x') << "4294967296x4294967296" << LoadErrorKind::Overflow << "overflow";
-    QTest::newRow("raw empty") << "nothing.raw" << QByteArray("") << "10x10" << LoadErrorKind::Empty << "empty";
-    QTest::newRow("raw zero width") << "zero.raw" << QByteArray(10, 'x') << "0x10" << LoadErrorKind::ZeroSized << "zero";
+                                          << ErrorKind::Truncated << "header claims";
+    QTest::newRow("raw truncated") << "short.raw" << QByteArray(100, 'x') << "20x10" << ErrorKind::Truncated << "needs 200 bytes";
+    QTest::newRow("raw overflow") << "big.raw" << QByteArray(100, 'x') << "4294967296x4294967296" << ErrorKind::Overflow << "overflow";
+    QTest::newRow("raw empty") << "nothing.raw" << QByteArray("") << "10x10" << ErrorKind::Empty << "empty";
+    QTest::newRow("raw zero width") << "zero.raw" << QByteArray(10, 'x') << "0x10" << ErrorKind::ZeroSized << "zero";
 }
 
 void TestLoaders::badInput()
@@ -378,12 +378,12 @@ void TestLoaders::badInput()
     QFETCH(QString, file);
     QFETCH(QByteArray, content);
     QFETCH(QString, rawShape);
-    QFETCH(LoadErrorKind, kind);
+    QFETCH(ErrorKind, kind);
     QFETCH(QString, cause);
     const QString full = path(file);
     if (content == "<dir>")
         QVERIFY(QDir().mkpath(full));
-    else if (kind != LoadErrorKind::Missing)
+    else if (kind != ErrorKind::Missing)
         writeBytes(file, content);
     std::optional<rawformat::RawSpec> raw;
     if (!rawShape.isEmpty()) {
@@ -393,7 +393,7 @@ void TestLoaders::badInput()
         spec.height = dims[1].toLongLong();
         raw = spec;
     }
-    LoadError error;
+    Error error;
     auto source = openFrameSource(full, raw, error);
     QVERIFY(!source);
     QCOMPARE(int(error.kind), int(kind));
@@ -431,7 +431,7 @@ void TestLoaders::hugeDeclaredImageIsRefused()
     writeBytes("huge.png", png);
     const ImageLoadResult result = ImageLoader::load(path("huge.png"));
     QVERIFY(!result.ok());
-    QCOMPARE(int(result.error.kind), int(LoadErrorKind::DecodeFailed));
+    QCOMPARE(int(result.error.kind), int(ErrorKind::DecodeFailed));
     QVERIFY(result.error.message().startsWith(path("huge.png")));
 }
 

@@ -72,20 +72,10 @@ hs::HistogramEngine& threadEngine(const BatchOptions& options)
     return *engine;
 }
 
-QVector<QPair<QString, const hs::ChannelHistogram*>> namedChannels(const Frame& frame, const hs::HistogramResult& result)
-{
-    QVector<QPair<QString, const hs::ChannelHistogram*>> out;
-    for (int display = 0; display < frame.channels(); ++display)
-        for (const hs::ChannelHistogram& h : result.channels)
-            if (h.channel == frame.storageIndexOfDisplayChannel(display))
-                out.append({resultChannelName(frame, h), &h});
-    return out;
-}
-
 void appendRecords(FileOutcome& outcome, const BatchOptions& options, const Frame& frame,
                    const hs::HistogramResult& result, qint64 frameIndex)
 {
-    for (const auto& [name, h] : namedChannels(frame, result)) {
+    for (const auto& [name, h] : displayOrderedChannels(frame, result)) {
         const ChannelRecord record{outcome.path, frameIndex, name, h};
         outcome.lines << (options.format == Format::Csv
                               ? csvLine(record)
@@ -106,7 +96,7 @@ FileOutcome processFile(const QString& path, const BatchOptions& options)
 {
     FileOutcome outcome;
     outcome.path = path;
-    LoadError error;
+    Error error;
     auto source = openFrameSource(path, options.histogram.raw, error);
     if (!source) {
         outcome.error = error.message();
@@ -145,7 +135,7 @@ FileOutcome processFile(const QString& path, const BatchOptions& options)
     if (!options.plotDir.isEmpty() && !perFrame) {
         QFile svg(outputName(options.plotDir, path, QStringLiteral(".svg")));
         if (svg.open(QIODevice::WriteOnly))
-            svg.write(histogramSvg(path, namedChannels(first, total)).toUtf8());
+            svg.write(histogramSvg(path, displayOrderedChannels(first, total)).toUtf8());
         else
             outcome.warnings << svg.fileName() + QStringLiteral(": ") + svg.errorString();
     }
@@ -158,8 +148,8 @@ FileOutcome processFile(const QString& path, const BatchOptions& options)
                                                  {true, first.channels() != 2, true, false});
             const Frame out(std::shared_ptr<const void>(pixels, pixels->data()), pixels->data(), first.type(), first.width(),
                             first.height(), first.channels(), stride, first.channelOrder());
-            const LoadError saved = s ? saveFrame(outputName(options.equalizeDir, path, QStringLiteral(".png")), out)
-                                      : LoadError::make(LoadErrorKind::UnsupportedType, path, QString::fromStdString(s.message));
+            const Error saved = s ? saveFrame(outputName(options.equalizeDir, path, QStringLiteral(".png")), out)
+                                      : Error::make(ErrorKind::UnsupportedType, path, QString::fromStdString(s.message));
             if (saved.isError())
                 outcome.warnings << saved.message();
         } else {

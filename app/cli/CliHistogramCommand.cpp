@@ -55,7 +55,7 @@ int runHistogramCommand(const QStringList& arguments)
         return 2;
     }
     const QString path = parser.positionalArguments().first();
-    LoadError error;
+    Error error;
     auto source = openFrameSource(path, options.raw, error);
     if (!source) {
         err << "error: " << error.message() << "\n";
@@ -89,13 +89,8 @@ int runHistogramCommand(const QStringList& arguments)
     out << "engine: " << (engine.hasGpu() ? QString::fromStdString(engine.deviceInfo()->name) : QStringLiteral("CPU"))
         << ", strategy " << QString::fromStdString(std::string(hs::strategyName(result.strategyRan)))
         << QStringLiteral(", %1 ms").arg(result.timings.totalMs(), 0, 'f', 3) << "\n";
-    std::vector<const hs::ChannelHistogram*> ordered;  // display order: R, G, B, A (or gray)
-    for (int display = 0; display < first.channels(); ++display)
-        for (const hs::ChannelHistogram& h : result.channels)
-            if (h.channel == first.storageIndexOfDisplayChannel(display))
-                ordered.push_back(&h);
-    for (const hs::ChannelHistogram* channel : ordered) {
-        const hs::ChannelHistogram& h = *channel;
+    for (const NamedChannel& channel : displayOrderedChannels(first, result)) {
+        const hs::ChannelHistogram& h = *channel.histogram;
         const hs::ChannelStatistics st = hs::computeStatistics(h);
         out << QStringLiteral("%1  %2 bins [%3, %4)  count %5  mean %6  sd %7  median %8  min %9  max %10")
                    .arg(resultChannelName(first, h), -4)

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-QString histogramSvg(const QString& title, const QVector<QPair<QString, const hs::ChannelHistogram*>>& channels)
+QString histogramSvg(const QString& title, const QVector<NamedChannel>& channels)
 {
     const int width = 640, height = 300, left = 40, top = 28, plotW = 580, plotH = 240;
     auto color = [](const QString& name) {
@@ -13,7 +13,7 @@ QString histogramSvg(const QString& title, const QVector<QPair<QString, const hs
     };
     double peak = 1;
     for (const auto& c : channels)
-        for (std::uint64_t v : c.second->counts)
+        for (std::uint64_t v : c.histogram->counts)
             peak = std::max(peak, double(v));
     QString svg = QStringLiteral("<svg xmlns='http://www.w3.org/2000/svg' width='%1' height='%2' font-family='sans-serif' font-size='12'>\n"
                                  "<rect width='100%' height='100%' fill='white'/>\n<text x='%3' y='18'>%4</text>\n"

@@ -40,3 +40,13 @@ QString resultChannelName(const Frame& frame, const hs::ChannelHistogram& histog
 {
     return channelName(frame.channelOrder(), histogram.channel);
 }
+
+QVector<NamedChannel> displayOrderedChannels(const Frame& frame, const hs::HistogramResult& result)
+{
+    QVector<NamedChannel> out;
+    for (int display = 0; display < frame.channels(); ++display)
+        for (const hs::ChannelHistogram& h : result.channels)
+            if (h.channel == frame.storageIndexOfDisplayChannel(display))
+                out.append({resultChannelName(frame, h), &h});
+    return out;
+}

@@ -7,9 +7,19 @@
 
 #include "histoscope/HistogramTypes.h"
 
+#include <QVector>
+
 #include <optional>
 
 hs::HistogramRequest frameRequest(const Frame& frame, const CountSettings& settings,
                                   std::optional<hs::Rect> roi = std::nullopt);
 // Display name of each result channel ("R", "G", "B", "A", "gray").
 QString resultChannelName(const Frame& frame, const hs::ChannelHistogram& histogram);
+
+struct NamedChannel {
+    QString name;
+    const hs::ChannelHistogram* histogram = nullptr;  // points into the result passed in
+};
+// The result's channels in display order (R, G, B, A, or gray), whatever the storage order
+// (OpenCV's BGR included): the one place that maps storage to display for every output.
+QVector<NamedChannel> displayOrderedChannels(const Frame& frame, const hs::HistogramResult& result);

@@ -43,7 +43,7 @@ std::optional<Frame> lumaPlane(const Frame& frame, LumaCoefficients coefficients
     cv::transform(source, luma, weights);  // saturates and rounds back to the source depth
     if (depth == CV_16F)
         luma.convertTo(luma, CV_16F);
-    LoadError error;
+    Error error;
     auto result = frameFromMat(luma, QStringLiteral("luma"), error);
     if (result)
         result->setNominalRange(frame.nominalLo(), frame.nominalHi());

@@ -88,7 +88,7 @@ bool MediaController::decodeOne(std::unique_lock<std::mutex>& lock)
         return false;
     lock.unlock();
     Frame frame;
-    LoadError error;
+    Error error;
     const bool got = m_source->next(frame, error);
     MediaFrame media;
     if (got) {
@@ -148,7 +148,7 @@ void MediaController::run()
             m_latest.reset();
             const auto raw = m_raw;
             lock.unlock();
-            LoadError error;
+            Error error;
             std::unique_ptr<FrameSource> source = command == Command::Open ? openFrameSource(argument, raw, error)
                                                                             : openLiveSource(argument, error);
             if (!source) {
@@ -199,7 +199,7 @@ void MediaController::run()
             if (m_source) {
                 const qint64 index = m_seekIndex;
                 lock.unlock();
-                LoadError error;
+                Error error;
                 const bool ok = m_source->seek(index, error);
                 if (!ok)
                     emit failed(error.message());

@@ -139,9 +139,9 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, bool useGpu, QWidget* parent)
             return;
         // Encoding and writing happen off the GUI thread.
         m_status->setText(tr("Saving %1...").arg(path));
-        auto* watcher = new QFutureWatcher<LoadError>(this);
-        connect(watcher, &QFutureWatcher<LoadError>::finished, this, [this, watcher, path] {
-            const LoadError error = watcher->result();
+        auto* watcher = new QFutureWatcher<Error>(this);
+        connect(watcher, &QFutureWatcher<Error>::finished, this, [this, watcher, path] {
+            const Error error = watcher->result();
             m_status->setText(error.isError() ? error.message() : tr("Saved %1").arg(path));
             watcher->deleteLater();
         });
@@ -202,7 +202,7 @@ bool EqualizeDialog::save(const QString& path)
 {
     if (!m_outcome || m_outcome->equalized.isNull())
         return false;
-    const LoadError error = saveFrame(path, m_outcome->equalized);
+    const Error error = saveFrame(path, m_outcome->equalized);
     if (error.isError()) {
         m_status->setText(error.message());
         return false;

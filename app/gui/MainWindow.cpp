@@ -49,7 +49,7 @@ QString writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString
     const auto channels = orderedChannels(*snapshot);
     int bins = 0;
     for (const auto& c : channels)
-        bins = std::max(bins, int(c.second->counts.size()));
+        bins = std::max(bins, int(c.histogram->counts.size()));
     QTextStream out(&file);
     out << csvHeader(bins) << "\n";
     for (const auto& [name, h] : channels)

@@ -14,16 +14,9 @@ QColor channelColor(const QString& name)
     return QColor(210, 210, 210);
 }
 
-QVector<QPair<QString, const hs::ChannelHistogram*>> orderedChannels(const HistogramSnapshot& snapshot)
+QVector<NamedChannel> orderedChannels(const HistogramSnapshot& snapshot)
 {
-    QVector<QPair<QString, const hs::ChannelHistogram*>> out;
-    const Frame& frame = snapshot.frame;
-    for (int display = 0; display < frame.channels(); ++display) {
-        const int storage = frame.storageIndexOfDisplayChannel(display);
-        for (const hs::ChannelHistogram& h : snapshot.result.channels)
-            if (h.channel == storage)
-                out.append({resultChannelName(frame, h), &h});
-    }
+    QVector<NamedChannel> out = displayOrderedChannels(snapshot.frame, snapshot.result);
     if (snapshot.luma)
         out.append({QStringLiteral("luma"), &*snapshot.luma});
     return out;

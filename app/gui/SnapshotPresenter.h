@@ -1,6 +1,7 @@
 // Turns engine snapshots into the plain values the widgets paint and list.
 #pragma once
 
+#include "app/core/FrameRequest.h"
 #include "app/core/HistogramController.h"
 #include "widgets/HistogramDisplay.h"
 #include "widgets/TablePanel.h"
@@ -10,4 +11,4 @@ HistogramDisplay toDisplay(const HistogramSnapshot& snapshot);
 TableContent statisticsTable(const HistogramSnapshot& snapshot);
 TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, qint64 droppedFrames, double fps);
 // Display-ordered (name, histogram) pairs: R, G, B, A or gray, then luma.
-QVector<QPair<QString, const hs::ChannelHistogram*>> orderedChannels(const HistogramSnapshot& snapshot);
+QVector<NamedChannel> orderedChannels(const HistogramSnapshot& snapshot);

@@ -1,0 +1,22 @@
+#include "io/Error.h"
+
+QString errorKindName(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::None: return QStringLiteral("none");
+    case ErrorKind::Missing: return QStringLiteral("missing");
+    case ErrorKind::Unreadable: return QStringLiteral("unreadable");
+    case ErrorKind::Empty: return QStringLiteral("empty");
+    case ErrorKind::ZeroSized: return QStringLiteral("zero-sized");
+    case ErrorKind::Truncated: return QStringLiteral("truncated");
+    case ErrorKind::Overflow: return QStringLiteral("overflow");
+    case ErrorKind::HeaderMismatch: return QStringLiteral("header-mismatch");
+    case ErrorKind::UnsupportedType: return QStringLiteral("unsupported-type");
+    case ErrorKind::DecodeFailed: return QStringLiteral("decode-failed");
+    case ErrorKind::SourceLost: return QStringLiteral("source-lost");
+    case ErrorKind::WriteFailed: return QStringLiteral("write-failed");
+    case ErrorKind::InvalidInput: return QStringLiteral("invalid-input");
+    case ErrorKind::Engine: return QStringLiteral("engine");
+    }
+    return QStringLiteral("?");
+}

@@ -1,0 +1,47 @@
+// The one error shape below the GUI: a kind and a message that names the file (or device)
+// and the cause. Loaders, services and commands return it; the engine's hs::Status is turned
+// into it at the boundary with fromStatus().
+#pragma once
+
+#include "histoscope/HistogramTypes.h"
+
+#include <QString>
+#include <QStringList>
+
+enum class ErrorKind {
+    None,
+    Missing,          // no such file or device
+    Unreadable,       // permissions, I/O error
+    Empty,            // zero bytes
+    ZeroSized,        // a dimension is zero
+    Truncated,        // fewer bytes than the header or the given shape needs
+    Overflow,         // dimension products overflow
+    HeaderMismatch,   // a header that lies about its size
+    UnsupportedType,  // a sample type or layout HistoScope does not count
+    DecodeFailed,     // the decoder refused the data (corrupt, unknown format, OpenCV limit)
+    SourceLost,       // a live source stopped delivering
+    WriteFailed,      // an output could not be written, flushed or renamed whole
+    InvalidInput,     // a request the data cannot satisfy (no channel, unsupported depth)
+    Engine,           // the counting engine refused or failed (hs::Status)
+};
+
+struct Error {
+    ErrorKind kind = ErrorKind::None;
+    QString source;   // the file path or device
+    QString cause;
+
+    bool isError() const { return kind != ErrorKind::None; }
+    QString message() const { return source.isEmpty() ? cause : source + QStringLiteral(": ") + cause; }
+    static Error make(ErrorKind kind, const QString& source, const QString& cause)
+    {
+        return Error{kind, source, cause};
+    }
+    static Error fromStatus(const hs::Status& status, const QString& source)
+    {
+        if (status)
+            return {};
+        return Error{ErrorKind::Engine, source, QString::fromStdString(status.message)};
+    }
+};
+
+QString errorKindName(ErrorKind kind);
