@@ -76,7 +76,7 @@ void appendRecords(FileOutcome& outcome, const BatchOptions& options, const Fram
                    const hs::HistogramResult& result, qint64 frameIndex)
 {
     for (const auto& [name, h] : displayOrderedChannels(frame, result)) {
-        const ChannelRecord record{outcome.path, frameIndex, name, h};
+        const ChannelRecord record{outcome.path, frameIndex, name, h, statisticsContext(frame, *h)};
         outcome.lines << (options.format == Format::Csv
                               ? csvLine(record)
                               : QString::fromUtf8(QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact)));
@@ -504,7 +504,7 @@ int runMergeCommand(const QStringList& arguments)
         h.below = m.below;
         h.above = m.above;
         h.nan = m.nan;
-        const ChannelRecord record{QStringLiteral("merged:%1").arg(m.files), -1, m.channel, &h};
+        const ChannelRecord record{QStringLiteral("merged:%1").arg(m.files), -1, m.channel, &h, {}};
         if (csv && !header) {
             out.write((csvHeader(int(m.bins)) + '\n').toUtf8());
             header = true;

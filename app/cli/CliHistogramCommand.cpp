@@ -91,7 +91,7 @@ int runHistogramCommand(const QStringList& arguments)
         << QStringLiteral(", %1 ms").arg(result.timings.totalMs(), 0, 'f', 3) << "\n";
     for (const NamedChannel& channel : displayOrderedChannels(first, result)) {
         const hs::ChannelHistogram& h = *channel.histogram;
-        const hs::ChannelStatistics st = hs::computeStatistics(h);
+        const hs::ChannelStatistics st = hs::computeStatistics(h, statisticsContext(first, h));
         out << QStringLiteral("%1  %2 bins [%3, %4)  count %5  mean %6  sd %7  median %8  min %9  max %10")
                    .arg(resultChannelName(first, h), -4)
                    .arg(h.counts.size())
@@ -99,10 +99,10 @@ int runHistogramCommand(const QStringList& arguments)
                    .arg(hs::upperEdge(h.binning))
                    .arg(st.count)
                    .arg(st.mean, 0, 'g', 6)
-                   .arg(st.stdDev, 0, 'g', 6)
+                   .arg(st.stdDevPopulation, 0, 'g', 6)
                    .arg(st.median, 0, 'g', 6)
-                   .arg(st.min, 0, 'g', 6)
-                   .arg(st.max, 0, 'g', 6)
+                   .arg(st.min ? QString::number(*st.min, 'g', 6) : QStringLiteral("?"))
+                   .arg(st.max ? QString::number(*st.max, 'g', 6) : QStringLiteral("?"))
             << QStringLiteral("  entropy %1 bits  below %2  above %3  NaN %4\n")
                    .arg(st.entropyBits, 0, 'f', 3)
                    .arg(h.below)

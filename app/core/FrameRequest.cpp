@@ -41,6 +41,13 @@ QString resultChannelName(const Frame& frame, const hs::ChannelHistogram& histog
     return channelName(frame.channelOrder(), histogram.channel);
 }
 
+hs::StatisticsContext statisticsContext(const Frame& frame, const hs::ChannelHistogram&)
+{
+    hs::StatisticsContext context;
+    context.type = frame.type();
+    return context;
+}
+
 QVector<NamedChannel> displayOrderedChannels(const Frame& frame, const hs::HistogramResult& result)
 {
     QVector<NamedChannel> out;

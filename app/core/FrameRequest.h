@@ -5,6 +5,7 @@
 #include "io/Frame.h"
 #include "app/core/HistogramSettings.h"
 
+#include "histoscope/HistogramStatistics.h"
 #include "histoscope/HistogramTypes.h"
 
 #include <QVector>
@@ -23,3 +24,7 @@ struct NamedChannel {
 // The result's channels in display order (R, G, B, A, or gray), whatever the storage order
 // (OpenCV's BGR included): the one place that maps storage to display for every output.
 QVector<NamedChannel> displayOrderedChannels(const Frame& frame, const hs::HistogramResult& result);
+
+// What statistics need to know beyond the counts: the frame's sample type, and the exact
+// extremes of the histogram's samples.
+hs::StatisticsContext statisticsContext(const Frame& frame, const hs::ChannelHistogram& histogram);

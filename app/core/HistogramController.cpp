@@ -116,9 +116,9 @@ SnapshotPtr HistogramWorker::count(const HistogramController::Job& job)
     if (!status)
         snapshot->error = QString::fromStdString(status.message);
     for (const hs::ChannelHistogram& h : snapshot->result.channels)
-        snapshot->statistics.push_back(hs::computeStatistics(h));
+        snapshot->statistics.push_back(hs::computeStatistics(h, statisticsContext(job.frame, h)));
     if (snapshot->luma)
-        snapshot->lumaStatistics = hs::computeStatistics(*snapshot->luma);
+        snapshot->lumaStatistics = hs::computeStatistics(*snapshot->luma, statisticsContext(job.frame, *snapshot->luma));
     snapshot->wallMs = double(timer.nsecsElapsed()) / 1e6;
     return snapshot;
 }

@@ -4,23 +4,32 @@
 
 #include <QJsonArray>
 
-QJsonObject statisticsJson(const hs::ChannelHistogram& h)
+namespace {
+
+QJsonValue optionalJson(std::optional<double> value) { return value ? QJsonValue(*value) : QJsonValue(); }
+QString optionalCsv(std::optional<double> value) { return value ? QString::number(*value, 'g', 17) : QString(); }
+
+}  // namespace
+
+QJsonObject statisticsJson(const hs::ChannelHistogram& h, const hs::StatisticsContext& context)
 {
-    const hs::ChannelStatistics s = hs::computeStatistics(h);
+    const hs::ChannelStatistics s = hs::computeStatistics(h, context);
     QJsonObject o;
     o["count"] = qint64(s.count);
-    o["min"] = s.min;
-    o["max"] = s.max;
+    o["exact"] = s.exact;
+    o["min"] = optionalJson(s.min);
+    o["max"] = optionalJson(s.max);
     o["mean"] = s.mean;
-    o["std"] = s.stdDev;
+    o["std"] = s.stdDevPopulation;
+    o["std_sample"] = s.stdDevSample;
     o["median"] = s.median;
     o["mode"] = s.mode;
     QJsonObject percentiles;
     for (std::size_t i = 0; i < hs::kPercentiles.size(); ++i)
         percentiles[QString::number(hs::kPercentiles[i])] = s.percentiles[i];
     o["percentiles"] = percentiles;
-    o["clipped_low"] = s.clippedLowShare;
-    o["clipped_high"] = s.clippedHighShare;
+    o["clipped_low"] = optionalJson(s.clippedLowShare);
+    o["clipped_high"] = optionalJson(s.clippedHighShare);
     o["entropy_bits"] = s.entropyBits;
     o["below"] = qint64(s.below);
     o["above"] = qint64(s.above);
@@ -44,7 +53,7 @@ QJsonObject recordJson(const ChannelRecord& r)
     for (std::uint64_t c : h.counts)
         counts.append(qint64(c));  // exact up to 2^53, far beyond any frame
     o["counts"] = counts;
-    o["statistics"] = statisticsJson(h);
+    o["statistics"] = statisticsJson(h, r.context);
     return o;
 }
 
@@ -69,12 +78,12 @@ QString csvHeader(int bins)
 QString csvLine(const ChannelRecord& r)
 {
     const hs::ChannelHistogram& h = *r.histogram;
-    const hs::ChannelStatistics s = hs::computeStatistics(h);
+    const hs::ChannelStatistics s = hs::computeStatistics(h, r.context);
     QStringList fields{QString::fromLatin1(kRecordSchema), csvEscape(r.file), r.frame >= 0 ? QString::number(r.frame) : QString(),
                        r.channel, QString::number(h.counts.size()), QString::number(h.binning.lo, 'g', 17),
                        QString::number(hs::upperEdge(h.binning), 'g', 17), QString::number(s.count),
-                       QString::number(s.mean, 'g', 10), QString::number(s.stdDev, 'g', 10), QString::number(s.median, 'g', 10),
-                       QString::number(s.min, 'g', 10), QString::number(s.max, 'g', 10), QString::number(h.below),
+                       QString::number(s.mean, 'g', 17), QString::number(s.stdDevPopulation, 'g', 17), QString::number(s.median, 'g', 17),
+                       optionalCsv(s.min), optionalCsv(s.max), QString::number(h.below),
                        QString::number(h.above), QString::number(h.nan)};
     for (std::uint64_t c : h.counts)
         fields << QString::number(c);

@@ -2,7 +2,7 @@
 // Schema "histoscope.histogram/1": one record per channel (see docs/SCHEMA.md).
 #pragma once
 
-#include "histoscope/HistogramTypes.h"
+#include "histoscope/HistogramStatistics.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -15,9 +15,10 @@ struct ChannelRecord {
     qint64 frame = -1;        // -1: not a video frame
     QString channel;          // gray, R, G, B, A or luma
     const hs::ChannelHistogram* histogram = nullptr;
+    hs::StatisticsContext context;   // the samples' type and exact extremes
 };
 
-QJsonObject statisticsJson(const hs::ChannelHistogram& histogram);
+QJsonObject statisticsJson(const hs::ChannelHistogram& histogram, const hs::StatisticsContext& context = {});
 QJsonObject recordJson(const ChannelRecord& record);
 // CSV: a header line, then one line per channel with the counts as the last columns.
 QString csvHeader(int bins);

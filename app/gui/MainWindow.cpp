@@ -53,7 +53,7 @@ QString writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString
     QTextStream out(&file);
     out << csvHeader(bins) << "\n";
     for (const auto& [name, h] : channels)
-        out << csvLine({source, frame, name, h}) << "\n";
+        out << csvLine({source, frame, name, h, statisticsContext(snapshot->frame, *h)}) << "\n";
     return {};
 }
 
@@ -61,7 +61,7 @@ QString writeJson(const QString& path, const SnapshotPtr& snapshot, const QStrin
 {
     QJsonArray records;
     for (const auto& [name, h] : orderedChannels(*snapshot))
-        records.append(recordJson({source, frame, name, h}));
+        records.append(recordJson({source, frame, name, h, statisticsContext(snapshot->frame, *h)}));
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return path + ": " + file.errorString();
