@@ -32,15 +32,18 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
     if (parser.isSet("range")) {
         const QStringList parts = parser.value("range").split(':');
         bool okLo = false, okHi = false;
+        ValueRange range;
         if (parts.size() == 2) {
-            s.lo = parts[0].toDouble(&okLo);
-            s.hi = parts[1].toDouble(&okHi);
+            range.lo = parts[0].toDouble(&okLo);
+            range.hi = parts[1].toDouble(&okHi);
         }
-        if (!okLo || !okHi || !(s.lo < s.hi)) {
+        if (!okLo || !okHi || !(range.lo < range.hi)) {
             error = QStringLiteral("--range takes LO:HI with LO < HI, e.g. 0:1 or 0:4096");
             return false;
         }
-        s.autoRange = false;
+        // The command line's range applies to every kind of data it meets.
+        s.rangeMode = RangeMode::Manual;
+        s.manualRanges.fill(range);
     }
     if (parser.isSet("channels")) {
         s.channelMask = 0;

@@ -259,6 +259,7 @@ void MainWindow::takeFrame()
         return;
     m_frame = latest->frame;
     m_frameIndex = latest->index;
+    m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
     m_imageView->setImage(frameImage(latest->preview));
     resubmit();
 }
