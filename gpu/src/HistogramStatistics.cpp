@@ -7,8 +7,7 @@ namespace hs {
 
 double binWidth(const ChannelBinning& b)
 {
-    const double hi = b.identity ? b.lo + b.bins : b.hi;
-    return (hi - b.lo) / b.bins;
+    return (upperEdge(b) - b.lo) / b.bins;
 }
 
 double binLowerEdge(const ChannelBinning& b, std::uint32_t bin) { return b.lo + binWidth(b) * bin; }
