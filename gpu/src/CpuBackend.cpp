@@ -1,5 +1,6 @@
 #include "CpuBackend.h"
 
+#include "CpuTuning.h"
 #include "Equalization.h"
 
 #include <omp.h>
@@ -12,14 +13,10 @@ namespace hs::detail {
 
 namespace {
 
-// Counters are 32-bit per thread and flushed into 64-bit totals before any of them could hold
-// 2^31 increments: a pixel adds at most one to a counter, so pixels since the flush bound it.
-constexpr std::int64_t kFlushPixels = std::int64_t(1) << 31;
-constexpr std::int64_t kTaskPixels = std::int64_t(1) << 18;
-
-// Several interleaved sub-histograms break the store-to-load chain on one hot counter, which
-// otherwise serialises a skewed frame; with many bins they would only thrash the cache.
-int subHistogramsFor(std::uint32_t numSlots) { return numSlots <= 8192 ? 4 : 1; }
+int subHistogramsFor(std::uint32_t numSlots)
+{
+    return numSlots <= kCpuTuning.subHistogramSlotsMax ? kCpuTuning.subHistograms : 1;
+}
 
 struct Task {
     std::int64_t row;
@@ -30,7 +27,7 @@ struct Task {
 std::vector<Task> makeTasks(const RequestPlan& plan)
 {
     std::vector<Task> tasks;
-    const std::int64_t step = std::max<std::int64_t>(1, kTaskPixels);
+    const std::int64_t step = std::max<std::int64_t>(1, kCpuTuning.taskPixels);
     for (std::int64_t r = 0; r < plan.rows; ++r)
         for (std::int64_t x = 0; x < plan.width; x += step)
             tasks.push_back({r, x, std::min(plan.width, x + step)});
@@ -55,10 +52,11 @@ void countLut(const unsigned char* p, std::int64_t n, const std::uint32_t* lut, 
               std::uint32_t stride)
 {
     constexpr std::size_t values = std::size_t(1) << (8 * sizeof(T));
+    constexpr int K = kCpuTuning.subHistograms;
     const T* s = reinterpret_cast<const T*>(p);
     std::int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        for (int k = 0; k < 4; ++k)
+    for (; i + K <= n; i += K) {
+        for (int k = 0; k < K; ++k)
             for (int c = 0; c < C; ++c)
                 ++sub[k * stride + lut[c * values + s[(i + k) * C + c]]];
     }
@@ -84,13 +82,14 @@ bool isDirectU8(const RequestPlan& plan)
 template <int C>
 void countDirectU8(const unsigned char* s, std::int64_t n, const SlotMap& map, std::uint32_t* sub, std::uint32_t stride)
 {
-    std::uint32_t* h[4][C];
-    for (int k = 0; k < 4; ++k)
+    constexpr int K = kCpuTuning.subHistograms;
+    std::uint32_t* h[K][C];
+    for (int k = 0; k < K; ++k)
         for (int c = 0; c < C; ++c)
             h[k][c] = sub + k * stride + map.ch[c].base;
     std::int64_t i = 0;
-    for (; i + 4 <= n; i += 4, s += 4 * C)
-        for (int k = 0; k < 4; ++k)
+    for (; i + K <= n; i += K, s += K * C)
+        for (int k = 0; k < K; ++k)
             for (int c = 0; c < C; ++c)
                 ++h[k][c][s[k * C + c]];
     for (; i < n; ++i, s += C)
@@ -102,8 +101,10 @@ template <typename T, int C>
 void countMapped(const unsigned char* p, std::int64_t n, const SlotMap& map, std::uint32_t* sub,
                  std::uint32_t stride, int numSub)
 {
+    int k = 0;
     for (std::int64_t i = 0; i < n; ++i) {
-        std::uint32_t* h = sub + (numSub > 1 ? (i & 3) * stride : 0);
+        std::uint32_t* h = sub + std::size_t(k) * stride;
+        k = k + 1 == numSub ? 0 : k + 1;
         for (int c = 0; c < C; ++c) {
             if (!map.ch[c].active)
                 continue;
@@ -144,8 +145,8 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
         std::vector<std::uint32_t> lut;
         if constexpr (useLut)
             lut = buildLut<T>(plan);
-        // The lookup path always writes four sub-histograms; the others as many as pay off.
-        const int subs = useLut ? 4 : numSub;
+        // The lookup path always writes its sub-histograms; the others as many as pay off.
+        const int subs = useLut ? kCpuTuning.subHistograms : numSub;
         const bool direct = isDirectU8(plan);
 
 #pragma omp parallel num_threads(std::min<std::int64_t>(threads, std::int64_t(tasks.size())))
@@ -164,7 +165,7 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
             for (std::int64_t t = 0; t < std::int64_t(tasks.size()); ++t) {
                 const Task& task = tasks[t];
                 const std::int64_t n = task.x1 - task.x0;
-                if (sinceFlush + n > kFlushPixels)
+                if (sinceFlush + n > kCpuFlushPixels)
                     flush();
                 sinceFlush += n;
                 const unsigned char* p = plan.row(task.row) + std::size_t(task.x0) * plan.pixelBytes;
@@ -190,8 +191,18 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
     });
 }
 
-Status CpuBackend::submit(const RequestPlan& plan, Strategy)
+Status CpuBackend::chooseStrategy(const RequestPlan&, Strategy requested, StrategyChoice& choice)
 {
+    choice.strategy = Strategy::Cpu;
+    choice.reason = requested == Strategy::Auto ? "auto: no CUDA device on this engine: cpu" : requestedReason(requested);
+    return Status::success();
+}
+
+Status CpuBackend::submit(const RequestPlan& plan, Strategy requested)
+{
+    StrategyChoice choice;
+    HS_TRY(chooseStrategy(plan, requested, choice));
+    m_reason = choice.reason;
     if (plan.space != MemorySpace::Host)
         return Status::error(ErrorCode::InvalidArgument,
                              "the CPU backend cannot read device memory");
@@ -207,6 +218,7 @@ Status CpuBackend::finish(HistogramResult& result, bool accumulate)
 {
     unpackSlots(m_plan, m_slots.data(), result, accumulate);
     result.strategyRan = Strategy::Cpu;
+    result.strategyReason = m_reason;
     result.timings = {};
     result.timings.tallyMs = m_milliseconds;
     return Status::success();

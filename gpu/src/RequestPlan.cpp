@@ -45,7 +45,7 @@ Status buildChannelMap(SampleType type, int channel, const ChannelBinning& b, st
     if (!std::isfinite(b.lo) || std::fabs(b.lo) > kIntegerRangeLimit)
         return invalid(which + "range start is not a finite value within +-2^34");
     const double lo = std::ceil(b.lo);
-    const double hi = b.identity ? lo + b.bins : std::ceil(b.hi);
+    const double hi = std::ceil(upperEdge(b));  // identity: ceil(lo) + bins, as bins is whole
     if (!std::isfinite(hi) || std::fabs(hi) > kIntegerRangeLimit)
         return invalid(which + "range end is not a finite value within +-2^34");
     if (!(lo < hi))

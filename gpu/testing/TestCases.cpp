@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -27,10 +28,22 @@ const std::vector<Distribution>& allDistributions()
     return all;
 }
 
-std::uint64_t freshSeed()
+std::uint64_t runSeed()
 {
+    if (const char* text = std::getenv("HISTOSCOPE_SEED"); text && *text)
+        return std::strtoull(text, nullptr, 0);
     std::random_device device;
     return (std::uint64_t(device()) << 32) ^ device();
+}
+
+std::mt19937_64 caseRng(std::uint64_t seed, std::string_view caseName)
+{
+    // FNV-1a: stable across runs and platforms, unlike std::hash.
+    std::uint64_t h = 14695981039346656037ull;
+    for (unsigned char ch : caseName)
+        h = (h ^ ch) * 1099511628211ull;
+    std::seed_seq sequence{std::uint32_t(seed), std::uint32_t(seed >> 32), std::uint32_t(h), std::uint32_t(h >> 32)};
+    return std::mt19937_64(sequence);
 }
 
 namespace {
@@ -288,33 +301,33 @@ void fillSamples(void* out, std::size_t count, SampleType type, Distribution d, 
     }
 }
 
-Frame makeFrame(const Case& c, std::mt19937_64& rng)
+SyntheticImage makeSyntheticImage(const Case& c, std::mt19937_64& rng)
 {
-    Frame frame;
+    SyntheticImage image;
     const std::size_t sample = sampleSize(c.type);
     const std::size_t rowSamples = std::size_t(c.width) * c.channels + c.extraStrideSamples;
     const std::size_t total = rowSamples * std::size_t(c.height);
     // One spare sample so the data pointer can be offset, and so nothing is ever empty.
-    frame.bytes.resize((total + 1) * sample);
-    fillSamples(frame.bytes.data(), total, c.type, c.distribution, c.bins, c.lo, c.hi, rng, c.floatSpecials);
-    frame.view.data = frame.bytes.data();
-    frame.view.type = c.type;
-    frame.view.width = c.width;
-    frame.view.height = c.height;
-    frame.view.channels = c.channels;
-    frame.view.strideBytes = rowSamples * sample;
-    frame.view.roi = c.roi;
-    return frame;
+    image.bytes.resize((total + 1) * sample);
+    fillSamples(image.bytes.data(), total, c.type, c.distribution, c.bins, c.lo, c.hi, rng, c.floatSpecials);
+    image.view.data = image.bytes.data();
+    image.view.type = c.type;
+    image.view.width = c.width;
+    image.view.height = c.height;
+    image.view.channels = c.channels;
+    image.view.strideBytes = rowSamples * sample;
+    image.view.roi = c.roi;
+    return image;
 }
 
-HistogramRequest makeCaseRequest(const Case& c, const Frame& frame, Strategy strategy)
+HistogramRequest makeCaseRequest(const Case& c, const SyntheticImage& image, Strategy strategy)
 {
     ChannelBinning b;
     b.bins = c.bins;
     b.lo = c.lo;
     b.hi = c.hi;
     b.identity = c.identity && c.hi - c.lo == c.bins;
-    HistogramRequest request = makeRequest(frame.view, b, strategy);
+    HistogramRequest request = makeRequest(image.view, b, strategy);
     for (int ch = 0; ch < kMaxChannels; ++ch)
         request.binning[ch].active = (c.activeMask >> ch) & 1u;
     return request;

@@ -136,7 +136,7 @@ Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const Lau
         std::array<int, C> levels{};
         for (int c = 0; c < C; ++c)
             bases[c] = map.ch[c].active ? map.ch[c].base : map.num_slots + 4 * c;
-        const int threads = 256;
+        const int threads = ctx.tuning.simpleThreads;
         if constexpr (isFloat) {
             const std::int64_t pixels = args.grid.width * args.grid.rows;
             HS_TRY(scratch.converted.reserve(std::size_t(pixels) * C * sizeof(std::int32_t)));

@@ -109,6 +109,8 @@ struct ChannelHistogram {
 };
 
 // Phase times measured with CUDA events (zero on the CPU backend, which reports tally only).
+// mergeMs: a histogram's block-private counters are merged inside the counting kernel, so it is
+// part of tallyMs and mergeMs stays 0; equalize() reports its LUT build and apply there.
 struct PhaseTimings {
     double uploadMs = 0;
     double clearMs = 0;
@@ -121,6 +123,7 @@ struct PhaseTimings {
 struct HistogramResult {
     std::vector<ChannelHistogram> channels;  // active channels, in channel order
     Strategy strategyRan = Strategy::Cpu;
+    std::string strategyReason;              // why it ran, e.g. "auto: 259 slots fit in shared memory ..."
     PhaseTimings timings;
     std::uint64_t samples = 0;               // samples counted (all active channels)
     bool operator==(const HistogramResult& other) const { return channels == other.channels; }
@@ -134,6 +137,7 @@ enum class ErrorCode {
     NoDevice,
     OutOfMemory,
     CudaError,
+    WrongThread,   // the engine belongs to another thread (see HistogramEngine.h)
 };
 
 struct Status {

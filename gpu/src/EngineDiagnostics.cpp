@@ -1,0 +1,59 @@
+#include "histoscope/EngineDiagnostics.h"
+
+#include "EngineImpl.h"
+
+namespace hs {
+
+namespace detail {
+
+Status Backend::allocateDevice(std::size_t, std::shared_ptr<void>&)
+{
+    return Status::error(ErrorCode::NoDevice, "no CUDA device: device memory is unavailable");
+}
+
+Status Backend::copyToDevice(const void*, std::size_t, void*)
+{
+    return Status::error(ErrorCode::NoDevice, "no CUDA device: device memory is unavailable");
+}
+
+Status Backend::readProbe(const void*, std::size_t, double&)
+{
+    return Status::error(ErrorCode::NoDevice, "no CUDA device: the read probe needs one");
+}
+
+}  // namespace detail
+
+Status allocateDevice(HistogramEngine& engine, std::size_t bytes, DeviceArray& array)
+{
+    auto& impl = detail::EngineAccess::impl(engine);
+    if (Status s = impl.enter(); !s)
+        return s;
+    std::shared_ptr<void> data;
+    if (Status s = impl.backend->allocateDevice(bytes, data); !s)
+        return s;
+    detail::EngineAccess::adopt(array, std::move(data), bytes);
+    return Status::success();
+}
+
+Status copyToDevice(HistogramEngine& engine, const void* host, std::size_t bytes, DeviceArray& array)
+{
+    auto& impl = detail::EngineAccess::impl(engine);
+    if (Status s = impl.enter(); !s)
+        return s;
+    if (!array || array.size() < bytes)
+        if (Status s = allocateDevice(engine, bytes, array); !s)
+            return s;
+    return impl.backend->copyToDevice(host, bytes, array.data());
+}
+
+Status readProbe(HistogramEngine& engine, const void* d_data, std::size_t bytes, double& milliseconds)
+{
+    auto& impl = detail::EngineAccess::impl(engine);
+    if (Status s = impl.enter(); !s)
+        return s;
+    if (impl.pending)
+        return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() before the read probe");
+    return impl.backend->readProbe(d_data, bytes, milliseconds);
+}
+
+}  // namespace hs
