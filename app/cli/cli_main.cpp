@@ -2,6 +2,7 @@
 #include "app/cli/BatchCommand.h"
 #include "bench/BenchCommand.h"
 #include "app/cli/CliHistogramCommand.h"
+#include "app/cli/ScopeCommand.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -15,6 +16,7 @@ void printUsage(QTextStream& out)
            "  histogram FILE     histogram and statistics of one image, video, .npy or raw file\n"
            "  batch PATH...      histograms of files and folders as CSV or JSON Lines\n"
            "  merge FILE...      add batch outputs (shards) back together exactly\n"
+           "  scope KIND FILE    2-D histograms: waveform, parade, vectorscope or joint (JSON Lines)\n"
            "  bench ...          GPU self-check and benchmark (bench --help)\n"
            "\nRun 'histoscope-cli <command> --help' for a command's options.\n";
 }
@@ -42,6 +44,8 @@ int main(int argc, char** argv)
         return runHistogramCommand(args);
     if (command == "batch")
         return runBatchCommand(args);
+    if (command == "scope")
+        return runScopeCommand(args);
     if (command == "merge")
         return runMergeCommand(args);
     if (command == "bench") {

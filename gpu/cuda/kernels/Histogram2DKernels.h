@@ -1,0 +1,91 @@
+// Launchers of the 2-D histogram kernels (Histogram2DKernels.cu). Every launcher counts one piece
+// of the region into 32-bit device counters: a piece holds fewer than 2^32 pixels, and a pixel adds
+// at most one to a counter of each pair, which bounds them; the host widens them to 64 bits.
+#pragma once
+
+#include "../../src/Histogram2DMath.h"
+#include "../DeviceMemory.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace hs::detail {
+
+// One piece of the region on the device, rows never folded.
+struct Region2D {
+    const unsigned char* d_origin = nullptr;
+    std::size_t pitch = 0;
+    std::int64_t width = 0;
+    std::int64_t rows = 0;
+    std::int64_t col0 = 0;       // the piece's first column within the region (column quantities)
+};
+
+struct Launch2D {
+    SampleType type = SampleType::U8;
+    int channels = 1;
+    Region2D region;
+    Map2D map;
+    std::uint32_t* d_counts = nullptr;   // map.numSlots counters
+};
+
+struct Device2D {
+    int multiprocessors = 1;
+    std::size_t sharedOptin = 48 * 1024;         // dynamic shared memory a block may opt into
+    std::size_t sharedPerMultiprocessor = 64 * 1024;
+    int maxThreadsPerMultiprocessor = 1024;
+};
+
+// Tunables of the block-private 2-D families; the bench sweeps them.
+struct Tuning2D {
+    int threads = 256;
+    std::uint32_t stripColumns = 32;     // columns a strip block owns (one bin per column)
+    std::uint32_t denseDivisor = 8;      // a block stores its counters whole past words / divisor nonzero
+    bool packed16 = true;                // 16-bit counters where the bound allows
+};
+
+// ---- column strips (every pair's x is the column, one binning) ----------------------------------
+struct StripPlan {
+    bool fits = false;
+    bool packed16 = false;
+    std::uint32_t binsPerItem = 1;
+    std::uint32_t binItems = 0;
+    std::uint32_t blocks = 0;            // binItems + below, above, NaN
+    std::size_t sharedBytes = 0;
+};
+StripPlan planStrips(const Launch2D& launch, const Device2D& device, const Tuning2D& tuning);
+// Writes every counter of the grid: no clearing needed.
+Status launchStrips(const Launch2D& launch, const StripPlan& plan, const Tuning2D& tuning, cudaStream_t stream);
+
+// ---- joint: block-private tiles of the grid, merged sparse or dense ----------------------------
+struct JointScratch {
+    DeviceBuffer dense;      // rows of a tile's counter words, one per block that stores densely
+    DeviceBuffer control;    // [0]: dense rows taken
+};
+struct JointPlan {
+    bool packed16 = false;
+    std::uint32_t tileSlots = 0;
+    std::uint32_t tiles = 0;
+    std::size_t sharedBytes = 0;
+};
+JointPlan planJoint(const Launch2D& launch, const Device2D& device, const Tuning2D& tuning);
+// Adds to the counters: clear them first.
+Status launchJoint(const Launch2D& launch, const JointPlan& plan, JointScratch& scratch, const Device2D& device,
+                   const Tuning2D& tuning, cudaStream_t stream);
+
+// ---- global atomics ------------------------------------------------------------------------------
+// Adds to the counters: clear them first.
+Status launchGlobal2D(const Launch2D& launch, const Device2D& device, cudaStream_t stream);
+
+// ---- CUB: DeviceHistogram::HistogramEven over each sample's computed cell index -----------------
+// Writes every counter; needs pixels * pairs < 2^31 (CUB's int counters).
+Status launchCub2D(const Launch2D& launch, DeviceBuffer& temp, cudaStream_t stream);
+
+// The same through a materialized buffer of cell indices (one extra pass, CUB's pointer path).
+Status launchCubMaterialized2D(const Launch2D& launch, DeviceBuffer& cells, DeviceBuffer& temp, const Device2D& device,
+                               cudaStream_t stream);
+
+// ---- a read of the same bytes, for the benchmark -------------------------------------------------
+Status launchReadProbe2D(const Region2D& region, std::size_t pixelBytes, unsigned long long* d_sink,
+                         const Device2D& device, cudaStream_t stream);
+
+}  // namespace hs::detail

@@ -1,0 +1,27 @@
+// The 2-D histograms' backends behind hs::Histogram2DEngine: the CPU one (OpenMP) is always
+// built; the CUDA one comes from the CUDA target through makeCuda2DBackend.
+#pragma once
+
+#include "Histogram2DPlan.h"
+#include "histoscope/Histogram2D.h"
+
+#include <memory>
+#include <string>
+
+namespace hs::detail {
+
+class Backend2D {
+public:
+    virtual ~Backend2D() = default;
+    virtual BackendKind kind() const = 0;
+    // What `requested` resolves to for this plan, and why; an error when it cannot run here.
+    virtual Status choose(const Plan2D& plan, Strategy requested, StrategyChoice& choice) = 0;
+    // Adds the plan's counts to `slots` (plan.map.numSlots host counters) with a chosen strategy.
+    virtual Status count(const Plan2D& plan, Strategy strategy, std::uint64_t* slots, PhaseTimings& timings) = 0;
+};
+
+std::unique_ptr<Backend2D> makeCpu2DBackend(int threads);
+// Null with `why` set when no usable device is present (or the build has no CUDA).
+std::unique_ptr<Backend2D> makeCuda2DBackend(const EngineOptions& options, std::string& why);
+
+}  // namespace hs::detail

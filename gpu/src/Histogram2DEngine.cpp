@@ -1,0 +1,119 @@
+#include "histoscope/Histogram2D.h"
+
+#include "Histogram2DBackend.h"
+#include "Try.h"
+
+#include <atomic>
+#include <thread>
+
+namespace hs {
+
+class Histogram2DEngine::Impl {
+public:
+    std::unique_ptr<detail::Backend2D> gpu;
+    std::unique_ptr<detail::Backend2D> cpu;
+    std::string notice;
+
+    Status enter()
+    {
+        const std::thread::id self = std::this_thread::get_id();
+        std::thread::id expected{};
+        if (m_owner.compare_exchange_strong(expected, self) || expected == self)
+            return Status::success();
+        return Status::error(ErrorCode::WrongThread,
+                             "this Histogram2DEngine belongs to another thread: use one engine per thread");
+    }
+
+    Status resolve(const detail::Plan2D& plan, Strategy requested, detail::Backend2D*& backend, StrategyChoice& choice)
+    {
+        switch (requested) {
+        case Strategy::Auto:
+        case Strategy::Cpu:
+        case Strategy::GlobalAtomic:
+        case Strategy::Shared:
+        case Strategy::Cub: break;
+        default:
+            return Status::error(ErrorCode::UnsupportedStrategy,
+                                 "strategy '" + std::string(strategyName(requested))
+                                     + "' does not count 2-D histograms (use auto, cpu, global-atomic, shared or cub)");
+        }
+        backend = (requested == Strategy::Cpu || !gpu) ? cpu.get() : gpu.get();
+        return backend->choose(plan, requested, choice);
+    }
+
+private:
+    std::atomic<std::thread::id> m_owner{};
+};
+
+Histogram2DEngine::Histogram2DEngine(EngineOptions options) : m_impl(std::make_unique<Impl>())
+{
+    if (options.useGpu)
+        m_impl->gpu = detail::makeCuda2DBackend(options, m_impl->notice);
+    else
+        m_impl->notice = "GPU disabled by the user: counting on the CPU";
+    m_impl->cpu = detail::makeCpu2DBackend(options.cpuThreads);
+}
+
+Histogram2DEngine::~Histogram2DEngine() = default;
+
+BackendKind Histogram2DEngine::backend() const { return m_impl->gpu ? BackendKind::Cuda : BackendKind::Cpu; }
+
+const std::string& Histogram2DEngine::notice() const { return m_impl->notice; }
+
+Status Histogram2DEngine::chooseStrategy(const Histogram2DRequest& request, StrategyChoice& choice)
+{
+    HS_TRY(m_impl->enter());
+    detail::Plan2D plan;
+    HS_TRY(detail::buildPlan2D(request, plan));
+    detail::Backend2D* backend = nullptr;
+    return m_impl->resolve(plan, request.strategy, backend, choice);
+}
+
+Status Histogram2DEngine::compute(const Histogram2DRequest& request, Histogram2DResult& result)
+{
+    HS_TRY(m_impl->enter());
+    detail::Plan2D plan;
+    HS_TRY(detail::buildPlan2D(request, plan));
+    detail::Backend2D* backend = nullptr;
+    StrategyChoice choice;
+    HS_TRY(m_impl->resolve(plan, request.strategy, backend, choice));
+    std::vector<std::uint64_t> slots(plan.map.numSlots, 0);
+    PhaseTimings timings;
+    HS_TRY(backend->count(plan, choice.strategy, slots.data(), timings));
+    detail::unpackGrid2D(plan, slots.data(), result, false);
+    result.strategyRan = choice.strategy;
+    result.strategyReason = choice.reason;
+    result.timings = timings;
+    return Status::success();
+}
+
+Status Histogram2DEngine::accumulate(const Histogram2DRequest& request, Histogram2DResult& result)
+{
+    HS_TRY(m_impl->enter());
+    detail::Plan2D plan;
+    HS_TRY(detail::buildPlan2D(request, plan));
+    bool same = result.histograms.size() == plan.pairs.size();
+    for (std::size_t i = 0; same && i < plan.pairs.size(); ++i) {
+        const AxisPair& a = result.histograms[i].axes;
+        const AxisPair& b = plan.pairs[i];
+        same = a.x.quantity == b.x.quantity && a.y.quantity == b.y.quantity && a.x.binning.bins == b.x.binning.bins
+            && a.y.binning.bins == b.y.binning.bins && a.x.binning.lo == b.x.binning.lo
+            && a.y.binning.lo == b.y.binning.lo && upperEdge(a.x.binning) == upperEdge(b.x.binning)
+            && upperEdge(a.y.binning) == upperEdge(b.y.binning);
+    }
+    if (!same)
+        return Status::error(ErrorCode::InvalidArgument, "cannot add counts to 2-D histograms with other axes or bins");
+    detail::Backend2D* backend = nullptr;
+    StrategyChoice choice;
+    HS_TRY(m_impl->resolve(plan, request.strategy, backend, choice));
+    std::vector<std::uint64_t> slots(plan.map.numSlots, 0);
+    PhaseTimings timings;
+    HS_TRY(backend->count(plan, choice.strategy, slots.data(), timings));
+    detail::unpackGrid2D(plan, slots.data(), result, true);
+    result.strategyRan = choice.strategy;
+    result.strategyReason = choice.reason;
+    result.timings = timings;
+    return Status::success();
+}
+
+}  // namespace hs

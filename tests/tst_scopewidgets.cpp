@@ -1,0 +1,328 @@
+// The scope widgets (waveform, parade, vectorscope, 2-D histogram view), offscreen: each is fed
+// plain values, grabbed, and its pixels checked where the data and the graticule must appear.
+#include "widgets/Histogram2DView.h"
+#include "widgets/VectorscopeView.h"
+#include "widgets/WaveformView.h"
+
+#include <QApplication>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+namespace {
+
+ScopeGrid grid(const QString& name, QColor color, int xBins, int yBins, double yHi = 256)
+{
+    ScopeGrid g;
+    g.name = name;
+    g.color = color;
+    g.xName = QStringLiteral("column");
+    g.yName = name;
+    g.xBins = xBins;
+    g.yBins = yBins;
+    g.xLo = 0;
+    g.xHi = xBins;
+    g.yLo = 0;
+    g.yHi = yHi;
+    g.counts.fill(0, qsizetype(xBins) * yBins);
+    return g;
+}
+
+void set(ScopeGrid& g, int x, int y, double count) { g.counts[qsizetype(x) * g.yBins + y] = count; }
+
+int brightness(QRgb c) { return qRed(c) + qGreen(c) + qBlue(c); }
+
+QImage shot(QWidget& w)
+{
+    w.resize(480, 320);
+    return w.grab().toImage();
+}
+
+QRgb pixelAt(const QImage& image, QPointF p)
+{
+    const qreal dpr = image.devicePixelRatio();
+    return image.pixel(int(p.x() * dpr), int(p.y() * dpr));
+}
+
+void sendMove(QWidget& w, QPoint pos)
+{
+    QMouseEvent move(QEvent::MouseMove, QPointF(pos), w.mapToGlobal(QPointF(pos)), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &move);
+}
+
+}  // namespace
+
+class TestScopeWidgets : public QObject {
+    Q_OBJECT
+
+private slots:
+    void waveformTraceWhereCountsAre();
+    void waveformScaleLabels();
+    void waveformGainAndLog();
+    void overlayBlendsAdditively();
+    void paradePanelsSideBySide();
+    void waveformHoverReadout();
+    void vectorscopeTargetsAndGraticule();
+    void vectorscopeTrace();
+    void vectorscopeSkinToneLine();
+    void histogram2DCellsAndLogScale();
+    void histogram2DHoverAndLeave();
+    void emptyDisplaysPaint();
+};
+
+void TestScopeWidgets::waveformTraceWhereCountsAre()
+{
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Waveform;
+    ScopeGrid g = grid("luma", Qt::white, 10, 256);
+    set(g, 3, 200, 50);
+    d.grids << g;
+    WaveformView view;
+    view.setDisplay(d);
+    const QImage image = shot(view);
+    QVERIFY(brightness(pixelAt(image, view.positionOf(0, 3, 200.5))) > 600);
+    QVERIFY(brightness(pixelAt(image, view.positionOf(0, 6, 50.5))) < 60);  // nothing counted there
+    QCOMPARE(view.panelCount(), 1);
+}
+
+void TestScopeWidgets::waveformScaleLabels()
+{
+    WaveformView view;
+    ScopeDisplay d;
+    d.grids << grid("luma", Qt::white, 4, 256);
+    view.setDisplay(d);
+    QCOMPARE(view.scaleLabels(), QStringList({"0", "64", "128", "191", "255"}));
+    view.setScale(WaveformView::Scale::Percent);
+    QCOMPARE(view.scaleLabels(), QStringList({"0%", "25%", "50%", "75%", "100%"}));
+    d.codeMax = 65535;
+    view.setDisplay(d);
+    view.setScale(WaveformView::Scale::CodeValues);
+    QCOMPARE(view.scaleLabels().last(), QStringLiteral("65535"));
+}
+
+void TestScopeWidgets::waveformGainAndLog()
+{
+    ScopeDisplay d;
+    ScopeGrid g = grid("luma", Qt::white, 8, 256);
+    set(g, 1, 100, 10000);
+    set(g, 5, 100, 3);
+    d.grids << g;
+    WaveformView view;
+    view.setDisplay(d);
+    const QPointF faint = view.positionOf(0, 5, 100.5);
+    const int linear = brightness(pixelAt(shot(view), faint));
+    view.setLogIntensity(true);
+    const int logged = brightness(pixelAt(shot(view), faint));
+    QVERIFY2(logged > linear + 100, qPrintable(QStringLiteral("%1 vs %2").arg(logged).arg(linear)));
+    view.setLogIntensity(false);
+    view.setGain(1000);
+    const int gained = brightness(pixelAt(shot(view), faint));
+    QVERIFY(gained > linear + 100);
+    QCOMPARE(view.gain(), 100.0);  // clamped
+}
+
+void TestScopeWidgets::overlayBlendsAdditively()
+{
+    ScopeDisplay d;
+    ScopeGrid r = grid("R", Qt::red, 6, 256), gr = grid("G", Qt::green, 6, 256), b = grid("B", Qt::blue, 6, 256);
+    set(r, 2, 120, 9);
+    set(gr, 2, 120, 9);
+    set(b, 4, 30, 9);
+    d.grids << r << gr << b;
+    WaveformView view;
+    view.setDisplay(d);
+    const QImage image = shot(view);
+    const QRgb both = pixelAt(image, view.positionOf(0, 2, 120.5));
+    QVERIFY(qRed(both) > 200 && qGreen(both) > 200 && qBlue(both) < 60);  // red + green = yellow
+    const QRgb blue = pixelAt(image, view.positionOf(0, 4, 30.5));
+    QVERIFY(qBlue(blue) > 200 && qRed(blue) < 60);
+}
+
+void TestScopeWidgets::paradePanelsSideBySide()
+{
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Parade;
+    const QColor colors[] = {Qt::red, Qt::green, Qt::blue};
+    const char* names[] = {"R", "G", "B"};
+    for (int c = 0; c < 3; ++c) {
+        ScopeGrid g = grid(names[c], colors[c], 12, 256);
+        set(g, 2, 100, 5);
+        d.grids << g;
+    }
+    WaveformView view;
+    view.setDisplay(d);
+    QCOMPARE(view.panelCount(), 3);
+    const QImage image = shot(view);
+    QVERIFY(view.panelRect(0).right() < view.panelRect(1).left());
+    QVERIFY(view.panelRect(1).right() < view.panelRect(2).left());
+    const QRgb r = pixelAt(image, view.positionOf(0, 2, 100.5));
+    const QRgb b = pixelAt(image, view.positionOf(2, 2, 100.5));
+    QVERIFY(qRed(r) > 200 && qGreen(r) < 60 && qBlue(r) < 60);
+    QVERIFY(qBlue(b) > 200 && qRed(b) < 60);
+    // Panel 1 has no trace where panel 0's would be.
+    QVERIFY(brightness(pixelAt(image, view.positionOf(1, 9, 10.5))) < 60);
+}
+
+void TestScopeWidgets::waveformHoverReadout()
+{
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Parade;
+    ScopeGrid g = grid("R", Qt::red, 4, 256);
+    set(g, 1, 64, 7);
+    d.grids << g << grid("G", Qt::green, 4, 256);
+    WaveformView view;
+    view.resize(480, 320);
+    view.setDisplay(d);
+    QSignalSpy spy(&view, &WaveformView::hovered);
+    sendMove(view, view.positionOf(0, 1, 64.5).toPoint());
+    QCOMPARE(spy.count(), 1);
+    const QString text = spy.last().first().toString();
+    QVERIFY2(text.contains("column 1") && text.contains("R 64: 7"), qPrintable(text));
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(&view, &leave);
+    QCOMPARE(spy.count(), 2);
+    QVERIFY(spy.last().first().toString().isEmpty());
+}
+
+void TestScopeWidgets::vectorscopeTargetsAndGraticule()
+{
+    const auto targets = VectorscopeView::colourTargets(true);
+    QCOMPARE(targets.size(), 6);
+    QStringList names;
+    for (const auto& t : targets)
+        names << t.name;
+    QCOMPARE(names, QStringList({"R", "Mg", "B", "Cy", "G", "Yl"}));
+    // Opposite colours sit opposite each other; 75 % red at Cr = 0.375 exactly.
+    QCOMPARE(targets[0].cr, 0.375);
+    QVERIFY(std::abs(targets[0].cb + targets[3].cb) < 1e-12 && std::abs(targets[0].cr + targets[3].cr) < 1e-12);
+    QCOMPARE(targets[2].cb, 0.375);
+
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Vectorscope;
+    d.grids << grid("CbCr", Qt::white, 256, 256);
+    VectorscopeView view;
+    view.setDisplay(d);
+    const QImage image = shot(view);
+    const QPointF c = view.scopeRect().center();
+    const QPointF red = view.targetPosition("R"), blue = view.targetPosition("B"), yellow = view.targetPosition("Yl");
+    QVERIFY(red.y() < c.y() && red.x() < c.x());     // Cr up, Cb left
+    QVERIFY(blue.x() > c.x() && blue.y() > c.y());    // Cb right, Cr a little down
+    QVERIFY(yellow.x() < c.x());
+    // The red target's box is drawn in red around its position.
+    const double box = std::max(6.0, view.scopeRect().width() * 0.035);
+    const QRgb edge = pixelAt(image, red + QPointF(0, -box / 2));
+    QVERIFY2(qRed(edge) > 150 && qGreen(edge) < 150, qPrintable(QString::number(edge, 16)));
+    // The crosshair passes through the centre.
+    QVERIFY(brightness(pixelAt(image, c + QPointF(view.scopeRect().width() * 0.3, 0))) > 150);
+}
+
+void TestScopeWidgets::vectorscopeTrace()
+{
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Vectorscope;
+    ScopeGrid g = grid("CbCr", Qt::white, 256, 256);
+    g.xName = "Cb";
+    g.yName = "Cr";
+    set(g, 200, 60, 40);
+    d.grids << g;
+    VectorscopeView view;
+    view.setDisplay(d);
+    const QImage image = shot(view);
+    const QPointF hot = view.positionOfChroma((200.5 - 128) / 256, (60.5 - 128) / 256);
+    QVERIFY(brightness(pixelAt(image, hot)) > 300);
+    QVERIFY(brightness(pixelAt(image, view.positionOfChroma(-0.2, -0.25))) < 60);
+    QVERIFY(view.readoutAt(hot.toPoint()).contains("count 40"));
+}
+
+void TestScopeWidgets::vectorscopeSkinToneLine()
+{
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Vectorscope;
+    d.grids << grid("CbCr", Qt::white, 64, 64);
+    VectorscopeView view;
+    view.setDisplay(d);
+    const double a = VectorscopeView::kSkinToneDegrees * M_PI / 180;
+    const QPointF onLine = view.positionOfChroma(0.3 * std::cos(a), 0.3 * std::sin(a));
+    int lit = 0;
+    const QImage with = shot(view);
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+            lit = std::max(lit, qRed(pixelAt(with, onLine + QPointF(dx, dy))));
+    QVERIFY(lit > 100);
+    view.setSkinToneLine(false);
+    const QImage without = shot(view);
+    int dark = 0;
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+            dark = std::max(dark, qRed(pixelAt(without, onLine + QPointF(dx, dy))));
+    QVERIFY(dark < 40);
+}
+
+void TestScopeWidgets::histogram2DCellsAndLogScale()
+{
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Histogram2D;
+    ScopeGrid g = grid("H,S", Qt::white, 16, 16, 1.0);
+    g.xName = "hue";
+    g.yName = "saturation";
+    set(g, 3, 12, 1000);
+    set(g, 10, 2, 1);
+    d.grids << g;
+    Histogram2DView view;
+    view.setDisplay(d);
+    QVERIFY(view.logScale());
+    QImage image = shot(view);
+    QCOMPARE(pixelAt(image, view.cellRect(3, 12).center()), view.colorFor(1000).rgb());
+    QCOMPARE(pixelAt(image, view.cellRect(10, 2).center()), view.colorFor(1).rgb());
+    QVERIFY(brightness(view.colorFor(1).rgb()) > 40);   // one count is visible on the log scale
+    QCOMPARE(view.colorBarLabels(), QStringList({"1", "10", "100", "1000"}));
+    view.setLogScale(false);
+    image = shot(view);
+    QVERIFY(brightness(pixelAt(image, view.cellRect(10, 2).center())) < 30);   // and lost on the linear one
+    QVERIFY(brightness(pixelAt(image, view.cellRect(3, 12).center())) > 500);
+    QCOMPARE(pixelAt(image, view.cellRect(0, 0).center()), qRgb(0, 0, 0));
+}
+
+void TestScopeWidgets::histogram2DHoverAndLeave()
+{
+    ScopeDisplay d;
+    ScopeGrid g = grid("R,G", Qt::white, 8, 4, 256);
+    g.xName = "R";
+    g.yName = "G";
+    g.xHi = 256;
+    set(g, 5, 1, 77);
+    d.grids << g;
+    Histogram2DView view;
+    view.resize(480, 320);
+    view.setDisplay(d);
+    QSignalSpy spy(&view, &Histogram2DView::hovered);
+    sendMove(view, view.cellRect(5, 1).center().toPoint());
+    QCOMPARE(spy.count(), 1);
+    const QString text = spy.last().first().toString();
+    QVERIFY2(text.contains("R [160, 192)") && text.contains("G [64, 128)") && text.contains("count 77"), qPrintable(text));
+    sendMove(view, QPoint(2, 2));  // outside the plot: the readout clears
+    QCOMPARE(spy.count(), 2);
+    QVERIFY(spy.last().first().toString().isEmpty());
+    sendMove(view, view.cellRect(5, 1).center().toPoint());
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(&view, &leave);
+    QCOMPARE(spy.count(), 4);
+    QVERIFY(spy.last().first().toString().isEmpty());
+}
+
+void TestScopeWidgets::emptyDisplaysPaint()
+{
+    WaveformView w;
+    VectorscopeView v;
+    Histogram2DView h;
+    QVERIFY(!shot(w).isNull());
+    QVERIFY(!shot(v).isNull());
+    QVERIFY(!shot(h).isNull());
+    QVERIFY(w.readoutAt(QPoint(100, 100)).isEmpty());
+    QVERIFY(h.readoutAt(QPoint(100, 100)).isEmpty());
+}
+
+QTEST_MAIN(TestScopeWidgets)
+#include "tst_scopewidgets.moc"

@@ -1,0 +1,66 @@
+// Vectorscope: the Cb x Cr histogram as a trace on a round graticule, with the 75 % colour
+// targets of the standard (R, Mg, B, Cy, G, Yl) and the skin-tone line. Brightness (gain) and a
+// log intensity as in the waveform.
+#pragma once
+
+#include "widgets/ScopeDisplay.h"
+
+#include <QImage>
+#include <QWidget>
+
+class VectorscopeView : public QWidget {
+    Q_OBJECT
+
+public:
+    struct Target {
+        QString name;   // "R", "Mg", "B", "Cy", "G", "Yl"
+        QColor color;
+        double cb = 0;  // chroma as a fraction of full scale, -0.5 .. 0.5
+        double cr = 0;
+    };
+    // The colour bars' chroma at `amplitude` of full scale (0.75 for the 75 % targets).
+    static QVector<Target> colourTargets(bool bt709, double amplitude = 0.75);
+    // Angle of the skin-tone line from the +Cb axis, counter-clockwise, in degrees.
+    static constexpr double kSkinToneDegrees = 123.0;
+
+    explicit VectorscopeView(QWidget* parent = nullptr);
+
+    // Kind::Vectorscope, one grid: x = Cb codes, y = Cr codes.
+    void setDisplay(const ScopeDisplay& display);
+    const ScopeDisplay& display() const { return m_display; }
+    void setGain(double gain);
+    double gain() const { return m_gain; }
+    void setLogIntensity(bool on);
+    bool logIntensity() const { return m_log; }
+    void setSkinToneLine(bool on);
+    bool skinToneLine() const { return m_skin; }
+
+    // The square the scope is painted in, and where a chroma (fractions of full scale) lands.
+    QRectF scopeRect() const;
+    QPointF positionOfChroma(double cb, double cr) const;
+    // Widget position of a 75 % target by name; the centre when there is none.
+    QPointF targetPosition(const QString& name) const;
+    // "Cb 140  Cr 90  count 17" under a widget position; empty outside the scope.
+    QString readoutAt(const QPoint& position) const;
+
+    QSize sizeHint() const override { return {320, 320}; }
+    QSize minimumSizeHint() const override { return {160, 160}; }
+
+signals:
+    void hovered(const QString& readout);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void rebuild();
+
+    ScopeDisplay m_display;
+    double m_gain = 1.0;
+    bool m_log = true;
+    bool m_skin = true;
+    QImage m_trace;
+    QString m_hover;
+};
