@@ -213,7 +213,8 @@ int runBench(const std::string& prefix, int repeats)
         << " KiB shared per block (opt-in)\n";
     for (const char* content : {"photo", "noise", "constant"}) {
         const Frame4K frame = makeFrame(content, W, H, rng);
-        detail::DeviceBuffer d_frame, d_counts, d_sink, cubTemp, cubCells;
+        detail::DeviceBuffer d_frame, d_counts, d_sink;
+        detail::CubScratch2D cub;
         detail::JointScratch scratch;
         if (!d_frame.reserve(frame.bytes.size()) || !d_sink.reserve(8))
             return 1;
@@ -311,9 +312,9 @@ int runBench(const std::string& prefix, int repeats)
                                     HS_TRY(clear());
                                     return detail::launchGlobal2D(L, device, s);
                                 }});
-            variants.push_back({"CUB HistogramEven, fused cell iterator", [&] { return detail::launchCub2D(L, cubTemp, s); }});
+            variants.push_back({"CUB HistogramEven, fused cell iterator", [&] { return detail::launchCub2D(L, cub, s); }});
             variants.push_back({"CUB HistogramEven, materialized cells", [&] {
-                                    return detail::launchCubMaterialized2D(L, cubCells, cubTemp, device, s);
+                                    return detail::launchCubMaterialized2D(L, cub, device, s);
                                 }});
             for (const Variant& v : variants) {
                 poison();

@@ -46,6 +46,16 @@ QRgb pixelAt(const QImage& image, QPointF p)
     return image.pixel(int(p.x() * dpr), int(p.y() * dpr));
 }
 
+// The brightest pixel within one pixel of p: traces one image row high land on a whole pixel.
+int brightnessNear(const QImage& image, QPointF p)
+{
+    int best = 0;
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+            best = std::max(best, brightness(pixelAt(image, p + QPointF(dx, dy))));
+    return best;
+}
+
 void sendMove(QWidget& w, QPoint pos)
 {
     QMouseEvent move(QEvent::MouseMove, QPointF(pos), w.mapToGlobal(QPointF(pos)), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
@@ -107,18 +117,19 @@ void TestScopeWidgets::waveformGainAndLog()
     ScopeDisplay d;
     ScopeGrid g = grid("luma", Qt::white, 8, 256);
     set(g, 1, 100, 10000);
-    set(g, 5, 100, 3);
+    set(g, 5, 100, 300);
     d.grids << g;
     WaveformView view;
+    view.resize(480, 320);
     view.setDisplay(d);
     const QPointF faint = view.positionOf(0, 5, 100.5);
-    const int linear = brightness(pixelAt(shot(view), faint));
+    const int linear = brightnessNear(shot(view), faint);
     view.setLogIntensity(true);
-    const int logged = brightness(pixelAt(shot(view), faint));
+    const int logged = brightnessNear(shot(view), faint);
     QVERIFY2(logged > linear + 100, qPrintable(QStringLiteral("%1 vs %2").arg(logged).arg(linear)));
     view.setLogIntensity(false);
     view.setGain(1000);
-    const int gained = brightness(pixelAt(shot(view), faint));
+    const int gained = brightnessNear(shot(view), faint);
     QVERIFY(gained > linear + 100);
     QCOMPARE(view.gain(), 100.0);  // clamped
 }
@@ -243,21 +254,25 @@ void TestScopeWidgets::vectorscopeSkinToneLine()
     d.grids << grid("CbCr", Qt::white, 64, 64);
     VectorscopeView view;
     view.setDisplay(d);
+    view.resize(480, 320);
     const double a = VectorscopeView::kSkinToneDegrees * M_PI / 180;
-    const QPointF onLine = view.positionOfChroma(0.3 * std::cos(a), 0.3 * std::sin(a));
-    int lit = 0;
-    const QImage with = shot(view);
-    for (int dx = -1; dx <= 1; ++dx)
-        for (int dy = -1; dy <= 1; ++dy)
-            lit = std::max(lit, qRed(pixelAt(with, onLine + QPointF(dx, dy))));
-    QVERIFY(lit > 100);
+    // Along the line (dashed): several of ten points lit in the line's colour, none without it.
+    auto litPoints = [&](const QImage& image) {
+        int lit = 0;
+        for (int k = 1; k <= 10; ++k) {
+            const QPointF at = view.positionOfChroma(0.04 * k * std::cos(a), 0.04 * k * std::sin(a));
+            int red = 0;
+            for (int dx = -1; dx <= 1; ++dx)
+                for (int dy = -1; dy <= 1; ++dy)
+                    red = std::max(red, qRed(pixelAt(image, at + QPointF(dx, dy))));
+            lit += red > 100;
+        }
+        return lit;
+    };
+    QVERIFY(view.skinToneLine());
+    QVERIFY(litPoints(shot(view)) >= 4);
     view.setSkinToneLine(false);
-    const QImage without = shot(view);
-    int dark = 0;
-    for (int dx = -1; dx <= 1; ++dx)
-        for (int dy = -1; dy <= 1; ++dy)
-            dark = std::max(dark, qRed(pixelAt(without, onLine + QPointF(dx, dy))));
-    QVERIFY(dark < 40);
+    QCOMPARE(litPoints(shot(view)), 0);
 }
 
 void TestScopeWidgets::histogram2DCellsAndLogScale()

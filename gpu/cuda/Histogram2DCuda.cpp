@@ -180,7 +180,7 @@ public:
             HS_TRY(m_clear.end(s));
             HS_TRY(m_tally.begin(s));
             if (strategy == Strategy::Cub)
-                HS_TRY(launchCub2D(launch, m_cubTemp, s));
+                HS_TRY(launchCub2D(launch, m_cub, s));
             else if (strategy == Strategy::GlobalAtomic)
                 HS_TRY(launchGlobal2D(launch, m_device, s));
             else if (strips.fits)
@@ -225,7 +225,7 @@ private:
     DeviceBuffer m_input;
     DeviceBuffer m_counts;
     PinnedBuffer m_host;
-    DeviceBuffer m_cubTemp;
+    CubScratch2D m_cub;
     JointScratch m_joint;
 };
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)
 #define HS2_UNROLL _Pragma("unroll")
 #else
 #define HS2_UNROLL
@@ -211,20 +211,41 @@ HS_HD PixelQuantities pixelQuantities(const Map2D& m, const T (&px)[C])
 
 HS_HD std::uint32_t nanSlot(const ChannelMap& m) { return m.num_bins + 2; }
 
-// The axis slot of a pixel: `sample` is the axis channel's sample (Quantity::Channel).
+template <typename T>
+inline constexpr bool kFloatSample = false;
+template <>
+inline constexpr bool kFloatSample<float> = true;
+template <>
+inline constexpr bool kFloatSample<HalfBits> = true;
+
+// The axis slot of a pixel: `sample` is the axis channel's sample (Quantity::Channel). The
+// quantity is first reduced to one integer or one float, so that one mapping follows.
 template <typename T>
 HS_HD std::uint32_t axisSlot(const AxisMap2D& a, T sample, std::int64_t column, const PixelQuantities& q)
 {
+    std::int64_t iv = 0;
+    float fv = 0.f;
+    bool isFloat = false;
     switch (a.quantity) {
-    case Q2::Channel: return slotOf(a.map, sample);
-    case Q2::Column: return slotOfInteger(a.map, column);
-    case Q2::Luma: return q.ycc.valid ? slotOfInteger(a.map, q.ycc.y) : nanSlot(a.map);
-    case Q2::Cb: return q.ycc.valid ? slotOfInteger(a.map, q.ycc.cb) : nanSlot(a.map);
-    case Q2::Cr: return q.ycc.valid ? slotOfInteger(a.map, q.ycc.cr) : nanSlot(a.map);
-    case Q2::Hue: return slotOfFloat(a.map, q.hsv.hue);
-    case Q2::Saturation: return slotOfFloat(a.map, q.hsv.sat);
+    case Q2::Channel:
+        if constexpr (kFloatSample<T>) {
+            fv = floatOf(sample);
+            isFloat = true;
+        } else {
+            iv = std::int64_t(sample);
+        }
+        break;
+    case Q2::Column: iv = column; break;
+    case Q2::Luma: iv = q.ycc.y; break;
+    case Q2::Cb: iv = q.ycc.cb; break;
+    case Q2::Cr: iv = q.ycc.cr; break;
+    case Q2::Hue: fv = q.hsv.hue; isFloat = true; break;
+    case Q2::Saturation: fv = q.hsv.sat; isFloat = true; break;
     }
-    return nanSlot(a.map);
+    const bool code = a.quantity == Q2::Luma || a.quantity == Q2::Cb || a.quantity == Q2::Cr;
+    if (code && !q.ycc.valid)
+        return nanSlot(a.map);
+    return isFloat ? slotOfFloat(a.map, fv) : slotOfInteger(a.map, iv);
 }
 
 // The counter of a pixel in pair p's grid, offset by the pair's base. `px` holds C samples.

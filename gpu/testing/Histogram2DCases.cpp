@@ -1,5 +1,6 @@
 #include "Histogram2DCases.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>

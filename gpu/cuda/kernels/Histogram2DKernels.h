@@ -1,6 +1,7 @@
-// Launchers of the 2-D histogram kernels (Histogram2DKernels.cu). Every launcher counts one piece
-// of the region into 32-bit device counters: a piece holds fewer than 2^32 pixels, and a pixel adds
-// at most one to a counter of each pair, which bounds them; the host widens them to 64 bits.
+// Launchers of the 2-D histogram kernels (Histogram2DStrips.cu, Histogram2DJoint.cu and
+// Histogram2DCub.cu). Every launcher counts one piece of the region into 32-bit device counters:
+// a piece holds fewer than 2^32 pixels, and a pixel adds at most one to a counter of each pair,
+// which bounds them; the host widens them to 64 bits.
 #pragma once
 
 #include "../../src/Histogram2DMath.h"
@@ -77,12 +78,18 @@ Status launchJoint(const Launch2D& launch, const JointPlan& plan, JointScratch& 
 Status launchGlobal2D(const Launch2D& launch, const Device2D& device, cudaStream_t stream);
 
 // ---- CUB: DeviceHistogram::HistogramEven over each sample's computed cell index -----------------
+struct CubScratch2D {
+    DeviceBuffer temp;       // CUB's temporary storage
+    DeviceBuffer cells;      // materialized cell indices
+    DeviceBuffer launch;     // the launch description the fused iterator reads
+    Launch2D uploaded{};     // what `launch` holds
+    bool valid = false;
+};
 // Writes every counter; needs pixels * pairs < 2^31 (CUB's int counters).
-Status launchCub2D(const Launch2D& launch, DeviceBuffer& temp, cudaStream_t stream);
+Status launchCub2D(const Launch2D& launch, CubScratch2D& scratch, cudaStream_t stream);
 
 // The same through a materialized buffer of cell indices (one extra pass, CUB's pointer path).
-Status launchCubMaterialized2D(const Launch2D& launch, DeviceBuffer& cells, DeviceBuffer& temp, const Device2D& device,
-                               cudaStream_t stream);
+Status launchCubMaterialized2D(const Launch2D& launch, CubScratch2D& scratch, const Device2D& device, cudaStream_t stream);
 
 // ---- a read of the same bytes, for the benchmark -------------------------------------------------
 Status launchReadProbe2D(const Region2D& region, std::size_t pixelBytes, unsigned long long* d_sink,

@@ -1,0 +1,240 @@
+// Joint tiles (block-private tiles of the grid, merged sparse or dense) and global atomics.
+#include "Histogram2DDevice.cuh"
+
+namespace hs::detail {
+
+namespace {
+
+// ---- joint tiles --------------------------------------------------------------------------------
+
+struct JointArgs {
+    Launch2D L;
+    std::uint32_t tileBegin;
+    std::uint32_t tileSlots;
+    std::uint32_t tileWords;
+    std::int64_t chunkRows;
+    std::int64_t chunkCols;
+    std::uint32_t chunksPerBand;
+    std::uint32_t numChunks;
+    std::uint32_t* d_dense;      // null: always merge sparse
+    std::uint32_t* d_control;    // [0]: dense rows taken
+    std::uint32_t denseRowsMax;
+    std::uint32_t denseDivisor;
+};
+
+template <bool P16>
+__device__ void mergeTile(const JointArgs& a)
+{
+    __shared__ unsigned s_nonzero;
+    __shared__ unsigned s_row;
+    if (threadIdx.x == 0)
+        s_nonzero = 0;
+    __syncthreads();
+    unsigned mine = 0;
+    for (std::uint32_t w = threadIdx.x; w < a.tileWords; w += blockDim.x)
+        mine += scopeCounters[w] != 0;
+    for (int offset = 16; offset > 0; offset /= 2)
+        mine += __shfl_down_sync(0xffffffffu, mine, offset);
+    if ((threadIdx.x & 31) == 0 && mine)
+        atomicAdd(&s_nonzero, mine);
+    __syncthreads();
+    const bool dense = a.d_dense != nullptr && s_nonzero > a.tileWords / a.denseDivisor;
+    if (dense && threadIdx.x == 0)
+        s_row = atomicAdd(a.d_control, 1u);
+    __syncthreads();
+    if (dense && s_row < a.denseRowsMax) {
+        std::uint32_t* row = a.d_dense + std::size_t(s_row) * a.tileWords;
+        for (std::uint32_t w = threadIdx.x; w < a.tileWords; w += blockDim.x)
+            row[w] = scopeCounters[w];
+        return;
+    }
+    std::uint32_t* out = a.L.d_counts + a.tileBegin;
+    for (std::uint32_t w = threadIdx.x; w < a.tileWords; w += blockDim.x) {
+        const std::uint32_t v = scopeCounters[w];
+        if (!v)
+            continue;
+        if constexpr (P16) {
+            if (v & 0xffffu)
+                atomicAdd(out + 2 * w, v & 0xffffu);
+            if (v >> 16)
+                atomicAdd(out + 2 * w + 1, v >> 16);
+        } else {
+            atomicAdd(out + w, v);
+        }
+    }
+}
+
+template <typename T, int C, bool P16>
+__global__ void jointKernel(const __grid_constant__ JointArgs a)
+{
+    const Region2D& g = a.L.region;
+    auto add = [&](std::uint32_t slot, std::uint32_t n) {
+        const std::uint32_t local = slot - a.tileBegin;  // wraps past tileSlots below the tile
+        if (local < a.tileSlots)
+            sharedAdd<P16>(local, n);
+    };
+    auto visit = [&](std::int64_t col, const T(&px)[4][kSlotsOf<C>], int n) { countGroup<T, C>(a.L.map, col + g.col0, px, n, add); };
+    for (std::uint32_t chunk = blockIdx.x; chunk < a.numChunks; chunk += gridDim.x) {
+        const bool first = chunk == blockIdx.x;
+        const bool last = chunk + gridDim.x >= a.numChunks;
+        if (P16 || first) {
+            zeroShared(a.tileWords);
+            __syncthreads();
+        }
+        const std::int64_t band = chunk / a.chunksPerBand;
+        const std::int64_t seg = chunk - band * a.chunksPerBand;
+        const std::int64_t r0 = band * a.chunkRows;
+        const std::int64_t r1 = r0 + a.chunkRows < g.rows ? r0 + a.chunkRows : g.rows;
+        const std::int64_t c0 = seg * a.chunkCols;
+        const std::int64_t c1 = c0 + a.chunkCols < g.width ? c0 + a.chunkCols : g.width;
+        forPixels<T, C>(g, a.L.channels, r0, r1, c0, c1, threadIdx.x, blockDim.x, visit);
+        if (P16 || last) {
+            __syncthreads();
+            mergeTile<P16>(a);
+            __syncthreads();
+        }
+    }
+}
+
+__global__ void denseReduceKernel(const std::uint32_t* d_dense, const std::uint32_t* d_control, std::uint32_t rowsMax,
+                                  std::uint32_t words, bool packed16, std::uint32_t* d_out)
+{
+    const std::uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= words)
+        return;
+    const std::uint32_t n = min(*d_control, rowsMax);
+    const std::uint32_t r0 = std::uint32_t(std::uint64_t(n) * blockIdx.y / gridDim.y);
+    const std::uint32_t r1 = std::uint32_t(std::uint64_t(n) * (blockIdx.y + 1) / gridDim.y);
+    std::uint32_t lo = 0, hi = 0;
+#pragma unroll 4
+    for (std::uint32_t r = r0; r < r1; ++r) {
+        const std::uint32_t v = __ldg(d_dense + std::size_t(r) * words + w);
+        if (packed16) {
+            lo += v & 0xffffu;
+            hi += v >> 16;
+        } else {
+            lo += v;
+        }
+    }
+    if (packed16) {
+        if (lo)
+            atomicAdd(d_out + 2 * w, lo);
+        if (hi)
+            atomicAdd(d_out + 2 * w + 1, hi);
+    } else if (lo) {
+        atomicAdd(d_out + w, lo);
+    }
+}
+
+// ---- global atomics -----------------------------------------------------------------------------
+
+template <typename T, int C>
+__global__ void globalKernel(const __grid_constant__ Launch2D L)
+{
+    auto add = [&](std::uint32_t slot, std::uint32_t n) { atomicAdd(L.d_counts + slot, n); };
+    auto visit = [&](std::int64_t col, const T(&px)[4][kSlotsOf<C>], int n) { countGroup<T, C>(L.map, col + L.region.col0, px, n, add); };
+    forPixels<T, C>(L.region, L.channels, 0, L.region.rows, 0, L.region.width, std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                    std::uint64_t(gridDim.x) * blockDim.x, visit);
+}
+
+
+}  // namespace
+
+JointPlan planJoint(const Launch2D& L, const Device2D& device, const Tuning2D& tuning)
+{
+    JointPlan plan;
+    const std::uint64_t slots = L.map.numSlots;
+    const std::size_t budget = device.sharedOptin > kStaticSharedReserve ? device.sharedOptin - kStaticSharedReserve : 4096;
+    if (slots * 4 <= budget / 2 || !tuning.packed16) {
+        plan.packed16 = false;
+        plan.tileSlots = std::uint32_t(std::min<std::uint64_t>(slots, budget / 4));
+    } else {
+        plan.packed16 = true;
+        plan.tileSlots = std::uint32_t(std::min<std::uint64_t>(slots, (budget / 4) * 2));
+    }
+    plan.tiles = std::uint32_t((slots + plan.tileSlots - 1) / plan.tileSlots);
+    plan.sharedBytes = std::size_t(plan.packed16 ? (plan.tileSlots + 1) / 2 : plan.tileSlots) * 4;
+    return plan;
+}
+
+Status launchJoint(const Launch2D& L, const JointPlan& plan, JointScratch& scratch, const Device2D& device,
+                   const Tuning2D& tuning, cudaStream_t stream)
+{
+    if (L.region.width <= 0 || L.region.rows <= 0)
+        return Status::success();
+    return visitTypeChannels2D(L.type, L.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        void (*kernel)(JointArgs) = plan.packed16 ? jointKernel<T, C, true> : jointKernel<T, 0, false>;
+        const void* entry = reinterpret_cast<const void*>(kernel);
+        HS_TRY(prepareShared(entry, plan.sharedBytes));
+        int perSm = 0;
+        HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, entry, tuning.threads, plan.sharedBytes));
+        if (perSm < 1)
+            return Status::error(ErrorCode::CudaError, "the joint kernel does not fit on a multiprocessor");
+        const std::uint64_t resident = std::uint64_t(perSm) * std::uint64_t(device.multiprocessors);
+        const std::uint64_t pixels = std::uint64_t(L.region.width) * std::uint64_t(L.region.rows);
+        // Chunks: at most 65535 pixels with 16-bit counters (the bound), else a few per block.
+        std::uint64_t target = plan.packed16 ? kPacked16Max : std::max<std::uint64_t>(1, (pixels + resident * 4 - 1) / (resident * 4));
+        if (plan.packed16)
+            target = std::min<std::uint64_t>(target, std::max<std::uint64_t>(4096, (pixels + resident - 1) / resident));
+        JointArgs a{};
+        a.L = L;
+        a.chunkCols = std::int64_t(std::min<std::uint64_t>(std::uint64_t(L.region.width), target));
+        a.chunkRows = std::int64_t(std::max<std::uint64_t>(1, target / std::uint64_t(a.chunkCols)));
+        const std::uint64_t bands = (std::uint64_t(L.region.rows) + a.chunkRows - 1) / a.chunkRows;
+        const std::uint64_t perBand = (std::uint64_t(L.region.width) + a.chunkCols - 1) / a.chunkCols;
+        const std::uint64_t chunks = bands * perBand;
+        if (chunks > 0x7fffffffu)
+            return Status::error(ErrorCode::InvalidArgument, "too many chunks for one launch");
+        a.chunksPerBand = std::uint32_t(perBand);
+        a.numChunks = std::uint32_t(chunks);
+        const std::uint64_t blocks = plan.packed16 ? chunks : std::min<std::uint64_t>(chunks, resident);
+        a.tileWords = plan.packed16 ? (plan.tileSlots + 1) / 2 : plan.tileSlots;
+        // Dense rows: one per merge at most (each chunk with 16-bit counters, each block otherwise).
+        const std::uint64_t rowsMax = plan.packed16 ? chunks : blocks;
+        const std::uint64_t denseBytes = rowsMax * a.tileWords * 4;
+        a.denseDivisor = std::max<std::uint32_t>(1, tuning.denseDivisor);
+        a.denseRowsMax = std::uint32_t(rowsMax);
+        HS_TRY(scratch.control.reserve(sizeof(std::uint32_t)));
+        a.d_control = scratch.control.get<std::uint32_t>();
+        a.d_dense = nullptr;
+        if (tuning.denseDivisor > 0 && denseBytes <= (std::uint64_t(1) << 30)) {
+            HS_TRY(scratch.dense.reserve(denseBytes));
+            a.d_dense = scratch.dense.get<std::uint32_t>();
+        }
+        for (std::uint32_t t = 0; t < plan.tiles; ++t) {
+            a.tileBegin = t * plan.tileSlots;
+            a.tileSlots = std::min(plan.tileSlots, L.map.numSlots - a.tileBegin);
+            a.tileWords = plan.packed16 ? (a.tileSlots + 1) / 2 : a.tileSlots;
+            HS_CUDA_TRY(cudaMemsetAsync(a.d_control, 0, sizeof(std::uint32_t), stream));
+            kernel<<<unsigned(blocks), tuning.threads, plan.sharedBytes, stream>>>(a);
+            HS_TRY(launched("jointKernel"));
+            if (a.d_dense) {
+                const dim3 grid((a.tileWords + 255) / 256, 8);
+                denseReduceKernel<<<grid, 256, 0, stream>>>(a.d_dense, a.d_control, a.denseRowsMax, a.tileWords,
+                                                            plan.packed16, L.d_counts + a.tileBegin);
+                HS_TRY(launched("denseReduceKernel"));
+            }
+        }
+        return Status::success();
+    });
+}
+
+Status launchGlobal2D(const Launch2D& L, const Device2D& device, cudaStream_t stream)
+{
+    if (L.region.width <= 0 || L.region.rows <= 0)
+        return Status::success();
+    return visitTypeChannels2D<false>(L.type, L.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        const std::uint64_t groups = std::uint64_t(L.region.width + 3) / 4 * std::uint64_t(L.region.rows);
+        const std::uint64_t wanted = (groups + 255) / 256;
+        const unsigned blocks = unsigned(std::clamp<std::uint64_t>(wanted, 1, std::uint64_t(device.multiprocessors) * 8));
+        globalKernel<T, C><<<blocks, 256, 0, stream>>>(L);
+        return launched("globalKernel");
+    });
+}
+
+
+}  // namespace hs::detail

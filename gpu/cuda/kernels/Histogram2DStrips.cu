@@ -1,0 +1,170 @@
+// The 2-D histogram kernels. Three block-private designs beside plain global atomics and CUB:
+//  - column strips (waveform, parade): a block owns a strip of x slots (columns) and with it every
+//    counter of those slots, so it counts in shared memory and stores its counters once, plainly:
+//    no clearing pass, no atomics on global memory, each counter written exactly once;
+//  - joint tiles (channel x channel, Cb x Cr, hue x saturation): a block counts a chunk of pixels
+//    into a private tile of the grid, then merges it sparse (one global atomic per nonzero counter)
+//    or, when most counters are nonzero, stores it whole for a reduction kernel;
+//  - 16-bit counters, two to a word, wherever a proven bound keeps every count below 2^16.
+// Pixels are read four at a time with 32-bit loads where the address allows.
+#include "Histogram2DDevice.cuh"
+
+namespace hs::detail {
+
+namespace {
+
+// ---- column strips ----------------------------------------------------------------------------
+
+struct StripArgs {
+    Launch2D L;
+    std::int64_t regionWidth;    // the whole region's width (pieces of columns start at L.region.col0)
+    std::uint32_t binsPerItem;
+    std::uint32_t binItems;
+    std::uint32_t ySlotsTotal;
+    std::uint32_t yOffset[kMaxPairs];
+};
+
+__host__ __device__ inline std::int64_t firstColumn(const ChannelMap& m, std::uint64_t bin, std::int64_t width)
+{
+    // bin(c) = floor((c - lo) * bins / range) >= bin  <=>  c - lo >= ceil(bin * range / bins); the
+    // product fits in 64 bits: bin <= 2^24 and range <= 2^35.
+    const std::uint64_t offset = (bin * m.irange + m.num_bins - 1) / m.num_bins;
+    const std::int64_t c = m.ilo + std::int64_t(offset);
+    return c < 0 ? 0 : c > width ? width : c;
+}
+
+template <typename T, int C, bool P16>
+__global__ void stripKernel(const __grid_constant__ StripArgs a)
+{
+    const Map2D& m = a.L.map;
+    const ChannelMap& xm = m.pair[0].x.map;
+    const std::uint32_t xbins = xm.num_bins;
+    const std::uint32_t item = blockIdx.x;
+    std::uint32_t s0, s1;
+    std::int64_t c0, c1;  // region columns
+    if (item < a.binItems) {
+        s0 = item * a.binsPerItem;
+        s1 = min(xbins, s0 + a.binsPerItem);
+        c0 = firstColumn(xm, s0, a.regionWidth);
+        c1 = firstColumn(xm, s1, a.regionWidth);
+    } else if (item == a.binItems) {  // below the column range
+        s0 = xbins;
+        s1 = xbins + 1;
+        c0 = 0;
+        c1 = firstColumn(xm, 0, a.regionWidth);
+    } else if (item == a.binItems + 1) {  // above it
+        s0 = xbins + 1;
+        s1 = xbins + 2;
+        c0 = firstColumn(xm, xbins, a.regionWidth);
+        c1 = a.regionWidth;
+    } else {  // NaN: no column is NaN, its counters are written as zeros
+        s0 = xbins + 2;
+        s1 = xbins + 3;
+        c0 = c1 = 0;
+    }
+    // This piece's columns only, in piece coordinates.
+    const std::int64_t p0 = a.L.region.col0, p1 = a.L.region.col0 + a.L.region.width;
+    c0 = (c0 < p0 ? p0 : c0) - p0;
+    c1 = (c1 > p1 ? p1 : c1) - p0;
+
+    const std::uint32_t counters = (s1 - s0) * a.ySlotsTotal;
+    zeroShared(P16 ? (counters + 1) / 2 : counters);
+    __syncthreads();
+
+    auto visit = [&](std::int64_t col, const T(&px)[4][kSlotsOf<C>], int n) {
+        std::uint32_t lx[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            lx[i] = (slotOfInteger(xm, col + i + a.L.region.col0) - s0) * a.ySlotsTotal;
+#pragma unroll 1
+        for (int p = 0; p < m.numPairs; ++p) {
+            const AxisMap2D& y = m.pair[p].y;
+            const std::uint32_t offset = a.yOffset[p];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                if (i < n) {
+                    const PixelQuantities q = pixelQuantities(m, px[i]);
+                    const std::uint32_t sy = axisSlot(y, pick(px[i], y.channel), col + i + a.L.region.col0, q);
+                    sharedAdd<P16>(lx[i] + offset + sy, 1u);
+                }
+            }
+        }
+    };
+    forPixels<T, C>(a.L.region, a.L.channels, 0, a.L.region.rows, c0, c1, threadIdx.x, blockDim.x, visit);
+    __syncthreads();
+
+    // Each counter of slots [s0, s1) belongs to this block alone: store it, coalesced per pair.
+    for (int p = 0; p < m.numPairs; ++p) {
+        const std::uint32_t ySlots = m.pair[p].ySlots;
+        const std::uint32_t n = (s1 - s0) * ySlots;
+        std::uint32_t* out = a.L.d_counts + m.pair[p].base + std::size_t(s0) * ySlots;
+        for (std::uint32_t k = threadIdx.x; k < n; k += blockDim.x) {
+            const std::uint32_t lx = k / ySlots;
+            const std::uint32_t sy = k - lx * ySlots;
+            out[k] = sharedGet<P16>(lx * a.ySlotsTotal + a.yOffset[p] + sy);
+        }
+    }
+}
+
+
+}  // namespace
+
+StripPlan planStrips(const Launch2D& L, const Device2D& device, const Tuning2D& tuning)
+{
+    StripPlan plan;
+    const ChannelMap& xm = L.map.pair[0].x.map;
+    std::uint64_t ySlotsTotal = 0;
+    for (int p = 0; p < L.map.numPairs; ++p)
+        ySlotsTotal += L.map.pair[p].ySlots;
+    // The most pixels one x slot can hold in this piece bounds every counter.
+    const std::uint64_t colsPerBin = (xm.irange + xm.num_bins - 1) / xm.num_bins;
+    const std::int64_t full = L.region.col0 + L.region.width;  // conservative: columns up to the piece's end
+    const std::uint64_t below = std::uint64_t(firstColumn(xm, 0, std::max<std::int64_t>(full, 0)));
+    const std::uint64_t above = std::uint64_t(std::max<std::int64_t>(0, full - firstColumn(xm, xm.num_bins, full)));
+    const std::uint64_t maxCols = std::max({colsPerBin, below, above, std::uint64_t(1)});
+    const std::uint64_t bound = std::uint64_t(L.region.rows) * std::min<std::uint64_t>(maxCols, std::uint64_t(L.region.width));
+    plan.packed16 = tuning.packed16 && bound <= kPacked16Max;
+    const std::uint64_t bytesPerBin = ySlotsTotal * (plan.packed16 ? 2 : 4);
+    const std::size_t budget = device.sharedOptin > kStaticSharedReserve ? device.sharedOptin - kStaticSharedReserve : 0;
+    if (bytesPerBin + 4 > budget)
+        return plan;
+    const std::uint64_t avgCols = std::max<std::uint64_t>(1, xm.irange / xm.num_bins);
+    std::uint64_t perItem = std::max<std::uint64_t>(1, tuning.stripColumns / avgCols);
+    perItem = std::min<std::uint64_t>(perItem, (budget - 4) / bytesPerBin);
+    perItem = std::min<std::uint64_t>(perItem, xm.num_bins);
+    plan.binsPerItem = std::uint32_t(perItem);
+    plan.binItems = std::uint32_t((xm.num_bins + perItem - 1) / perItem);
+    plan.blocks = plan.binItems + 3;
+    const std::uint64_t counters = perItem * ySlotsTotal;
+    plan.sharedBytes = std::size_t(plan.packed16 ? (counters + 1) / 2 : counters) * 4;
+    plan.fits = true;
+    return plan;
+}
+
+Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tuning, cudaStream_t stream)
+{
+    if (!plan.fits)
+        return Status::error(ErrorCode::InvalidArgument, "column strips do not fit in shared memory");
+    StripArgs a{};
+    a.L = L;
+    a.regionWidth = L.region.col0 + L.region.width;
+    a.binsPerItem = plan.binsPerItem;
+    a.binItems = plan.binItems;
+    std::uint32_t offset = 0;
+    for (int p = 0; p < L.map.numPairs; ++p) {
+        a.yOffset[p] = offset;
+        offset += L.map.pair[p].ySlots;
+    }
+    a.ySlotsTotal = offset;
+    return visitTypeChannels2D(L.type, L.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        void (*kernel)(StripArgs) = plan.packed16 ? stripKernel<T, C, true> : stripKernel<T, 0, false>;
+        HS_TRY(prepareShared(reinterpret_cast<const void*>(kernel), plan.sharedBytes));
+        kernel<<<plan.blocks, tuning.threads, plan.sharedBytes, stream>>>(a);
+        return launched("stripKernel");
+    });
+}
+
+
+}  // namespace hs::detail
