@@ -1,7 +1,8 @@
 // histoscope-scopes: the 2-D histograms' H200 self-check and the benchmark's scopes section.
 // Qt-free (the GPU machine has neither Qt nor OpenCV).
 //
-//   histoscope-scopes check [--quick]   the 2-D exactness matrix x every strategy x host and device
+//   histoscope-scopes check [--quick] [--light] [--gpu-only]
+//                                       the 2-D exactness matrix x every strategy x host and device
 //                                       inputs x every tuning variant, against the serial reference
 //   histoscope-scopes bench [--out PREFIX] [--repeats N]
 //                                       a 4K 8-bit RGB frame's parade (3 x 3840 x 256 cells), luma
@@ -40,8 +41,15 @@ namespace {
 
 // ---- check ------------------------------------------------------------------------------------
 
-int runCheck(bool quick)
+struct CheckOptions {
+    bool quick = false;    // the default tuning only
+    bool light = false;    // small cases only (for the sanitizers)
+    bool gpuOnly = false;  // no CPU strategy
+};
+
+int runCheck(const CheckOptions& options)
 {
+    const bool quick = options.quick;
     setenv("HISTOSCOPE_POISON_2D", "1", 1);
     const std::uint64_t seed = testing::runSeed();
     std::printf("scopes check: seed %llu (HISTOSCOPE_SEED replays it)\n", (unsigned long long)seed);
@@ -59,6 +67,8 @@ int runCheck(bool quick)
             return 1;
         }
         for (const testing::Case2D& c : matrix) {
+            if (options.light && (c.width * c.height > 100000 || c.kind == "joint-large"))
+                continue;
             std::mt19937_64 rng = testing::caseRng(seed, c.name + "/" + tuning);
             const testing::Image2D image = testing::makeImage2D(c, rng);
             Histogram2DResult expected;
@@ -79,7 +89,7 @@ int runCheck(bool quick)
                 : std::vector<Strategy>{Strategy::Shared};
             for (Strategy s : strategies) {
                 for (bool device : {false, true}) {
-                    if (device && s == Strategy::Cpu)
+                    if ((device || options.gpuOnly) && s == Strategy::Cpu)
                         continue;
                     Histogram2DRequest request = testing::makeRequest2D(c, image.view, s);
                     if (device) {
@@ -402,11 +412,13 @@ int main(int argc, char** argv)
 {
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help") {
-        std::printf("usage: histoscope-scopes check [--quick] | bench [--out PREFIX] [--repeats N]\n");
+        std::printf("usage: histoscope-scopes check [--quick] [--light] [--gpu-only] | bench [--out PREFIX] [--repeats N]\n");
         return args.empty() ? 2 : 0;
     }
-    if (args[0] == "check")
-        return runCheck(std::find(args.begin(), args.end(), "--quick") != args.end());
+    if (args[0] == "check") {
+        auto has = [&](const char* flag) { return std::find(args.begin(), args.end(), flag) != args.end(); };
+        return runCheck({has("--quick"), has("--light"), has("--gpu-only")});
+    }
     if (args[0] == "bench") {
         std::string prefix;
         int repeats = 50;
