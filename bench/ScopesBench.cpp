@@ -55,7 +55,7 @@ int runCheck(const CheckOptions& options)
     std::printf("scopes check: seed %llu (HISTOSCOPE_SEED replays it)\n", (unsigned long long)seed);
     HistogramEngine engine1d;
     const std::vector<std::string> tunings = quick ? std::vector<std::string>{""}
-                                                   : std::vector<std::string>{"", "strip=16", "strip=128,threads=512",
+                                                   : std::vector<std::string>{"", "fast=0", "strip=16,sthreads=256", "strip=128,threads=128",
                                                                               "packed16=0", "dense=0", "dense=1000000"};
     int passed = 0, failed = 0;
     const auto matrix = testing::histogram2DMatrix();
@@ -290,29 +290,43 @@ int runBench(const std::string& prefix, int repeats)
             };
             std::vector<Variant> variants;
             if (plan.columnStrips) {
-                for (std::uint32_t cols : {16u, 32u, 64u, 128u})
-                    for (bool p16 : {true, false}) {
-                        detail::Tuning2D t;
-                        t.stripColumns = cols;
-                        t.packed16 = p16;
-                        const detail::StripPlan sp = detail::planStrips(L, device, t);
-                        if (!sp.fits)
-                            continue;
-                        variants.push_back({"strips " + std::to_string(cols) + " cols " + (sp.packed16 ? "16-bit" : "32-bit") + " ("
-                                                + std::to_string(sp.blocks) + " blocks, " + std::to_string(sp.sharedBytes / 1024) + " KiB)",
-                                            [&L, sp, t, s] { return detail::launchStrips(L, sp, t, s); }});
-                    }
+                struct StripVariant {
+                    std::uint32_t cols;
+                    int threads;
+                    bool fast;
+                    bool p16;
+                };
+                for (const StripVariant sv : {StripVariant{16, 256, true, true}, StripVariant{16, 512, true, true},
+                                              StripVariant{16, 1024, true, true}, StripVariant{32, 256, true, true},
+                                              StripVariant{32, 512, true, true}, StripVariant{32, 1024, true, true},
+                                              StripVariant{64, 1024, true, true}, StripVariant{8, 512, true, true},
+                                              StripVariant{32, 256, false, true}, StripVariant{32, 256, false, false}}) {
+                    detail::Tuning2D t;
+                    t.stripColumns = sv.cols;
+                    t.packed16 = sv.p16;
+                    t.fast = sv.fast;
+                    t.fastStripThreads = sv.threads;
+                    const detail::StripPlan sp = detail::planStrips(L, device, t);
+                    if (!sp.fits)
+                        continue;
+                    variants.push_back({"strips " + std::string(sv.fast ? "fast " : "generic ") + std::to_string(sv.cols) + " cols x"
+                                            + std::to_string(sv.fast ? sv.threads : 256) + " " + (sp.packed16 ? "16-bit" : "32-bit") + " ("
+                                            + std::to_string(sp.blocks) + " blocks, " + std::to_string(sp.sharedBytes / 1024) + " KiB)",
+                                        [&L, sp, t, s] { return detail::launchStrips(L, sp, t, s); }});
+                }
             }
             for (std::uint32_t dense : {8u, 0u, 1000000u})
-                for (bool p16 : {true, false}) {
+                for (int form : {0, 1, 2}) {  // fast 16-bit, generic 16-bit, generic 32-bit
                     detail::Tuning2D t;
                     t.denseDivisor = dense;
-                    t.packed16 = p16;
+                    t.packed16 = form < 2;
+                    t.fast = form == 0;
                     const detail::JointPlan jp = detail::planJoint(L, device, t);
-                    if (jp.tiles > 8 || (!p16 && dense != 8))
+                    if (jp.tiles > 8 || (form > 0 && dense != 8))
                         continue;
                     const std::string merge = dense == 0 ? "sparse merge" : dense == 8 ? "sparse/dense merge" : "dense merge";
-                    variants.push_back({"joint tiles " + std::to_string(jp.tiles) + "x" + (jp.packed16 ? "16-bit" : "32-bit") + ", " + merge,
+                    variants.push_back({"joint " + std::string(form == 0 ? "fast" : "generic") + " tiles " + std::to_string(jp.tiles) + "x"
+                                            + (jp.packed16 ? "16-bit" : "32-bit") + ", " + merge,
                                         [&, jp, t] {
                                             HS_TRY(clear());
                                             return detail::launchJoint(L, jp, scratch, device, t, s);
@@ -334,6 +348,8 @@ int runBench(const std::string& prefix, int repeats)
                 if (st)
                     st = timeMedian(v.run, s, 5, repeats, ms);
                 rows.push_back({content, scope.name, v.name, ms, ms / probeMs, ok && bool(st), st ? "" : st.message});
+                std::printf("row %s %s %s: %.4f ms, %.2fx probe, exact %s %s\n", content, scope.name.c_str(), v.name.c_str(), ms,
+                            ms / probeMs, rows.back().exact ? "yes" : "NO", rows.back().note.c_str());
                 std::fflush(stdout);
             }
             // The facade end to end (device input): counting, download and widening included.

@@ -36,7 +36,7 @@ std::vector<Piece> makePieces(const Plan2D& plan, std::uint64_t limit)
     return pieces;
 }
 
-// HISTOSCOPE_2D_TUNING="strip=64,packed16=0,dense=1,threads=512": the self-check runs every
+// HISTOSCOPE_2D_TUNING="strip=64,packed16=0,dense=0,threads=128,sthreads=512,fast=0": the self-check runs every
 // variant of the block-private families through the facade with it.
 void readTuning(const char* text, Tuning2D& t)
 {
@@ -55,8 +55,12 @@ void readTuning(const char* text, Tuning2D& t)
                 t.packed16 = value != 0;
             else if (key == "dense" && value >= 0)
                 t.denseDivisor = std::uint32_t(value);
-            else if (key == "threads" && value >= 32 && value <= 1024 && value % 32 == 0)
+            else if (key == "threads" && value >= 32 && value <= 256 && value % 32 == 0)
                 t.threads = int(value);
+            else if (key == "sthreads" && value >= 32 && value <= 1024 && value % 32 == 0)
+                t.fastStripThreads = int(value);
+            else if (key == "fast")
+                t.fast = value != 0;
         }
         at = end + 1;
     }

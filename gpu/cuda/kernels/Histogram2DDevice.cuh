@@ -45,6 +45,33 @@ Status visitTypeChannels2D(SampleType type, int channels, F&& f)
     return visitSampleType2D(type, [&](auto tag) -> Status { return f(tag, std::integral_constant<int, 0>{}); });
 }
 
+// Fast forms of the block-private kernels: the scopes' commonest requests with their quantities
+// resolved at compile time (8- and 16-bit samples, value axes over the whole code range, so that
+// a bin is a shift of the value and no value falls outside). Everything else runs the generic form.
+enum class Fast2D : int { None, Channels, Luma, Vectorscope };
+
+// A value axis over the whole range of a D-bit code, 2^shift codes per bin.
+inline bool fullCodeRange(const ChannelMap& m, int bits, std::uint32_t& shift)
+{
+    if (!m.active || m.ilo != 0 || m.irange != (std::uint64_t(1) << bits))
+        return false;
+    if (m.mode == MapMode::Identity) {
+        shift = 0;
+        return true;
+    }
+    if (m.mode == MapMode::Shift) {
+        shift = m.shift;
+        return true;
+    }
+    return false;
+}
+
+inline bool fastLayout(SampleType type, int channels)
+{
+    return (type == SampleType::U8 && (channels == 1 || channels == 3 || channels == 4))
+        || (type == SampleType::U16 && (channels == 3 || channels == 4));
+}
+
 template <int C>
 inline constexpr int kSlotsOf = C ? C : 4;  // a pixel's array: C samples, or 4 for the generic form
 

@@ -20,7 +20,29 @@ struct JointArgs {
     std::uint32_t* d_control;    // [0]: dense rows taken
     std::uint32_t denseRowsMax;
     std::uint32_t denseDivisor;
+    int fastChannelX, fastChannelY;      // Fast2D::Channels
+    std::uint32_t fastShiftX, fastShiftY;
 };
+
+// The fast form of a joint launch: one pair, one tile of 16-bit counters, and either Cb against Cr
+// or channel against channel, each axis over the whole code range.
+Fast2D jointFastForm(const Launch2D& L, const JointPlan& plan, JointArgs& a)
+{
+    if (!fastLayout(L.type, L.channels) || L.map.numPairs != 1 || plan.tiles != 1 || !plan.packed16)
+        return Fast2D::None;
+    const int bits = L.type == SampleType::U8 ? 8 : 16;
+    const AxisMap2D& x = L.map.pair[0].x;
+    const AxisMap2D& y = L.map.pair[0].y;
+    if (!fullCodeRange(x.map, bits, a.fastShiftX) || !fullCodeRange(y.map, bits, a.fastShiftY))
+        return Fast2D::None;
+    a.fastChannelX = x.channel;
+    a.fastChannelY = y.channel;
+    if (x.quantity == Q2::Cb && y.quantity == Q2::Cr && L.map.codeBits == bits)
+        return Fast2D::Vectorscope;
+    if (x.quantity == Q2::Channel && y.quantity == Q2::Channel)
+        return Fast2D::Channels;
+    return Fast2D::None;
+}
 
 template <bool P16>
 __device__ void mergeTile(const JointArgs& a)
@@ -64,10 +86,45 @@ __device__ void mergeTile(const JointArgs& a)
     }
 }
 
-template <typename T, int C, bool P16>
-__global__ void jointKernel(const __grid_constant__ JointArgs a)
+template <typename T, int C, bool P16, Fast2D K>
+__global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) jointKernel(const __grid_constant__ JointArgs a)
 {
     const Region2D& g = a.L.region;
+    const Map2D& m = a.L.map;
+    // Fast forms: Cb and Cr in 32-bit integers (|sum| <= 32768 * 65535 < 2^31), or two channels;
+    // a bin is a shift of the code; one pair in one tile, so the cell is the counter.
+    const YccCoefficients k = yccCoefficients(m.bt709);
+    const int kbr = int(k.cbr), kbg = int(k.cbg), krg = int(k.crg), krb = int(k.crb);
+    const int half = 1 << (m.codeBits - 1);
+    const std::uint32_t ySlots = m.pair[0].ySlots;
+    auto visitFast = [&](std::int64_t, const T(&px)[4][kSlotsOf<C>], int n) {
+        std::uint32_t last = 0, run = 0;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            if (i < n) {
+                std::uint32_t sx = 0, sy = 0;
+                if constexpr (K == Fast2D::Vectorscope) {
+                    const int r = int(pick(px[i], m.rgb[0])), gr = int(pick(px[i], m.rgb[1])), b = int(pick(px[i], m.rgb[2]));
+                    sx = std::uint32_t(half + ((kbr * r + kbg * gr + 32768 * b) >> 16)) >> a.fastShiftX;
+                    sy = std::uint32_t(half + ((32768 * r + krg * gr + krb * b) >> 16)) >> a.fastShiftY;
+                } else if constexpr (K == Fast2D::Channels) {
+                    sx = std::uint32_t(pick(px[i], a.fastChannelX)) >> a.fastShiftX;
+                    sy = std::uint32_t(pick(px[i], a.fastChannelY)) >> a.fastShiftY;
+                }
+                const std::uint32_t s = sx * ySlots + sy;
+                if (run && s == last) {
+                    ++run;
+                } else {
+                    if (run)
+                        sharedAdd<true>(last, run);
+                    last = s;
+                    run = 1;
+                }
+            }
+        }
+        if (run)
+            sharedAdd<true>(last, run);
+    };
     auto add = [&](std::uint32_t slot, std::uint32_t n) {
         const std::uint32_t local = slot - a.tileBegin;  // wraps past tileSlots below the tile
         if (local < a.tileSlots)
@@ -87,7 +144,10 @@ __global__ void jointKernel(const __grid_constant__ JointArgs a)
         const std::int64_t r1 = r0 + a.chunkRows < g.rows ? r0 + a.chunkRows : g.rows;
         const std::int64_t c0 = seg * a.chunkCols;
         const std::int64_t c1 = c0 + a.chunkCols < g.width ? c0 + a.chunkCols : g.width;
-        forPixels<T, C>(g, a.L.channels, r0, r1, c0, c1, threadIdx.x, blockDim.x, visit);
+        if constexpr (K == Fast2D::None)
+            forPixels<T, C>(g, a.L.channels, r0, r1, c0, c1, threadIdx.x, blockDim.x, visit);
+        else
+            forPixels<T, C>(g, a.L.channels, r0, r1, c0, c1, threadIdx.x, blockDim.x, visitFast);
         if (P16 || last) {
             __syncthreads();
             mergeTile<P16>(a);
@@ -165,11 +225,22 @@ Status launchJoint(const Launch2D& L, const JointPlan& plan, JointScratch& scrat
     return visitTypeChannels2D(L.type, L.channels, [&](auto tag, auto channels) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        void (*kernel)(JointArgs) = plan.packed16 ? jointKernel<T, C, true> : jointKernel<T, 0, false>;
+        JointArgs a{};
+        void (*kernel)(JointArgs) = plan.packed16 ? jointKernel<T, C, true, Fast2D::None> : jointKernel<T, 0, false, Fast2D::None>;
+        int threads = std::min(tuning.threads, 256);
+        if constexpr (C > 0) {
+            const Fast2D fast = tuning.fast ? jointFastForm(L, plan, a) : Fast2D::None;
+            if (fast == Fast2D::Vectorscope)
+                kernel = jointKernel<T, C, true, Fast2D::Vectorscope>;
+            else if (fast == Fast2D::Channels)
+                kernel = jointKernel<T, C, true, Fast2D::Channels>;
+            if (fast != Fast2D::None)
+                threads = 1024;  // one block per multiprocessor (its tile fills shared memory): many threads
+        }
         const void* entry = reinterpret_cast<const void*>(kernel);
         HS_TRY(prepareShared(entry, plan.sharedBytes));
         int perSm = 0;
-        HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, entry, tuning.threads, plan.sharedBytes));
+        HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, entry, threads, plan.sharedBytes));
         if (perSm < 1)
             return Status::error(ErrorCode::CudaError, "the joint kernel does not fit on a multiprocessor");
         const std::uint64_t resident = std::uint64_t(perSm) * std::uint64_t(device.multiprocessors);
@@ -178,7 +249,6 @@ Status launchJoint(const Launch2D& L, const JointPlan& plan, JointScratch& scrat
         std::uint64_t target = plan.packed16 ? kPacked16Max : std::max<std::uint64_t>(1, (pixels + resident * 4 - 1) / (resident * 4));
         if (plan.packed16)
             target = std::min<std::uint64_t>(target, std::max<std::uint64_t>(4096, (pixels + resident - 1) / resident));
-        JointArgs a{};
         a.L = L;
         a.chunkCols = std::int64_t(std::min<std::uint64_t>(std::uint64_t(L.region.width), target));
         a.chunkRows = std::int64_t(std::max<std::uint64_t>(1, target / std::uint64_t(a.chunkCols)));
@@ -208,7 +278,7 @@ Status launchJoint(const Launch2D& L, const JointPlan& plan, JointScratch& scrat
             a.tileSlots = std::min(plan.tileSlots, L.map.numSlots - a.tileBegin);
             a.tileWords = plan.packed16 ? (a.tileSlots + 1) / 2 : a.tileSlots;
             HS_CUDA_TRY(cudaMemsetAsync(a.d_control, 0, sizeof(std::uint32_t), stream));
-            kernel<<<unsigned(blocks), tuning.threads, plan.sharedBytes, stream>>>(a);
+            kernel<<<unsigned(blocks), threads, plan.sharedBytes, stream>>>(a);
             HS_TRY(launched("jointKernel"));
             if (a.d_dense) {
                 const dim3 grid((a.tileWords + 255) / 256, 8);

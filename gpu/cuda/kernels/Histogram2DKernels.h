@@ -38,10 +38,12 @@ struct Device2D {
 
 // Tunables of the block-private 2-D families; the bench sweeps them.
 struct Tuning2D {
-    int threads = 256;
+    int threads = 256;                   // generic forms (at most 256: their launch bounds)
+    int fastStripThreads = 1024;         // fast column strips (at most 1024)
     std::uint32_t stripColumns = 32;     // columns a strip block owns (one bin per column)
     std::uint32_t denseDivisor = 8;      // a block stores its counters whole past words / divisor nonzero
     bool packed16 = true;                // 16-bit counters where the bound allows
+    bool fast = true;                    // the compile-time forms of the commonest scopes
 };
 
 // ---- column strips (every pair's x is the column, one binning) ----------------------------------

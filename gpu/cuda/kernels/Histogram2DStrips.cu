@@ -22,7 +22,33 @@ struct StripArgs {
     std::uint32_t binItems;
     std::uint32_t ySlotsTotal;
     std::uint32_t yOffset[kMaxPairs];
+    int fastChannel[kMaxPairs];          // Fast2D::Channels: each pair's channel and shift
+    std::uint32_t fastShift[kMaxPairs];  // (Fast2D::Luma: fastShift[0])
 };
+
+// The fast form of a strip launch, if the request has one: one bin per column over the whole
+// region, and every pair's value axis a channel (or the one pair's luma) over the whole code range.
+Fast2D stripFastForm(const Launch2D& L, std::int64_t regionWidth, StripArgs& a)
+{
+    if (!fastLayout(L.type, L.channels))
+        return Fast2D::None;
+    const ChannelMap& xm = L.map.pair[0].x.map;
+    if (xm.mode != MapMode::Identity || xm.ilo != 0 || std::int64_t(xm.irange) != regionWidth)
+        return Fast2D::None;
+    const int bits = L.type == SampleType::U8 ? 8 : 16;
+    bool channels = true;
+    for (int p = 0; p < L.map.numPairs; ++p) {
+        const AxisMap2D& y = L.map.pair[p].y;
+        channels = channels && y.quantity == Q2::Channel && fullCodeRange(y.map, bits, a.fastShift[p]);
+        a.fastChannel[p] = y.channel;
+    }
+    if (channels)
+        return Fast2D::Channels;
+    if (L.map.numPairs == 1 && L.map.pair[0].y.quantity == Q2::Luma && L.map.codeBits == bits
+        && fullCodeRange(L.map.pair[0].y.map, bits, a.fastShift[0]))
+        return Fast2D::Luma;
+    return Fast2D::None;
+}
 
 __host__ __device__ inline std::int64_t firstColumn(const ChannelMap& m, std::uint64_t bin, std::int64_t width)
 {
@@ -33,8 +59,8 @@ __host__ __device__ inline std::int64_t firstColumn(const ChannelMap& m, std::ui
     return c < 0 ? 0 : c > width ? width : c;
 }
 
-template <typename T, int C, bool P16>
-__global__ void stripKernel(const __grid_constant__ StripArgs a)
+template <typename T, int C, bool P16, Fast2D K>
+__global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) stripKernel(const __grid_constant__ StripArgs a)
 {
     const Map2D& m = a.L.map;
     const ChannelMap& xm = m.pair[0].x.map;
@@ -71,6 +97,35 @@ __global__ void stripKernel(const __grid_constant__ StripArgs a)
     zeroShared(P16 ? (counters + 1) / 2 : counters);
     __syncthreads();
 
+    // Fast forms: the column is its own slot, a value's bin is a shift of it.
+    auto visitFast = [&](std::int64_t col, const T(&px)[4][kSlotsOf<C>], int n) {
+        const std::uint32_t lx0 = std::uint32_t(col + a.L.region.col0) - s0;
+        if constexpr (K == Fast2D::Channels) {
+#pragma unroll 1
+            for (int p = 0; p < m.numPairs; ++p) {
+                const std::uint32_t base = lx0 * a.ySlotsTotal + a.yOffset[p];
+                const int ch = a.fastChannel[p];
+                const std::uint32_t shift = a.fastShift[p];
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    if (i < n)
+                        sharedAdd<P16>(base + i * a.ySlotsTotal + (std::uint32_t(pick(px[i], ch)) >> shift), 1u);
+            }
+        } else if constexpr (K == Fast2D::Luma) {
+            const YccCoefficients k = yccCoefficients(m.bt709);
+            const std::uint32_t kr = std::uint32_t(k.yr), kg = std::uint32_t(k.yg), kb = std::uint32_t(k.yb);
+            const int cr = m.rgb[0], cg = m.rgb[1], cb = m.rgb[2];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                if (i < n) {
+                    // Luma coefficients are positive and sum to 2^16: the sum fits 32 bits for 16-bit codes.
+                    const std::uint32_t y = (kr * std::uint32_t(pick(px[i], cr)) + kg * std::uint32_t(pick(px[i], cg))
+                                             + kb * std::uint32_t(pick(px[i], cb)) + 32768u) >> 16;
+                    sharedAdd<P16>((lx0 + i) * a.ySlotsTotal + (y >> a.fastShift[0]), 1u);
+                }
+            }
+        }
+    };
     auto visit = [&](std::int64_t col, const T(&px)[4][kSlotsOf<C>], int n) {
         std::uint32_t lx[4];
 #pragma unroll
@@ -90,7 +145,10 @@ __global__ void stripKernel(const __grid_constant__ StripArgs a)
             }
         }
     };
-    forPixels<T, C>(a.L.region, a.L.channels, 0, a.L.region.rows, c0, c1, threadIdx.x, blockDim.x, visit);
+    if constexpr (K == Fast2D::None)
+        forPixels<T, C>(a.L.region, a.L.channels, 0, a.L.region.rows, c0, c1, threadIdx.x, blockDim.x, visit);
+    else
+        forPixels<T, C>(a.L.region, a.L.channels, 0, a.L.region.rows, c0, c1, threadIdx.x, blockDim.x, visitFast);
     __syncthreads();
 
     // Each counter of slots [s0, s1) belongs to this block alone: store it, coalesced per pair.
@@ -159,9 +217,21 @@ Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tu
     return visitTypeChannels2D(L.type, L.channels, [&](auto tag, auto channels) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        void (*kernel)(StripArgs) = plan.packed16 ? stripKernel<T, C, true> : stripKernel<T, 0, false>;
+        void (*kernel)(StripArgs) = plan.packed16 ? stripKernel<T, C, true, Fast2D::None> : stripKernel<T, 0, false, Fast2D::None>;
+        int threads = std::min(tuning.threads, 256);
+        if constexpr (C > 0) {
+            if (tuning.fast && plan.packed16) {
+                const Fast2D fast = stripFastForm(L, a.regionWidth, a);
+                if (fast == Fast2D::Channels)
+                    kernel = stripKernel<T, C, true, Fast2D::Channels>;
+                else if (fast == Fast2D::Luma)
+                    kernel = stripKernel<T, C, true, Fast2D::Luma>;
+                if (fast != Fast2D::None)
+                    threads = std::clamp(tuning.fastStripThreads, 32, 1024);
+            }
+        }
         HS_TRY(prepareShared(reinterpret_cast<const void*>(kernel), plan.sharedBytes));
-        kernel<<<plan.blocks, tuning.threads, plan.sharedBytes, stream>>>(a);
+        kernel<<<plan.blocks, threads, plan.sharedBytes, stream>>>(a);
         return launched("stripKernel");
     });
 }
