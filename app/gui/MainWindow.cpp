@@ -3,7 +3,7 @@
 #include "widgets/BarChart.h"
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
-#include "app/core/HistogramExport.h"
+#include "app/core/RecordCodec.h"
 #include "widgets/HistogramView.h"
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
@@ -51,9 +51,9 @@ QString writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString
     for (const auto& c : channels)
         bins = std::max(bins, int(c.histogram->counts.size()));
     QTextStream out(&file);
-    out << csvHeader(bins) << "\n";
+    out << RecordCodec::csvHeader(bins);
     for (const auto& [name, h] : channels)
-        out << csvLine({source, frame, name, h}) << "\n";
+        out << RecordCodec::csvLine({source, frame, name, *h});
     return {};
 }
 
@@ -61,7 +61,7 @@ QString writeJson(const QString& path, const SnapshotPtr& snapshot, const QStrin
 {
     QJsonArray records;
     for (const auto& [name, h] : orderedChannels(*snapshot))
-        records.append(recordJson({source, frame, name, h}));
+        records.append(RecordCodec::recordJson({source, frame, name, *h}));
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return path + ": " + file.errorString();
