@@ -33,13 +33,15 @@ hs::HistogramEngine& threadEngine(const BatchOptions& options)
 }
 
 // Fault injection for tst_cli_hostile: a decoder that never returns, which no real file makes
-// reliably. Set only by the test; the worker then hangs as a stuck OpenCV call would.
-void stallIfAsked(const QString& path)
+// reliably. HISTOSCOPE_TEST_STALL_ON=TEXT[@N] hangs the worker of a file whose path contains
+// TEXT, after N frames (default 0), as a stuck OpenCV call would. Set only by the tests.
+void stallIfAsked(const QString& path, qint64 frames)
 {
-    static const QString marker = qEnvironmentVariable("HISTOSCOPE_TEST_STALL_ON");
-    if (!marker.isEmpty() && path.contains(marker))
-        for (;;)
-            std::this_thread::sleep_for(std::chrono::hours(1));
+    static const QStringList parts = qEnvironmentVariable("HISTOSCOPE_TEST_STALL_ON").split('@');
+    if (parts.first().isEmpty() || !path.contains(parts.first()) || frames != parts.value(1).toLongLong())
+        return;
+    for (;;)
+        std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
 bool pushRecords(FileJob& job, const Frame& frame, const hs::HistogramResult& result, qint64 frameIndex)
@@ -76,7 +78,7 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
     QStringList warnings;
     qint64 frames = 0;
     auto finish = [&](const QString& error) { job.finish(error, warnings, frames); };
-    stallIfAsked(path);
+    stallIfAsked(path, 0);
     SourceOptions sourceOptions;
     sourceOptions.raw = options.histogram.raw;
     sourceOptions.memoryBudget = options.fileBudget;
@@ -93,6 +95,8 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
     qint64 delivered = 0;
     while (!job.cancelled() && !Interrupts::requested() && source->next(frame, error)) {
         job.beat();
+        if (delivered > 0)
+            stallIfAsked(path, delivered);
         const hs::HistogramRequest request = frameRequest(frame, options.histogram.counting);
         hs::HistogramResult result;
         const bool accumulate = !perFrame && delivered > 0;
