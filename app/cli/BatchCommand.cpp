@@ -276,6 +276,8 @@ int BatchRun::run()
 
 int runBatchCommand(const QStringList& arguments)
 {
+    // First, before any thread exists, so that every thread inherits the blocked signals.
+    Interrupts::install();
     QCommandLineParser parser;
     BatchOptions options;
     QString problem;
@@ -324,7 +326,6 @@ int runBatchCommand(const QStringList& arguments)
         }
     }
 
-    Interrupts::install();
     Interrupts::setExitNote(QStringLiteral("the output has no summary record, so merge treats it as unfinished"));
     OutputSink sink;
     Error error;

@@ -64,6 +64,9 @@ void Interrupts::install()
     std::call_once(once, [] {
         const sigset_t set = watchedSignals();
         pthread_sigmask(SIG_BLOCK, &set, nullptr);
+        // A reader that goes away (`| head`) makes writes fail with EPIPE, reported and cut
+        // back to whole lines like any write error, instead of killing the process mid-line.
+        ::signal(SIGPIPE, SIG_IGN);
         std::thread(watch).detach();
     });
 }

@@ -2,6 +2,7 @@
 // thread and taken by one watcher thread (sigwait), so no handler runs in the middle of a
 // write: the first Ctrl-C asks the run to stop after the current file; a second Ctrl-C or a
 // SIGTERM ends the process at once, but only between two lines (it takes the output lock).
+// SIGPIPE is ignored, so a closed pipe is a checked write error like a full disk.
 #pragma once
 
 #include <QString>

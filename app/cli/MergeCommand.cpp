@@ -159,6 +159,7 @@ void Merger::read(const QString& path)
 
 int runMergeCommand(const QStringList& arguments)
 {
+    Interrupts::install();  // before any thread exists, so that every thread inherits it
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Adds the histograms of batch outputs (for example one per shard) into one record per channel, exactly.\n"
@@ -196,7 +197,6 @@ int runMergeCommand(const QStringList& arguments)
         printError(QStringLiteral("histoscope-cli merge: %1\n").arg(usage));
         return 2;
     }
-    Interrupts::install();
 
     Merger merger(parser.isSet("allow-partial"));
     for (const QString& path : parser.positionalArguments())
@@ -224,7 +224,7 @@ int runMergeCommand(const QStringList& arguments)
     Interrupts::setExitNote(QStringLiteral("the merge output has no summary record"));
     if (!sink.open(output, error)) {
         printError(QStringLiteral("histoscope-cli merge: %1\n").arg(error.message()));
-        return 3;
+        return error.cause.contains(QLatin1String("another run")) ? 2 : 3;
     }
     const int bins = merger.channels.isEmpty() ? 0 : int(merger.channels.first().record.histogram.binning.bins);
     bool ok = !csv || sink.writeLine(RecordCodec::csvHeader(bins), error);

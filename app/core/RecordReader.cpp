@@ -65,14 +65,22 @@ bool RecordReader::accept(const RecordLine& line, Error& error)
 bool RecordReader::nextJson(RecordLine& line, Error& error)
 {
     for (;;) {
-        QByteArray bytes = m_device->readLine(kMaxLineBytes);
+        // In 64 KiB steps: QIODevice::readLine(max) allocates all of `max` up front.
+        QByteArray bytes;
+        for (;;) {
+            const QByteArray part = m_device->readLine(1 << 16);
+            bytes += part;
+            if (part.isEmpty() || part.endsWith('\n'))
+                break;
+            if (bytes.size() > kMaxLineBytes) {
+                ++m_line;
+                error = fail(QStringLiteral("a line longer than %1 bytes").arg(kMaxLineBytes));
+                return false;
+            }
+        }
         if (bytes.isEmpty())
             return false;
         ++m_line;
-        if (!bytes.endsWith('\n') && !m_device->atEnd()) {
-            error = fail(QStringLiteral("a line longer than %1 bytes").arg(kMaxLineBytes));
-            return false;
-        }
         bytes = bytes.trimmed();
         if (bytes.isEmpty())
             continue;
