@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with clang (ASan + UBSan) and runs it.
 #   scripts/fuzz.sh [SECONDS] [TARGET]     SECONDS default 300; TARGET rawformat (default) or records
-#   rawformat: the raw and .npy parsers (io/fuzz/fuzz_rawformat.cpp)
+#   rawformat: the raw and .npy parsers and the image header reader (io/fuzz/fuzz_rawformat.cpp)
 #   records:   the record reader, JSON Lines and CSV, with a write/read round-trip of every
 #              record it accepts (app/core/fuzz/fuzz_recordreader.cpp); links the system Qt Core
 # Needs clang (apt-get install clang). Crashes land in build-fuzz/crash-*.
@@ -13,11 +13,18 @@ flags=(-std=c++20 -I. -Igpu/include -g -O1 -fsanitize=fuzzer,address,undefined -
 mkdir -p "build-fuzz/corpus-$target"
 case "$target" in
 rawformat)
-  clang++ "${flags[@]}" io/fuzz/fuzz_rawformat.cpp io/RawFormat.cpp -o build-fuzz/fuzz_rawformat
+  clang++ "${flags[@]}" io/fuzz/fuzz_rawformat.cpp io/RawFormat.cpp io/ImageHeader.cpp -o build-fuzz/fuzz_rawformat
   # A few valid .npy headers to start from.
   printf "\x93NUMPY\x01\x00\x76\x00{'descr': '<u2', 'fortran_order': False, 'shape': (2, 3), }%60s\n" "" > build-fuzz/corpus-$target/v1.npy
   printf "\x93NUMPY\x02\x00\x74\x00\x00\x00{'descr': '|u1', 'fortran_order': False, 'shape': (7,), }%55s\n" "" > build-fuzz/corpus-$target/v2.npy
   printf "\x93NUMPY\x03\x00\x74\x00\x00\x00{'descr': '>f8', 'fortran_order': True, 'shape': (1, 2, 3), }%45s\n" "" > build-fuzz/corpus-$target/v3.npy
+  # And image headers for the header reader.
+  c=build-fuzz/corpus-$target
+  cp resources/samples/sample.png $c/
+  printf 'II*\0\010\0\0\0\002\0\0\001\003\0\001\0\0\0\100\0\0\0\001\001\004\0\001\0\0\0\040\0\0\0\0\0\0\0' > $c/page.tif
+  printf '\377\330\377\300\0\021\010\0\020\0\040\003\001\021\0\002\021\0\003\021\0\377\332\0\010\001\001\0\0\077\0\022\377\000\064\377\320\377\331' > $c/tiny.jpg
+  printf 'P5\n# comment\n16 8\n65535\n' > $c/head.pgm
+  printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 8 +X 16\n' > $c/head.hdr
   ;;
 records)
   # Qt's headers want position-independent code; Qt itself is not instrumented.

@@ -355,6 +355,8 @@ void TestRecordCodec::summaryRules_data()
                                                << false << "files is -1";
     QTest::newRow("csv finished") << RecordCodec::csvHeader(16) + RecordCodec::csvLine(r) + RecordCodec::summaryCsvLine({1, 1, 0, 1}, 16)
                                   << true << "";
+    QTest::newRow("csv with a byte-order mark") << "\xef\xbb\xbf" + RecordCodec::csvHeader(16) + RecordCodec::csvLine(r)
+                                                   + RecordCodec::summaryCsvLine({1, 1, 0, 1}, 16) << true << "";
     QTest::newRow("csv summary only") << RecordCodec::csvHeader(0) + RecordCodec::summaryCsvLine({0, 0, 2, 0}, 0) << true << "";
     QTest::newRow("csv summary lacks frames") << RecordCodec::csvHeader(0) + "histoscope.histogram/2,summary,records=0;files=0;failed=0,,,,,,,,,,,,,,,\n"
                                               << false << "the summary lacks frames";

@@ -121,7 +121,12 @@ void Walker::named(const QString& path)
     m_out.walkedFolders << root;
     m_found.clear();
     m_folders.insert({st.st_dev, st.st_ino});
+    const qsizetype problems = m_out.failed.size(), notes = m_out.notes.size();
     walk(path, root, path, QString());
+    if (m_found.isEmpty() && m_out.failed.size() == problems && m_out.notes.size() == notes)
+        m_out.failed << InputProblem{path, m_options.recursive
+                                               ? QStringLiteral("a folder with no file to count in it or below it")
+                                               : QStringLiteral("a folder with no file to count (-r descends into its sub-folders)")};
     // The same order on every machine, so shards are stable.
     std::sort(m_found.begin(), m_found.end(), [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
     m_out.files << m_found;

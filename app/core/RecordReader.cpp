@@ -12,6 +12,9 @@ Error RecordReader::fail(const QString& cause) const
 bool RecordReader::detect(Error& error)
 {
     m_detected = true;
+    // A byte-order mark (spreadsheets save CSV with one) is not part of the first field.
+    if (m_device->peek(3) == QByteArray("\xef\xbb\xbf"))
+        m_device->read(3);
     char first = 0;
     // Blank lines before the first record are allowed in JSON Lines; skip them to see its brace.
     while (m_device->peek(&first, 1) == 1 && (first == '\n' || first == '\r' || first == ' ')) {
