@@ -1,0 +1,100 @@
+#include "app/core/HistogramWorker.h"
+
+#include "app/core/FrameRequest.h"
+#include "app/core/LumaPlane.h"
+
+#include "histoscope/ReferenceHistogram.h"
+#include "histoscope/RunTiming.h"
+
+#include <QElapsedTimer>
+
+void HistogramWorker::ensureEngine(bool useGpu)
+{
+    if (m_engine && m_engineUsesGpu == useGpu)
+        return;
+    m_engine = std::make_unique<hs::HistogramEngine>(hs::EngineOptions{useGpu});
+    m_engineUsesGpu = useGpu;
+    m_backend = m_engine->hasGpu()
+        ? QStringLiteral("GPU: %1").arg(QString::fromStdString(m_engine->deviceInfo()->name))
+        : QStringLiteral("CPU (%1)").arg(QString::fromStdString(m_engine->notice()));
+    emit backendChanged(m_backend);
+}
+
+void HistogramWorker::countLatest()
+{
+    // One frame per invocation: the controller posts one invocation each time the slot goes
+    // from empty to full, so a frame put while this one is counted gets its own turn.
+    if (std::optional<HistogramJob> job = m_frames->take())
+        emit counted(count(*job));
+}
+
+SnapshotPtr HistogramWorker::count(const HistogramJob& job)
+{
+    ensureEngine(job.settings.counting.useGpu);
+    auto snapshot = std::make_shared<HistogramSnapshot>();
+    snapshot->generation = job.generation;
+    snapshot->frame = job.frame;
+    snapshot->frameIndex = job.frameIndex;
+    snapshot->settings = job.settings;
+    snapshot->roi = job.roi;
+    snapshot->backend = m_backend;
+    QElapsedTimer timer;
+    timer.start();
+    hs::Status status = m_engine->compute(frameRequest(job.frame, job.settings.counting, job.roi), snapshot->result);
+    if (status) {
+        if (auto luma = lumaPlane(job.frame, job.settings.display.luma)) {
+            hs::HistogramResult lumaResult;
+            status = m_engine->compute(frameRequest(*luma, job.settings.counting, job.roi), lumaResult);
+            if (status && !lumaResult.channels.empty())
+                snapshot->luma = lumaResult.channels.front();
+        }
+    }
+    snapshot->error = Error::fromStatus(status, {});
+    for (const hs::ChannelHistogram& h : snapshot->result.channels)
+        snapshot->statistics.push_back(hs::computeStatistics(h));
+    if (snapshot->luma)
+        snapshot->lumaStatistics = hs::computeStatistics(*snapshot->luma);
+    snapshot->wallMs = double(timer.nsecsElapsed()) / 1e6;
+    return snapshot;
+}
+
+void HistogramWorker::compare(const HistogramJob& job)
+{
+    ensureEngine(job.settings.counting.useGpu);
+    auto comparison = std::make_shared<StrategyComparison>();
+    comparison->generation = job.generation;
+    comparison->backend = m_backend;
+    hs::HistogramRequest request = frameRequest(job.frame, job.settings.counting, job.roi);
+    hs::HistogramResult reference;
+    comparison->error = Error::fromStatus(hs::referenceHistogram(request, reference), {});
+    for (hs::Strategy s : hs::allStrategies()) {
+        if (hs::isGpuStrategy(s) && !m_engine->hasGpu())
+            continue;
+        StrategyTiming timing;
+        timing.strategy = s;
+        request.strategy = s;
+        hs::HistogramResult result;
+        hs::Status status;
+        // Engine phases only on the GPU (events, without the copies); wall time on the CPU.
+        const bool gpuTimed = m_engine->hasGpu() && s != hs::Strategy::Cpu;
+        const double ms = hs::medianRunMs(1, 5, [&] {
+            QElapsedTimer timer;
+            timer.start();
+            status = m_engine->compute(request, result);
+            if (!status)
+                return -1.0;
+            const double wall = double(timer.nsecsElapsed()) / 1e6;
+            const hs::PhaseTimings& t = result.timings;
+            return gpuTimed ? t.totalMs() - t.uploadMs - t.downloadMs : wall;
+        });
+        if (!status) {
+            timing.error = Error::fromStatus(status, {});
+        } else {
+            timing.milliseconds = ms;
+            timing.exact = !comparison->error.isError() && result == reference;
+            timing.ran = result.strategyRan;
+        }
+        comparison->timings.push_back(timing);
+    }
+    emit compared(comparison);
+}
