@@ -133,15 +133,28 @@ Equalization EqualizationWorker::run(const EqualizeRequest& request)
 
 void EqualizationWorker::equalize(quint64 id, const EqualizeRequest& request)
 {
-    auto result = std::make_shared<Equalization>(run(request));
+    std::shared_ptr<Equalization> result;
+    try {
+        result = std::make_shared<Equalization>(run(request));
+    } catch (const std::exception& e) {   // OpenCV or allocation: answered, never thrown through Qt
+        result = std::make_shared<Equalization>();
+        result->input = request.frame;
+        result->method = request.method;
+        result->error = Error::make(ErrorKind::Engine, request.source, QString::fromUtf8(e.what()).trimmed());
+    }
     result->id = id;
     emit equalized(result);
 }
 
 void EqualizationWorker::save(quint64 id, const QString& path, const Frame& frame)
 {
-    const Error error = frame.isNull() ? Error::make(ErrorKind::InvalidInput, path, QStringLiteral("nothing to save"))
-                                       : saveFrame(path, frame);
+    Error error;
+    try {
+        error = frame.isNull() ? Error::make(ErrorKind::InvalidInput, path, QStringLiteral("nothing to save"))
+                               : saveFrame(path, frame);
+    } catch (const std::exception& e) {
+        error = Error::make(ErrorKind::WriteFailed, path, QString::fromUtf8(e.what()).trimmed());
+    }
     emit saved(id, path, error);
 }
 

@@ -28,15 +28,36 @@ void HistogramWorker::countLatest()
         emit counted(count(*job));
 }
 
+namespace {
+
+// What a job that threw (allocation, OpenCV in the luma plane) answers instead.
+Error thrown(const std::exception& e)
+{
+    return Error::make(ErrorKind::Engine, {}, QString::fromUtf8(e.what()).trimmed());
+}
+
+}  // namespace
+
 SnapshotPtr HistogramWorker::count(const HistogramJob& job)
 {
-    ensureEngine(job.settings.counting.useGpu);
     auto snapshot = std::make_shared<HistogramSnapshot>();
     snapshot->generation = job.generation;
     snapshot->frame = job.frame;
     snapshot->frameIndex = job.frameIndex;
     snapshot->settings = job.settings;
     snapshot->roi = job.roi;
+    try {
+        countInto(job, *snapshot);
+    } catch (const std::exception& e) {
+        snapshot->error = thrown(e);
+    }
+    return snapshot;
+}
+
+void HistogramWorker::countInto(const HistogramJob& job, HistogramSnapshot& out)
+{
+    HistogramSnapshot* snapshot = &out;
+    ensureEngine(job.settings.counting.useGpu);
     snapshot->backend = m_backend;
     QElapsedTimer timer;
     timer.start();
@@ -55,14 +76,24 @@ SnapshotPtr HistogramWorker::count(const HistogramJob& job)
     if (snapshot->luma)
         snapshot->lumaStatistics = hs::computeStatistics(*snapshot->luma);
     snapshot->wallMs = double(timer.nsecsElapsed()) / 1e6;
-    return snapshot;
 }
 
 void HistogramWorker::compare(const HistogramJob& job)
 {
-    ensureEngine(job.settings.counting.useGpu);
     auto comparison = std::make_shared<StrategyComparison>();
     comparison->generation = job.generation;
+    try {
+        compareInto(job, *comparison);
+    } catch (const std::exception& e) {
+        comparison->error = thrown(e);
+    }
+    emit compared(comparison);   // a one-shot job always answers
+}
+
+void HistogramWorker::compareInto(const HistogramJob& job, StrategyComparison& out)
+{
+    StrategyComparison* comparison = &out;
+    ensureEngine(job.settings.counting.useGpu);
     comparison->backend = m_backend;
     hs::HistogramRequest request = frameRequest(job.frame, job.settings.counting, job.roi);
     hs::HistogramResult reference;
@@ -96,5 +127,4 @@ void HistogramWorker::compare(const HistogramJob& job)
         }
         comparison->timings.push_back(timing);
     }
-    emit compared(comparison);
 }

@@ -26,6 +26,8 @@ signals:
 private:
     void ensureEngine(bool useGpu);
     SnapshotPtr count(const HistogramJob& job);
+    void countInto(const HistogramJob& job, HistogramSnapshot& snapshot);
+    void compareInto(const HistogramJob& job, StrategyComparison& comparison);
 
     std::shared_ptr<LatestSlot<HistogramJob>> m_frames;
     std::unique_ptr<hs::HistogramEngine> m_engine;

@@ -35,7 +35,7 @@ struct MediaCommand {
     std::optional<rawformat::RawSpec> raw;     // Open
     qint64 index = 0;                          // Seek
 };
-Q_DECLARE_METATYPE(MediaCommand)
+Q_DECLARE_METATYPE(MediaCommandKind)
 
 class MediaWorker;
 

@@ -15,6 +15,18 @@ MediaWorker::~MediaWorker() = default;
 
 void MediaWorker::perform(const MediaCommand& command)
 {
+    try {
+        execute(command);
+    } catch (const std::exception& e) {   // a decoder that threw: reported, never thrown through Qt
+        setPlaying(false);
+        emit failed(Error::make(ErrorKind::DecodeFailed, m_source ? m_source->path() : command.path,
+                                QString::fromUtf8(e.what()).trimmed()));
+    }
+    emit commandDone(command.id, command.kind);
+}
+
+void MediaWorker::execute(const MediaCommand& command)
+{
     switch (command.kind) {
     case MediaCommandKind::Open:
     case MediaCommandKind::OpenLive:
@@ -51,7 +63,6 @@ void MediaWorker::perform(const MediaCommand& command)
         m_frames->reset();
         break;
     }
-    emit commandDone(command.id, command.kind);
 }
 
 void MediaWorker::open(const MediaCommand& command)
@@ -96,8 +107,13 @@ void MediaWorker::tick()
 {
     if (!m_playing || !m_source)
         return;
-    if (decodeOne())
-        scheduleNext();
+    try {
+        if (decodeOne())
+            scheduleNext();
+    } catch (const std::exception& e) {
+        setPlaying(false);
+        emit failed(Error::make(ErrorKind::DecodeFailed, m_source->path(), QString::fromUtf8(e.what()).trimmed()));
+    }
 }
 
 void MediaWorker::scheduleNext()

@@ -30,6 +30,7 @@ signals:
 
 private:
     using Clock = std::chrono::steady_clock;
+    void execute(const MediaCommand& command);
     void open(const MediaCommand& command);
     void setPlaying(bool playing);
     void tick();
