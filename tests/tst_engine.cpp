@@ -11,6 +11,8 @@
 #include <QFuture>
 #include <QTest>
 
+#include <thread>
+
 using namespace hs;
 
 class TestEngine : public QObject {
@@ -141,13 +143,12 @@ void TestEngine::submitFinishFromWorkerThread()
     HistogramResult expected;
     QVERIFY(referenceHistogram(request, expected).ok());
     HistogramEngine engine;
-    QFuture<HistogramResult> future = QtConcurrent::run([&] {
-        HistogramResult r = testing::poisonedResult();
+    HistogramResult result = testing::poisonedResult();
+    std::thread worker([&] {
         if (engine.submit(request).ok())
-            engine.finish(r);
-        return r;
+            engine.finish(result);
     });
-    HistogramResult result = future.result();
+    worker.join();
     QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
     // The worker thread owns the engine now: this thread is refused, pending work or not.
     QCOMPARE(int(engine.finish(result).code), int(ErrorCode::WrongThread));
@@ -168,8 +169,10 @@ void TestEngine::anotherThreadIsRefused()
         std::uint64_t samplesAfter = 0;
         bool readOnlyAnswered = false;
     };
-    const Seen seen = QtConcurrent::run([&] {
-        Seen s;
+    // A thread of its own: QFuture::result() may run a queued task on the waiting thread.
+    Seen seen;
+    std::thread other([&] {
+        Seen& s = seen;
         HistogramResult theirs = testing::poisonedResult();
         s.computed = engine.compute(request, theirs);
         s.submitted = engine.submit(request);
@@ -179,8 +182,8 @@ void TestEngine::anotherThreadIsRefused()
         s.copied = copyToDevice(engine, data.data(), data.size(), array);
         s.samplesAfter = theirs.samples;
         s.readOnlyAnswered = engine.hasGpu() || !engine.notice().empty();
-        return s;
-    }).result();
+    });
+    other.join();
     for (const Status* s : {&seen.computed, &seen.submitted, &seen.accumulated, &seen.copied})
         QCOMPARE(int(s->code), int(ErrorCode::WrongThread));
     QVERIFY(QString::fromStdString(seen.computed.message).contains("another thread"));
