@@ -7,8 +7,6 @@
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/ReferenceHistogram.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-#include <QFuture>
 #include <QTest>
 
 #include <thread>
@@ -143,6 +141,7 @@ void TestEngine::submitFinishFromWorkerThread()
     HistogramResult expected;
     QVERIFY(referenceHistogram(request, expected).ok());
     HistogramEngine engine;
+    // A thread of its own: a QFuture's result() may run the task on the waiting thread itself.
     HistogramResult result = testing::poisonedResult();
     std::thread worker([&] {
         if (engine.submit(request).ok())
@@ -169,7 +168,7 @@ void TestEngine::anotherThreadIsRefused()
         std::uint64_t samplesAfter = 0;
         bool readOnlyAnswered = false;
     };
-    // A thread of its own: QFuture::result() may run a queued task on the waiting thread.
+    // A thread of its own: a QFuture's result() may run the task on the waiting thread itself.
     Seen seen;
     std::thread other([&] {
         Seen& s = seen;
