@@ -54,28 +54,27 @@ SnapshotPtr HistogramWorker::count(const HistogramJob& job)
     return snapshot;
 }
 
-void HistogramWorker::countInto(const HistogramJob& job, HistogramSnapshot& out)
+void HistogramWorker::countInto(const HistogramJob& job, HistogramSnapshot& snapshot)
 {
-    HistogramSnapshot* snapshot = &out;
     ensureEngine(job.settings.counting.useGpu);
-    snapshot->backend = m_backend;
+    snapshot.backend = m_backend;
     QElapsedTimer timer;
     timer.start();
-    hs::Status status = m_engine->compute(frameRequest(job.frame, job.settings.counting, job.roi), snapshot->result);
+    hs::Status status = m_engine->compute(frameRequest(job.frame, job.settings.counting, job.roi), snapshot.result);
     if (status) {
         if (auto luma = lumaPlane(job.frame, job.settings.display.luma)) {
             hs::HistogramResult lumaResult;
             status = m_engine->compute(frameRequest(*luma, job.settings.counting, job.roi), lumaResult);
             if (status && !lumaResult.channels.empty())
-                snapshot->luma = lumaResult.channels.front();
+                snapshot.luma = lumaResult.channels.front();
         }
     }
-    snapshot->error = Error::fromStatus(status, {});
-    for (const hs::ChannelHistogram& h : snapshot->result.channels)
-        snapshot->statistics.push_back(hs::computeStatistics(h));
-    if (snapshot->luma)
-        snapshot->lumaStatistics = hs::computeStatistics(*snapshot->luma);
-    snapshot->wallMs = double(timer.nsecsElapsed()) / 1e6;
+    snapshot.error = Error::fromStatus(status, {});
+    for (const hs::ChannelHistogram& h : snapshot.result.channels)
+        snapshot.statistics.push_back(hs::computeStatistics(h));
+    if (snapshot.luma)
+        snapshot.lumaStatistics = hs::computeStatistics(*snapshot.luma);
+    snapshot.wallMs = double(timer.nsecsElapsed()) / 1e6;
 }
 
 void HistogramWorker::compare(const HistogramJob& job)
@@ -90,14 +89,13 @@ void HistogramWorker::compare(const HistogramJob& job)
     emit compared(comparison);   // a one-shot job always answers
 }
 
-void HistogramWorker::compareInto(const HistogramJob& job, StrategyComparison& out)
+void HistogramWorker::compareInto(const HistogramJob& job, StrategyComparison& comparison)
 {
-    StrategyComparison* comparison = &out;
     ensureEngine(job.settings.counting.useGpu);
-    comparison->backend = m_backend;
+    comparison.backend = m_backend;
     hs::HistogramRequest request = frameRequest(job.frame, job.settings.counting, job.roi);
     hs::HistogramResult reference;
-    comparison->error = Error::fromStatus(hs::referenceHistogram(request, reference), {});
+    comparison.error = Error::fromStatus(hs::referenceHistogram(request, reference), {});
     for (hs::Strategy s : hs::allStrategies()) {
         if (hs::isGpuStrategy(s) && !m_engine->hasGpu())
             continue;
@@ -122,9 +120,9 @@ void HistogramWorker::compareInto(const HistogramJob& job, StrategyComparison& o
             timing.error = Error::fromStatus(status, {});
         } else {
             timing.milliseconds = ms;
-            timing.exact = !comparison->error.isError() && result == reference;
+            timing.exact = !comparison.error.isError() && result == reference;
             timing.ran = result.strategyRan;
         }
-        comparison->timings.push_back(timing);
+        comparison.timings.push_back(timing);
     }
 }
