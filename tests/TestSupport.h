@@ -61,11 +61,13 @@ inline unsigned sampleAt(const Frame& f, qint64 x, qint64 y, int c)
 // before it; waitEntered() returns once the thread has reached it (all that came first is done).
 class ThreadGate {
 public:
-    explicit ThreadGate(QThread* thread, bool waitUntilEntered = true) : m_context(new QObject)
+    explicit ThreadGate(QThread* thread, bool waitUntilEntered = true)
+        : m_state(std::make_shared<State>()), m_context(new QObject)
     {
         m_context->moveToThread(thread);
+        // The held thread owns a share of the semaphores: they outlive this gate.
         QMetaObject::invokeMethod(
-            m_context, [this] { m_entered.release(); m_open.acquire(); }, Qt::QueuedConnection);
+            m_context, [state = m_state] { state->entered.release(); state->open.acquire(); }, Qt::QueuedConnection);
         if (waitUntilEntered)
             waitEntered();
     }
@@ -76,18 +78,25 @@ public:
     }
     ThreadGate(const ThreadGate&) = delete;
     ThreadGate& operator=(const ThreadGate&) = delete;
-    void waitEntered() { m_entered.acquire(); m_entered.release(); }
+    void waitEntered()
+    {
+        m_state->entered.acquire();
+        m_state->entered.release();
+    }
     void release()
     {
         if (!m_released)
-            m_open.release();
+            m_state->open.release();
         m_released = true;
     }
 
 private:
+    struct State {
+        QSemaphore entered;
+        QSemaphore open;
+    };
+    std::shared_ptr<State> m_state;
     QObject* m_context;
-    QSemaphore m_entered;
-    QSemaphore m_open;
     bool m_released = false;
 };
 

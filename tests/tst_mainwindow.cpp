@@ -50,6 +50,7 @@ private slots:
     void compareStrategiesFromTheWindow();
     void equalizeFromTheWindow();
     void dropOpensFile();
+    void frameTakenBeforeItsOpenedSignalIsStillCounted();
 
 private:
     QString writeImage(int width, int height, int type, const QString& name);
@@ -305,6 +306,32 @@ void TestMainWindow::dropOpensFile()
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(m_window.get(), &drop);
     QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 21 * 13; }));
+}
+
+void TestMainWindow::frameTakenBeforeItsOpenedSignalIsStillCounted()
+{
+    const QString video = m_dir.filePath("first.avi");
+    {
+        cv::VideoWriter writer(video.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 30.0, cv::Size(32, 24));
+        if (!writer.isOpened())
+            QSKIP("no MJPEG/AVI writer in this OpenCV build");
+        for (int i = 0; i < 3; ++i)
+            writer.write(cv::Mat(24, 32, CV_8UC3, cv::Scalar(60 * i, 90, 30)));
+    }
+    const QString image = writeImage(17, 11, CV_8UC1, "second.png");
+    m_window->openPath(video);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 32 * 24 * 3; }));
+    // Step the video (a frame and its wake-up queued here), then open the image; this thread
+    // turns no event loop until the decoder has done both, so the wake-up of the step takes
+    // the image's first frame before the image's `opened` is handled.
+    m_window->media()->step();
+    m_window->openPath(image);
+    {
+        ThreadGate done(m_window->media()->workerThread());
+    }
+    const SnapshotPtr s = waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 17 * 11; });
+    QVERIFY(s);
+    QVERIFY(m_window->errorText().isEmpty());
 }
 
 QTEST_MAIN(TestMainWindow)

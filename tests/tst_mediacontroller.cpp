@@ -26,6 +26,7 @@ private slots:
     void commandsRunInOrderAndNoneIsDropped();
     void newestFrameWinsAndReplacedFramesCountAsDropped();
     void secondOpenReplacesTheFirst();
+    void liveSourcePlaysOnItsOwnAndPauses();
     void failuresComeBackAsError_data();
     void failuresComeBackAsError();
 
@@ -198,6 +199,34 @@ void TestMediaController::secondOpenReplacesTheFirst()
     QVERIFY(last.has_value());
     QCOMPARE(last->command, secondOpen);
     QCOMPARE(last->frame.width(), qint64(80));
+}
+
+void TestMediaController::liveSourcePlaysOnItsOwnAndPauses()
+{
+    MediaController media;
+    QSignalSpy opened(&media, &MediaController::opened);
+    QSignalSpy failed(&media, &MediaController::failed);
+    QSignalSpy done(&media, &MediaController::commandDone);
+    QSignalSpy playing(&media, &MediaController::playingChanged);
+    media.openLive(QStringLiteral("videotestsrc num-buffers=600 pattern=snow ! video/x-raw,width=64,height=48,framerate=60/1"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 20000);
+    if (!failed.isEmpty())
+        QSKIP(qPrintable("no GStreamer test source here: " + failed.at(0).at(0).value<Error>().message()));
+    QCOMPARE(opened.count(), 1);
+    QCOMPARE(opened.at(0).at(3).toBool(), true);   // live
+    QTRY_VERIFY_WITH_TIMEOUT(media.isPlaying(), 20000);   // a live source plays without being asked
+    QTRY_VERIFY_WITH_TIMEOUT(media.deliveredFrames() >= 5, 20000);
+    // Paused between two frames: after the pause is done, only a step decodes, exactly one frame.
+    media.pause();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 20000);
+    QVERIFY(!media.isPlaying());
+    const qint64 delivered = media.deliveredFrames();
+    media.step();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 20000);
+    QCOMPARE(media.deliveredFrames(), delivered + 1);
+    QCOMPARE(media.takeLatest()->index, delivered);   // indices count from 0
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(playing.count(), 2);
 }
 
 void TestMediaController::failuresComeBackAsError_data()

@@ -54,38 +54,37 @@ SnapshotPtr HistogramWorker::count(const HistogramJob& job)
     return snapshot;
 }
 
-void HistogramWorker::countInto(const HistogramJob& job, HistogramSnapshot& out)
+void HistogramWorker::countInto(const HistogramJob& job, HistogramSnapshot& snapshot)
 {
-    HistogramSnapshot* snapshot = &out;
     ensureEngine(job.settings.counting.useGpu);
-    snapshot->backend = m_backend;
+    snapshot.backend = m_backend;
     QElapsedTimer timer;
     timer.start();
     const ResolvedRequest resolved = resolveRequest(job.frame, job.settings.counting, job.roi);
-    snapshot->notices = resolved.notices;
+    snapshot.notices = resolved.notices;
     if (resolved.error.isError()) {
-        snapshot->error = resolved.error;
-        snapshot->wallMs = double(timer.nsecsElapsed()) / 1e6;
+        snapshot.error = resolved.error;
+        snapshot.wallMs = double(timer.nsecsElapsed()) / 1e6;
         return;
     }
-    hs::Status status = m_engine->compute(resolved.request, snapshot->result);
+    hs::Status status = m_engine->compute(resolved.request, snapshot.result);
     if (status) {
         if (auto luma = lumaPlane(job.frame, job.settings.display.luma)) {
             hs::HistogramResult lumaResult;
             status = m_engine->compute(frameRequest(*luma, job.settings.counting, job.roi), lumaResult);
             if (status && !lumaResult.channels.empty())
-                snapshot->luma = lumaResult.channels.front();
+                snapshot.luma = lumaResult.channels.front();
         }
     }
-    snapshot->error = Error::fromStatus(status, {});
+    snapshot.error = Error::fromStatus(status, {});
     if (status)
-        if (const QString warning = outOfRangeWarning(snapshot->result); !warning.isEmpty())
-            snapshot->notices << warning;
-    for (const hs::ChannelHistogram& h : snapshot->result.channels)
-        snapshot->statistics.push_back(hs::computeStatistics(h, statisticsContext(job.frame, h)));
-    if (snapshot->luma)
-        snapshot->lumaStatistics = hs::computeStatistics(*snapshot->luma, statisticsContext(job.frame, *snapshot->luma));
-    snapshot->wallMs = double(timer.nsecsElapsed()) / 1e6;
+        if (const QString warning = outOfRangeWarning(snapshot.result); !warning.isEmpty())
+            snapshot.notices << warning;
+    for (const hs::ChannelHistogram& h : snapshot.result.channels)
+        snapshot.statistics.push_back(hs::computeStatistics(h, statisticsContext(job.frame, h)));
+    if (snapshot.luma)
+        snapshot.lumaStatistics = hs::computeStatistics(*snapshot.luma, statisticsContext(job.frame, *snapshot.luma));
+    snapshot.wallMs = double(timer.nsecsElapsed()) / 1e6;
 }
 
 void HistogramWorker::compare(const HistogramJob& job)
@@ -100,14 +99,13 @@ void HistogramWorker::compare(const HistogramJob& job)
     emit compared(comparison);   // a one-shot job always answers
 }
 
-void HistogramWorker::compareInto(const HistogramJob& job, StrategyComparison& out)
+void HistogramWorker::compareInto(const HistogramJob& job, StrategyComparison& comparison)
 {
-    StrategyComparison* comparison = &out;
     ensureEngine(job.settings.counting.useGpu);
-    comparison->backend = m_backend;
+    comparison.backend = m_backend;
     hs::HistogramRequest request = frameRequest(job.frame, job.settings.counting, job.roi);
     hs::HistogramResult reference;
-    comparison->error = Error::fromStatus(hs::referenceHistogram(request, reference), {});
+    comparison.error = Error::fromStatus(hs::referenceHistogram(request, reference), {});
     for (hs::Strategy s : hs::allStrategies()) {
         if (hs::isGpuStrategy(s) && !m_engine->hasGpu())
             continue;
@@ -132,9 +130,9 @@ void HistogramWorker::compareInto(const HistogramJob& job, StrategyComparison& o
             timing.error = Error::fromStatus(status, {});
         } else {
             timing.milliseconds = ms;
-            timing.exact = !comparison->error.isError() && result == reference;
+            timing.exact = !comparison.error.isError() && result == reference;
             timing.ran = result.strategyRan;
         }
-        comparison->timings.push_back(timing);
+        comparison.timings.push_back(timing);
     }
 }

@@ -59,9 +59,11 @@ public:
     qint64 droppedFrames() const { return m_frames->replaced(); }
     qint64 deliveredFrames() const { return m_frames->offered(); }  // decoded and published
     std::optional<MediaFrame> takeLatest() { return m_frames->take(); }
+    QThread* workerThread() { return &m_thread; }   // tests block it to order events
 
 signals:
-    void opened(const QString& source, qint64 frameCount, double fps, bool live);
+    // `command`: the open's id, which every frame of this source carries (MediaFrame::command).
+    void opened(const QString& source, qint64 frameCount, double fps, bool live, quint64 command);
     void frameAvailable();
     void failed(const Error& error);        // names the source and the cause
     void warning(const QString& message);

@@ -83,7 +83,7 @@ void MediaWorker::open(const MediaCommand& command)
     for (const QString& w : source->warnings)
         emit warning(w);
     const bool live = source->kind() == FrameSource::MediaKind::Live;
-    emit opened(source->path(), source->frameCount(), source->fps(), live);
+    emit opened(source->path(), source->frameCount(), source->fps(), live, command.id);
     m_source = std::move(source);
     if (decodeOne() && live)
         setPlaying(true);

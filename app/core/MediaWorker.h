@@ -20,7 +20,7 @@ public:
     void perform(const MediaCommand& command);   // on the worker's thread, in posting order
 
 signals:
-    void opened(const QString& source, qint64 frameCount, double fps, bool live);
+    void opened(const QString& source, qint64 frameCount, double fps, bool live, quint64 command);
     void frameAvailable();
     void failed(const Error& error);
     void warning(const QString& message);

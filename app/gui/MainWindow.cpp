@@ -257,17 +257,21 @@ void MainWindow::openLive(const QString& source)
     m_media.openLive(source);
 }
 
-void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, bool live)
+void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command)
 {
     // A new source: whatever is still being counted for the previous one is not shown.
     m_histograms.invalidate();
     m_source = source;
     m_fps = fps;
     m_multiFrame = live || frames > 1;
-    m_frame = {};
-    m_preview = {};
-    m_frameIndex = -1;
     m_snapshot.reset();
+    if (m_frameSource == command) {
+        resubmit();   // its first frame was taken before this signal came: count it again
+    } else {
+        m_frame = {};
+        m_preview = {};
+        m_frameIndex = -1;
+    }
     updateActions();
     clearError(ErrorCause::Media);
     clearError(ErrorCause::Histogram);
@@ -307,6 +311,7 @@ void MainWindow::takeFrame()
         return;
     m_frame = latest->frame;
     m_preview = latest->preview;
+    m_frameSource = latest->command;
     m_frameIndex = latest->index;
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
     m_imageView->setImage(frameImage(latest->preview));

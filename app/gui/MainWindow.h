@@ -78,7 +78,7 @@ private:
     qint64 exportedFrameIndex() const;
     void takeFrame();
     void resubmit();
-    void sourceOpened(const QString& source, qint64 frames, double fps, bool live);
+    void sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command);
     void showSnapshot(SnapshotPtr snapshot);
     void showComparison(ComparisonPtr comparison);
     void showError(ErrorCause cause, const QString& message);
@@ -111,6 +111,7 @@ private:
     QStringList m_recent;
     Frame m_frame;
     Frame m_preview;
+    quint64 m_frameSource = 0;   // the open command the current frame came from
     qint64 m_frameIndex = -1;
     QString m_source;
     bool m_multiFrame = false;   // a video, a stack or a live source: records carry the frame
