@@ -4,8 +4,10 @@
 #include "BenchCommand.h"
 #include "TestCases.h"
 
+#include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/ReferenceHistogram.h"
+#include "histoscope/RunTiming.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,7 +35,7 @@ struct Workload {
     int channels = 1;
     std::uint32_t bins = 256;
     double sweepShare = -1;  // skew sweep: share of the hot bin
-    std::function<void(std::vector<unsigned char>&, std::mt19937_64&)> fill;
+    std::function<void(std::vector<unsigned char>&, std::mt19937_64&)> fill{};
 };
 
 struct Row {
@@ -44,17 +46,9 @@ struct Row {
     double clearMs = 0;
     double mergeMs = 0;
     double wallMs = 0;
-    std::string picked;
+    std::string picked{};
     bool exact = true;
 };
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 std::size_t frameBytes(const Workload& w)
 {
@@ -232,7 +226,9 @@ int runBenchmark(const BenchmarkOptions& options)
     if (options.cpuMode) {
         // The CPU backend on one 4K RGB frame, noise and constant.
         HistogramEngine cpu(EngineOptions{false});
-        std::mt19937_64 rng(testing::freshSeed());
+        const std::uint64_t seed = testing::runSeed();
+        std::cout << "seed: " << seed << "\n";
+        std::mt19937_64 rng(seed);
         for (const char* kind : {"noise", "constant"}) {
             std::vector<unsigned char> frame(std::size_t(3840) * 2160 * 3);
             if (std::string(kind) == "noise")
@@ -243,15 +239,12 @@ int runBenchmark(const BenchmarkOptions& options)
             const HistogramRequest request = requestFor(w, frame.data(), MemorySpace::Host, Strategy::Cpu);
             HistogramResult expected, result;
             referenceHistogram(request, expected);
-            std::vector<double> times;
-            for (int i = 0; i < options.repeats + 2; ++i) {
+            const double ms = medianRunMs(2, options.repeats, [&] {
                 const auto t0 = std::chrono::steady_clock::now();
                 cpu.compute(request, result);
-                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-                if (i >= 2)
-                    times.push_back(ms);
-            }
-            std::cout << "cpu rgb4k " << kind << ": median " << median(times) << " ms"
+                return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            });
+            std::cout << "cpu rgb4k " << kind << ": median " << ms << " ms"
                       << (result == expected ? " (exact)" : " (MISMATCH)") << "\n";
         }
         return 0;
@@ -274,7 +267,8 @@ int runBenchmark(const BenchmarkOptions& options)
         strategies = chosen;
     }
     std::vector<Row> rows;
-    std::mt19937_64 rng(testing::freshSeed());
+    const std::uint64_t seed = testing::runSeed();
+    std::cout << "seed: " << seed << " (HISTOSCOPE_SEED=" << seed << " replays it)\n";
     int mismatches = 0;
     std::cout << std::left << std::setw(28) << "workload" << std::setw(7) << "bins" << std::right << std::setw(9)
               << "probe";
@@ -289,6 +283,7 @@ int runBenchmark(const BenchmarkOptions& options)
             continue;
         const std::size_t bytes = frameBytes(w);
         std::vector<unsigned char> host(bytes);
+        std::mt19937_64 rng = testing::caseRng(seed, w.name + "/" + w.distribution + "/" + std::to_string(w.bins));
         w.fill(host, rng);
         HistogramResult expected;
         if (Status s = referenceHistogram(requestFor(w, host.data(), MemorySpace::Host, Strategy::Cpu), expected); !s) {
@@ -298,18 +293,17 @@ int runBenchmark(const BenchmarkOptions& options)
         const std::size_t rotation = std::clamp<std::size_t>((std::size_t(200) << 20) / bytes + 1, 2, 8);
         std::vector<DeviceArray> buffers(rotation);
         for (DeviceArray& b : buffers)
-            if (Status s = engine.copyToDevice(host.data(), bytes, b); !s) {
+            if (Status s = copyToDevice(engine, host.data(), bytes, b); !s) {
                 std::cerr << "upload failed: " << s.message << "\n";
                 return 1;
             }
-        std::vector<double> probe;
-        for (int i = 0; i < options.repeats + 3; ++i) {
+        int probeRun = 0;
+        const double probeMs = medianRunMs(3, options.repeats, [&] {
             double ms = 0;
-            engine.readProbe(buffers[i % rotation].data(), bytes, ms);
-            if (i >= 3)
-                probe.push_back(ms);
-        }
-        Row probeRow{w, "read-probe", median(probe)};
+            const Status s = readProbe(engine, buffers[probeRun++ % rotation].data(), bytes, ms);
+            return s ? ms : -1.0;
+        });
+        Row probeRow{w, "read-probe", probeMs};
         probeRow.tallyMs = probeRow.medianMs;
         rows.push_back(probeRow);
         std::ostringstream line;
@@ -342,11 +336,11 @@ int runBenchmark(const BenchmarkOptions& options)
                 merge.push_back(result.timings.mergeMs);
                 wall.push_back(ms);
             }
-            row.medianMs = median(total);
-            row.tallyMs = median(tally);
-            row.clearMs = median(clear);
-            row.mergeMs = median(merge);
-            row.wallMs = median(wall);
+            row.medianMs = medianOf(total);
+            row.tallyMs = medianOf(tally);
+            row.clearMs = medianOf(clear);
+            row.mergeMs = medianOf(merge);
+            row.wallMs = medianOf(wall);
             row.picked = std::string(strategyName(result.strategyRan));
             if (s == Strategy::Auto)
                 picked = row.picked;

@@ -3,6 +3,7 @@
 #include "BenchCommand.h"
 #include "TestCases.h"
 
+#include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/ReferenceHistogram.h"
 
@@ -34,12 +35,12 @@ void check(HistogramEngine& engine, const HistogramRequest& request, const Histo
     }
 }
 
-void checkBigBin(HistogramEngine& engine, Tally& tally, bool device)
+void checkBigBin(HistogramEngine& engine, std::uint64_t seed, Tally& tally, bool device)
 {
     // 2^32 + 2^20 + 7 samples: most are 200, so bin 200 passes 2^32.
     const std::size_t count = (std::size_t(1) << 32) + (std::size_t(1) << 20) + 7;
     std::vector<std::uint8_t> keys(count, 200);
-    std::mt19937_64 rng(testing::freshSeed());
+    std::mt19937_64 rng = testing::caseRng(seed, "big-bin");
     for (int i = 0; i < 100000; ++i)
         keys[rng() % count] = std::uint8_t(rng());
     HistogramRequest request = makeRequest(keysView(keys.data(), count, SampleType::U8), defaultBinning(SampleType::U8));
@@ -56,7 +57,7 @@ void checkBigBin(HistogramEngine& engine, Tally& tally, bool device)
         return;
     }
     DeviceArray array;
-    if (device && !engine.copyToDevice(keys.data(), count, array)) {
+    if (device && !copyToDevice(engine, keys.data(), count, array)) {
         ++tally.failed;
         std::cout << "FAIL big-bin: could not upload 4.3 GB\n";
         return;
@@ -85,7 +86,7 @@ bool matchesFilter(const std::string& name, const std::string& filter)
 }
 
 // Equalization on the engine's backend against the CPU backend, exactly, LUTs and pixels.
-void checkEqualize(HistogramEngine& engine, std::mt19937_64& rng, Tally& tally)
+void checkEqualize(HistogramEngine& engine, std::uint64_t seed, Tally& tally)
 {
     HistogramEngine cpu(EngineOptions{false});
     for (SampleType type : {SampleType::U8, SampleType::U16})
@@ -99,11 +100,12 @@ void checkEqualize(HistogramEngine& engine, std::mt19937_64& rng, Tally& tally)
                 c.bins = type == SampleType::U8 ? 256 : 65536;
                 c.hi = c.bins;
                 c.distribution = d;
-                const testing::Frame frame = testing::makeFrame(c, rng);
-                std::vector<unsigned char> expectedPixels(frame.bytes.size()), pixels(frame.bytes.size(), 0xa5);
-                EqualizeResult expected, actual;
                 const std::string label = "equalize/" + std::string(sampleTypeName(type)) + "/c" + std::to_string(channels)
                                         + "/" + std::string(testing::distributionName(d));
+                std::mt19937_64 rng = testing::caseRng(seed, label);
+                const testing::SyntheticImage frame = testing::makeSyntheticImage(c, rng);
+                std::vector<unsigned char> expectedPixels(frame.bytes.size()), pixels(frame.bytes.size(), 0xa5);
+                EqualizeResult expected, actual;
                 const Status a = cpu.equalize(frame.view, expectedPixels.data(), 0, expected);
                 const Status b = engine.equalize(frame.view, pixels.data(), 0, actual);
                 const std::size_t used = std::size_t(c.width) * c.height * channels * sampleSize(type);
@@ -130,14 +132,14 @@ int runSelfCheck(const SelfCheckOptions& options)
     if (engine.hasGpu())
         strategies.insert(strategies.end(), gpuStrategies().begin(), gpuStrategies().end());
 
-    const std::uint64_t seed = testing::freshSeed();
-    std::cout << "seed: " << seed << "\n";
-    std::mt19937_64 rng(seed);
+    const std::uint64_t seed = testing::runSeed();
+    std::cout << "seed: " << seed << " (HISTOSCOPE_SEED=" << seed << " replays it)\n";
     Tally tally;
     for (const testing::Case& c : testing::exactnessMatrix()) {
         if (!matchesFilter(c.name, options.filter))
             continue;
-        const testing::Frame frame = testing::makeFrame(c, rng);
+        std::mt19937_64 rng = testing::caseRng(seed, c.name);
+        const testing::SyntheticImage frame = testing::makeSyntheticImage(c, rng);
         HistogramRequest request = testing::makeCaseRequest(c, frame, Strategy::Cpu);
         HistogramResult expected;
         if (Status s = referenceHistogram(request, expected); !s) {
@@ -147,7 +149,7 @@ int runSelfCheck(const SelfCheckOptions& options)
         }
         DeviceArray onDevice;
         const bool device = engine.hasGpu() && !options.hostOnly
-            && engine.copyToDevice(frame.bytes.data(), frame.bytes.size(), onDevice);
+            && copyToDevice(engine, frame.bytes.data(), frame.bytes.size(), onDevice);
         for (Strategy s : strategies) {
             request.strategy = s;
             request.image = frame.view;
@@ -160,11 +162,11 @@ int runSelfCheck(const SelfCheckOptions& options)
         }
     }
     if (matchesFilter("equalize", options.filter))
-        checkEqualize(engine, rng, tally);
+        checkEqualize(engine, seed, tally);
     if (options.big) {
-        checkBigBin(engine, tally, false);
+        checkBigBin(engine, seed, tally, false);
         if (engine.hasGpu())
-            checkBigBin(engine, tally, true);
+            checkBigBin(engine, seed, tally, true);
     }
     std::cout << "selfcheck: " << tally.passed << " passed, " << tally.failed << " failed\n";
     return tally.failed ? 1 : 0;

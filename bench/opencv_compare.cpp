@@ -3,6 +3,7 @@
 // for `histoscope-cli batch`). Needs OpenCV, so it is not part of the GPU-only build.
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/ReferenceHistogram.h"
+#include "histoscope/RunTiming.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -20,24 +21,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
+// Two warm-ups, then the median of `repeats` timed runs of f().
 template <typename F>
 double timeMedian(int repeats, F&& f)
 {
-    std::vector<double> times;
-    for (int i = 0; i < repeats + 2; ++i) {
+    return hs::medianRunMs(2, repeats, [&] {
         const auto t0 = Clock::now();
         f();
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        if (i >= 2)
-            times.push_back(ms);
-    }
-    return median(times);
+        return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    });
 }
 
 int calcHistComparison(int repeats)

@@ -7,6 +7,9 @@ out=${OUT:-h200-out}
 mkdir -p "$out"
 archs=${HISTOSCOPE_CUDA_ARCHITECTURES:-90-real}
 summary="$out/summary.txt"
+# Seconds per step go into the summary, so the next call can be planned inside its lease.
+last=$SECONDS
+stamp() { echo "time: $1 $((SECONDS - last)) s" >> "$summary"; last=$SECONDS; }
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
@@ -17,17 +20,20 @@ cmake -S . -B build-gpu -G Ninja -DHISTOSCOPE_ENGINE_ONLY=ON -DBUILD_TESTING=OFF
   -DHISTOSCOPE_CUDA_ARCHITECTURES="$archs" > "$out/build.log" 2>&1 &&
   cmake --build build-gpu >> "$out/build.log" 2>&1 || { echo "build: FAILED" >> "$summary"; tail -50 "$out/build.log"; exit 1; }
 echo "build: ok ($archs)" >> "$summary"
+stamp build
 bench=build-gpu/bench/histoscope-bench
 
 "$bench" selfcheck ${SELFCHECK_ARGS:---big} > "$out/selfcheck.log" 2>&1
 grep -E "^(engine|selfcheck):" "$out/selfcheck.log" >> "$summary"
 grep -m 20 FAIL "$out/selfcheck.log" >> "$summary"
+stamp selfcheck
 
 san_filter=${SANITIZE_FILTER:-equalize,type-,roi-x3,float-specials-f16-7,channels-3-only,channels-4-no-alpha,bins-65536-u16,dist-hot90-u8,size-1x1,stride-odd}
 for tool in memcheck racecheck; do
   compute-sanitizer --tool $tool --error-exitcode 3 "$bench" selfcheck --filter "$san_filter" > "$out/sanitize-$tool.log" 2>&1
   rc=$?
   echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize-$tool.log" | tail -1); $(grep -E '^selfcheck:' "$out/sanitize-$tool.log")" >> "$summary"
+  stamp "$tool"
 done
 
 # Optional tuning sweep: TUNE_THREADS="256 512 1024" reruns part of the matrix per block size.
@@ -40,7 +46,7 @@ done
 if [ "${NCU:-0}" = 1 ]; then
   metrics=smsp__inst_executed_op_shared_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
   for bins in 256 65536; do
-    ncu --clock-control none -k regex:sharedKernel --launch-count 1 --section SpeedOfLight --section Occupancy \
+    ncu --clock-control none -k regex:privatizedKernel --launch-count 1 --section SpeedOfLight --section Occupancy \
       --metrics $metrics "$bench" run --only keys16M/uniform --bins $bins --strategies shared --repeats 1 \
       --csv "$out/ncu-bench-$bins.csv" > "$out/ncu-shared-$bins.txt" 2>&1
     echo "ncu shared $bins bins: exit $?" >> "$summary"
@@ -50,6 +56,9 @@ fi
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   "$bench" run --csv "$out/bench.csv" --repeats ${REPEATS:-20} ${BENCH_ARGS:-} > "$out/bench.log" 2>&1
   echo "benchmark: exit $?; $(grep -E '^benchmark:' "$out/bench.log")" >> "$summary"
+  stamp benchmark
 fi
+# At most 8 files come back from the machine: the logs travel as one archive.
+(cd "$out" && tar czf logs.tar.gz --remove-files $(ls | grep -vE '^(summary.txt|bench.csv|bench.log|bench-sweep.svg|logs.tar.gz)$'))
 cat "$summary"
 [ -f "$out/bench.log" ] && cat "$out/bench.log"

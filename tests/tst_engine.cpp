@@ -1,13 +1,15 @@
 // The engine facade: input validation with clear messages, backend selection, strategy names,
-// and the asynchronous submit/finish pair used from worker threads.
+// the asynchronous submit/finish pair used from worker threads, the one-engine-per-thread
+// contract, and the record of which strategy ran and why.
 #include "TestCases.h"
 
+#include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/ReferenceHistogram.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-#include <QFuture>
 #include <QTest>
+
+#include <thread>
 
 using namespace hs;
 
@@ -22,6 +24,9 @@ private slots:
     void noDeviceMeansCpuWithNotice();
     void gpuStrategyWithoutDeviceIsAnError();
     void submitFinishFromWorkerThread();
+    void anotherThreadIsRefused();
+    void readProbeWaitsForFinish();
+    void strategyRecordsWhatRanAndWhy();
     void integerRangeBinning_data();
     void integerRangeBinning();
     void floatEdgesAndSpecials();
@@ -123,7 +128,9 @@ void TestEngine::gpuStrategyWithoutDeviceIsAnError()
 
 void TestEngine::submitFinishFromWorkerThread()
 {
-    std::mt19937_64 rng(testing::freshSeed());
+    const std::uint64_t seed = testing::runSeed();
+    qInfo("seed %llu", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng = testing::caseRng(seed, "submitFinishFromWorkerThread");
     std::vector<std::uint16_t> keys(200000);
     testing::fillSamples(keys.data(), keys.size(), SampleType::U16, testing::Distribution::Zipf, 1000, 0, 1000, rng);
     ChannelBinning b;
@@ -134,15 +141,99 @@ void TestEngine::submitFinishFromWorkerThread()
     HistogramResult expected;
     QVERIFY(referenceHistogram(request, expected).ok());
     HistogramEngine engine;
-    QFuture<HistogramResult> future = QtConcurrent::run([&] {
-        HistogramResult r = testing::poisonedResult();
+    // A thread of its own: a QFuture's result() may run the task on the waiting thread itself.
+    HistogramResult result = testing::poisonedResult();
+    std::thread worker([&] {
         if (engine.submit(request).ok())
-            engine.finish(r);
-        return r;
+            engine.finish(result);
     });
-    const HistogramResult result = future.result();
+    worker.join();
     QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
-    QVERIFY(!engine.finish(const_cast<HistogramResult&>(result)).ok());  // nothing pending any more
+    // The worker thread owns the engine now: this thread is refused, pending work or not.
+    QCOMPARE(int(engine.finish(result).code), int(ErrorCode::WrongThread));
+}
+
+void TestEngine::anotherThreadIsRefused()
+{
+    std::vector<std::uint8_t> data(4096, 17);
+    const HistogramRequest request =
+        makeRequest(keysView(data.data(), data.size(), SampleType::U8), defaultBinning(SampleType::U8));
+    HistogramEngine engine;
+    HistogramResult mine;
+    QVERIFY(engine.compute(request, mine).ok());  // binds the engine to this thread
+    // QTest's checks belong on the test thread: the other thread only records what it got.
+    struct Seen {
+        Status computed, submitted, accumulated, copied;
+        Strategy chosen = Strategy::Cpu;
+        std::uint64_t samplesAfter = 0;
+        bool readOnlyAnswered = false;
+    };
+    // A thread of its own: a QFuture's result() may run the task on the waiting thread itself.
+    Seen seen;
+    std::thread other([&] {
+        Seen& s = seen;
+        HistogramResult theirs = testing::poisonedResult();
+        s.computed = engine.compute(request, theirs);
+        s.submitted = engine.submit(request);
+        s.accumulated = engine.accumulate(request, theirs);
+        s.chosen = engine.chooseStrategy(request);
+        DeviceArray array;
+        s.copied = copyToDevice(engine, data.data(), data.size(), array);
+        s.samplesAfter = theirs.samples;
+        s.readOnlyAnswered = engine.hasGpu() || !engine.notice().empty();
+    });
+    other.join();
+    for (const Status* s : {&seen.computed, &seen.submitted, &seen.accumulated, &seen.copied})
+        QCOMPARE(int(s->code), int(ErrorCode::WrongThread));
+    QVERIFY(QString::fromStdString(seen.computed.message).contains("another thread"));
+    QCOMPARE(int(seen.chosen), int(Strategy::Auto));
+    QCOMPARE(seen.samplesAfter, testing::poisonedResult().samples);  // the result was left alone
+    QVERIFY(seen.readOnlyAnswered);
+    QVERIFY(engine.compute(request, mine).ok());  // still this thread's engine
+    QCOMPARE(mine.channels.at(0).counts[17], std::uint64_t(data.size()));
+}
+
+void TestEngine::readProbeWaitsForFinish()
+{
+    std::vector<std::uint8_t> data(4096, 3);
+    HistogramEngine engine;
+    QVERIFY(engine.submit(makeRequest(keysView(data.data(), data.size(), SampleType::U8), defaultBinning(SampleType::U8))).ok());
+    double ms = 0;
+    const Status refused = readProbe(engine, data.data(), data.size(), ms);
+    QCOMPARE(int(refused.code), int(ErrorCode::InvalidArgument));
+    QVERIFY(QString::fromStdString(refused.message).contains("finish()"));
+    HistogramResult result;
+    QVERIFY(engine.finish(result).ok());
+    QCOMPARE(result.channels.at(0).counts[3], std::uint64_t(data.size()));
+}
+
+void TestEngine::strategyRecordsWhatRanAndWhy()
+{
+    std::vector<std::uint16_t> keys(100000);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = std::uint16_t(i * 7919u);
+    HistogramEngine engine;
+    for (std::uint32_t bins : {256u, 32768u, 65536u}) {
+        ChannelBinning b;
+        b.bins = bins;
+        b.hi = 65536;
+        const HistogramRequest request = makeRequest(keysView(keys.data(), keys.size(), SampleType::U16), b);
+        StrategyChoice choice;
+        QVERIFY(engine.chooseStrategy(request, choice).ok());
+        HistogramResult result;
+        QVERIFY(engine.compute(request, result).ok());
+        QCOMPARE(int(result.strategyRan), int(choice.strategy));
+        QCOMPARE(result.strategyReason, choice.reason);
+        QVERIFY2(result.strategyReason.rfind("auto: ", 0) == 0, result.strategyReason.c_str());
+        QVERIFY2(result.strategyReason.find(strategyName(result.strategyRan)) != std::string::npos,
+                 result.strategyReason.c_str());
+    }
+    HistogramResult named;
+    QVERIFY(engine.compute(makeRequest(keysView(keys.data(), keys.size(), SampleType::U16), defaultBinning(SampleType::U16),
+                                       Strategy::Cpu),
+                           named).ok());
+    QCOMPARE(int(named.strategyRan), int(Strategy::Cpu));
+    QCOMPARE(named.strategyReason, std::string("requested: cpu"));
 }
 
 void TestEngine::integerRangeBinning_data()

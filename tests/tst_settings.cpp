@@ -27,30 +27,31 @@ void TestSettings::roundTrip_data()
 {
     QTest::addColumn<int>("strategy");
     QTest::addColumn<int>("bins");
-    QTest::addColumn<bool>("autoRange");
+    QTest::addColumn<int>("rangeMode");
     QTest::addColumn<uint>("mask");
     QTest::addColumn<bool>("log");
     QTest::addColumn<int>("luma");
-    QTest::newRow("defaults") << int(hs::Strategy::Auto) << 256 << true << 0xfu << false << int(LumaCoefficients::Bt709);
-    QTest::newRow("cpu, 4096 bins, log") << int(hs::Strategy::Cpu) << 4096 << true << 0x5u << true << int(LumaCoefficients::None);
-    QTest::newRow("shared, manual range") << int(hs::Strategy::Shared) << 100 << false << 0x2u << false << int(LumaCoefficients::Bt601);
-    QTest::newRow("one bin per value") << int(hs::Strategy::LargeBins) << 0 << true << 0xfu << true << int(LumaCoefficients::Bt709);
+    QTest::newRow("defaults") << int(hs::Strategy::Auto) << 256 << int(RangeMode::DataType) << 0xfu << false << int(LumaCoefficients::Bt709);
+    QTest::newRow("cpu, 4096 bins, log") << int(hs::Strategy::Cpu) << 4096 << int(RangeMode::DataMinMax) << 0x5u << true << int(LumaCoefficients::None);
+    QTest::newRow("shared, manual range") << int(hs::Strategy::Shared) << 100 << int(RangeMode::Manual) << 0x2u << false << int(LumaCoefficients::Bt601);
+    QTest::newRow("one bin per value") << int(hs::Strategy::LargeBins) << 0 << int(RangeMode::BitDepth) << 0xfu << true << int(LumaCoefficients::Bt709);
 }
 
 void TestSettings::roundTrip()
 {
     QFETCH(int, strategy);
     QFETCH(int, bins);
-    QFETCH(bool, autoRange);
+    QFETCH(int, rangeMode);
     QFETCH(uint, mask);
     QFETCH(bool, log);
     QFETCH(int, luma);
     HistogramSettings s;
     s.counting.strategy = hs::Strategy(strategy);
     s.counting.bins = bins;
-    s.counting.autoRange = autoRange;
-    s.counting.lo = -2.5;
-    s.counting.hi = 7.25;
+    s.counting.rangeMode = RangeMode(rangeMode);
+    s.counting.bitDepth = 14;
+    s.counting.manualRanges[std::size_t(RangeKind::Float)] = ValueRange{-2.5, 7.25};
+    s.counting.manualRanges[std::size_t(RangeKind::Int16)] = ValueRange{0, 4096};
     s.counting.channelMask = mask;
     s.counting.useGpu = !log;
     s.display.logCounts = log;
@@ -81,7 +82,8 @@ void TestSettings::unknownStoredNamesAreReported_data()
     QTest::newRow("strategy") << "strategy" << QVariant(QStringLiteral("fastest")) << "fastest";
     QTest::newRow("luma") << "luma" << QVariant(QStringLiteral("bt2020")) << "bt2020";
     QTest::newRow("bins") << "bins" << QVariant(-3) << "-3";
-    QTest::newRow("range") << "lo" << QVariant(9.0) << "[9";
+    QTest::newRow("range") << "range/float/lo" << QVariant(9.0) << "[9";
+    QTest::newRow("range mode") << "rangeMode" << QVariant(QStringLiteral("auto")) << "auto";
 }
 
 void TestSettings::unknownStoredNamesAreReported()
@@ -91,7 +93,7 @@ void TestSettings::unknownStoredNamesAreReported()
     QFETCH(QString, mentions);
     const QString ini = m_dir.filePath(QStringLiteral("unknown-%1.ini").arg(QTest::currentDataTag()));
     QSettings store(ini, QSettings::IniFormat);
-    store.setValue("histogram/hi", 1.0);
+    store.setValue("histogram/range/float/hi", 1.0);
     store.setValue("histogram/" + key, value);
     HistogramSettings loaded;
     loaded.counting.bins = 77;  // load() starts from the defaults, not from what was there

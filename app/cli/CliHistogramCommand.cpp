@@ -75,9 +75,14 @@ int runHistogramCommand(const QStringList& arguments)
     }
     hs::HistogramResult result;
     Frame frame, first;
+    hs::HistogramRequest firstRequest;
     qint64 frames = 0;
     while (source->next(frame, error)) {
-        const hs::HistogramRequest request = frameRequest(frame, options.counting);
+        // Every frame (or chunk) is counted with the first one's binning, so the sums add up.
+        const hs::HistogramRequest request = frames == 0 ? frameRequest(frame, options.counting)
+                                                         : sameBinningRequest(frame, firstRequest);
+        if (frames == 0)
+            firstRequest = request;
         const hs::Status s = frames == 0 ? engine.compute(request, result) : engine.accumulate(request, result);
         if (!s) {
             printError(QStringLiteral("error: %1\n").arg(Error::fromStatus(s, path).message()));
@@ -109,7 +114,7 @@ int runHistogramCommand(const QStringList& arguments)
                 .arg(result.timings.totalMs(), 0, 'f', 3);
     for (const NamedChannel& channel : displayOrderedChannels(first, result)) {
         const hs::ChannelHistogram& h = *channel.histogram;
-        const hs::ChannelStatistics st = hs::computeStatistics(h);
+        const hs::ChannelStatistics st = hs::computeStatistics(h, statisticsContext(first, h));
         text += QStringLiteral("%1  %2 bins [%3, %4)  count %5  mean %6  sd %7  median %8  min %9  max %10")
                     .arg(channel.name, -4)
                     .arg(h.counts.size())
@@ -117,10 +122,10 @@ int runHistogramCommand(const QStringList& arguments)
                     .arg(hs::upperEdge(h.binning))
                     .arg(st.count)
                     .arg(st.mean, 0, 'g', 6)
-                    .arg(st.stdDev, 0, 'g', 6)
+                    .arg(st.stdDevPopulation, 0, 'g', 6)
                     .arg(st.median, 0, 'g', 6)
-                    .arg(st.min, 0, 'g', 6)
-                    .arg(st.max, 0, 'g', 6);
+                    .arg(st.min ? QString::number(*st.min, 'g', 6) : QStringLiteral("?"))
+                    .arg(st.max ? QString::number(*st.max, 'g', 6) : QStringLiteral("?"));
         text += QStringLiteral("  entropy %1 bits  below %2  above %3  NaN %4\n").arg(st.entropyBits, 0, 'f', 3).arg(h.below).arg(h.above).arg(h.nan);
         text += QStringLiteral("      |%1|\n").arg(sparkline(h, 64));
     }

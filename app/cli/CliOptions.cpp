@@ -35,9 +35,9 @@ bool readRange(const QString& text, CountSettings& s, QString& error)
         error = QStringLiteral("--range %1 is too narrow for 32-bit float samples").arg(text);
         return false;
     }
-    s.lo = lo;
-    s.hi = hi;
-    s.autoRange = false;
+    // The command line's range applies to every kind of data it meets.
+    s.rangeMode = RangeMode::Manual;
+    s.manualRanges.fill(ValueRange{lo, hi});
     return true;
 }
 
@@ -98,8 +98,9 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
     }
     if (parser.isSet("range") && !readRange(parser.value("range"), s, error))
         return false;
-    if (s.bins == 0 && !s.autoRange) {
-        const double values = std::ceil(s.hi) - std::ceil(s.lo);
+    if (s.bins == 0 && s.rangeMode == RangeMode::Manual) {
+        const ValueRange& range = *s.manualRanges.front();
+        const double values = std::ceil(range.hi) - std::ceil(range.lo);
         if (values > double(hs::kMaxBins)) {
             error = QStringLiteral("--bins 0 over --range %1 would need %2 bins, more than the %3 the engine counts; give --bins")
                         .arg(parser.value("range")).arg(values, 0, 'f', 0).arg(hs::kMaxBins);

@@ -47,7 +47,7 @@ void stallIfAsked(const QString& path, qint64 frames)
 bool pushRecords(FileJob& job, const Frame& frame, const hs::HistogramResult& result, qint64 frameIndex)
 {
     for (const auto& [name, h] : displayOrderedChannels(frame, result))
-        if (!job.push({job.input().path, frameIndex, name, *h}))
+        if (!job.push({job.input().path, frameIndex, name, *h, frame.type(), std::nullopt}))
             return false;
     return true;
 }
@@ -92,12 +92,17 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
     const bool perFrame = options.perFrame && source->kind() == FrameSource::MediaKind::Video;
     hs::HistogramResult total;
     Frame frame, first;
+    hs::HistogramRequest firstRequest;
     qint64 delivered = 0;
     while (!job.cancelled() && !Interrupts::requested() && source->next(frame, error)) {
         job.beat();
         if (delivered > 0)
             stallIfAsked(path, delivered);
-        const hs::HistogramRequest request = frameRequest(frame, options.histogram.counting);
+        // Every frame of a file is counted with the first frame's binning, so the sums add up.
+        const hs::HistogramRequest request = delivered == 0 ? frameRequest(frame, options.histogram.counting)
+                                                            : sameBinningRequest(frame, firstRequest);
+        if (delivered == 0)
+            firstRequest = request;
         hs::HistogramResult result;
         const bool accumulate = !perFrame && delivered > 0;
         const hs::Status status = accumulate ? engine.accumulate(request, total) : engine.compute(request, perFrame ? result : total);

@@ -55,6 +55,13 @@ bool add(hs::ChannelHistogram& total, const hs::ChannelHistogram& h)
     overflow |= __builtin_add_overflow(total.below, h.below, &total.below);
     overflow |= __builtin_add_overflow(total.above, h.above, &total.above);
     overflow |= __builtin_add_overflow(total.nan, h.nan, &total.nan);
+    // The extremes of a merge are the extremes of its parts; unknown in one part, unknown in all.
+    if (total.hasValues && h.hasValues) {
+        total.minValue = std::min(total.minValue, h.minValue);
+        total.maxValue = std::max(total.maxValue, h.maxValue);
+    } else {
+        total.hasValues = false;
+    }
     return !overflow;
 }
 
@@ -97,6 +104,7 @@ void Merger::take(const RecordLine& line, const Origin& origin)
     if (it == channels.end()) {
         MergedChannel m{r, origin, 1};
         m.record.frame = -1;
+        m.record.region.reset();
         channels.insert(rank, m);
         return;
     }
@@ -105,6 +113,8 @@ void Merger::take(const RecordLine& line, const Origin& origin)
                         .arg(it->first.text(), describeKey(it->record, m_version), origin.text(), describeKey(r, line.version));
         return;
     }
+    if (it->record.sampleType != r.sampleType)
+        it->record.sampleType.reset();  // the clipping points of mixed types are not one pair
     if (!add(it->record.histogram, r.histogram))
         problems << QStringLiteral("%1: adding its counts overflows 64 bits").arg(origin.text());
     ++it->merged;

@@ -6,11 +6,16 @@
 
 #include <QString>
 
+#include <optional>
+
 struct HistogramRecord {
     QString file;              // as given; bytes that are not UTF-8 kept (io/NativePath.h)
     qint64 frame = -1;         // -1: not a video frame
     QString channel;           // gray, R, G, B, A or luma
-    hs::ChannelHistogram histogram;  // binning (bins, lo, hi, identity), counts, below/above/nan
+    hs::ChannelHistogram histogram;  // binning (bins, lo, hi, identity), counts, below/above/nan,
+                                     // and the exact extremes (hasValues, minValue, maxValue)
+    std::optional<hs::SampleType> sampleType;  // the counted samples' type (statistics' clipping points)
+    std::optional<hs::Rect> region;            // the counted region; the whole frame when absent
 };
 
 // What a finished run wrote: its last record. Merge sums them, and checks `records` against

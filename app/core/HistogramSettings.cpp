@@ -1,5 +1,7 @@
 #include "app/core/HistogramSettings.h"
 
+#include <cmath>
+
 QString strategyDisplayName(hs::Strategy strategy)
 {
     return QString::fromLatin1(hs::strategyName(strategy).data(), qsizetype(hs::strategyName(strategy).size()));
@@ -16,6 +18,49 @@ std::optional<hs::Strategy> parseStrategy(const QString& name, QString* error)
         *error = QStringLiteral("unknown strategy '%1' (valid: %2)").arg(name, names.join(QStringLiteral(", ")));
     }
     return std::nullopt;
+}
+
+RangeKind rangeKindOf(hs::SampleType type)
+{
+    switch (type) {
+    case hs::SampleType::U8: return RangeKind::Int8;
+    case hs::SampleType::U16: return RangeKind::Int16;
+    case hs::SampleType::I32:
+    case hs::SampleType::U32: return RangeKind::Int32;
+    case hs::SampleType::F16:
+    case hs::SampleType::F32: return RangeKind::Float;
+    }
+    return RangeKind::Float;
+}
+
+QString rangeModeName(RangeMode mode)
+{
+    switch (mode) {
+    case RangeMode::DataType: return QStringLiteral("type");
+    case RangeMode::DataMinMax: return QStringLiteral("minmax");
+    case RangeMode::BitDepth: return QStringLiteral("bitdepth");
+    case RangeMode::Manual: return QStringLiteral("manual");
+    }
+    return QStringLiteral("type");
+}
+
+std::optional<RangeMode> parseRangeMode(const QString& name)
+{
+    for (RangeMode m : {RangeMode::DataType, RangeMode::DataMinMax, RangeMode::BitDepth, RangeMode::Manual})
+        if (name.compare(rangeModeName(m), Qt::CaseInsensitive) == 0)
+            return m;
+    return std::nullopt;
+}
+
+QString rangeKindName(RangeKind kind)
+{
+    switch (kind) {
+    case RangeKind::Int8: return QStringLiteral("int8");
+    case RangeKind::Int16: return QStringLiteral("int16");
+    case RangeKind::Int32: return QStringLiteral("int32");
+    case RangeKind::Float: return QStringLiteral("float");
+    }
+    return QStringLiteral("float");
 }
 
 QString lumaName(LumaCoefficients luma)
@@ -55,14 +100,27 @@ QStringList HistogramSettings::load(QSettings& s)
         counting.bins = bins;
     else
         notices << QStringLiteral("Saved bin count ignored: %1 is outside 0..%2").arg(s.value("bins").toString()).arg(hs::kMaxBins);
-    counting.autoRange = s.value("autoRange", d.counting.autoRange).toBool();
-    const double lo = s.value("lo", d.counting.lo).toDouble();
-    const double hi = s.value("hi", d.counting.hi).toDouble();
-    if (lo < hi) {
-        counting.lo = lo;
-        counting.hi = hi;
-    } else {
-        notices << QStringLiteral("Saved range ignored: [%1, %2) is empty").arg(lo).arg(hi);
+    if (s.contains("rangeMode")) {
+        if (const auto mode = parseRangeMode(s.value("rangeMode").toString()))
+            counting.rangeMode = *mode;
+        else
+            notices << QStringLiteral("Saved range mode '%1' ignored (valid: type, minmax, bitdepth, manual)").arg(s.value("rangeMode").toString());
+    }
+    const int depth = s.value("bitDepth", d.counting.bitDepth).toInt(&ok);
+    if (ok && depth >= 1 && depth <= 31)
+        counting.bitDepth = depth;
+    else
+        notices << QStringLiteral("Saved bit depth ignored: %1 is outside 1..31").arg(s.value("bitDepth").toString());
+    for (int k = 0; k < kRangeKinds; ++k) {
+        const QString key = QStringLiteral("range/") + rangeKindName(RangeKind(k));
+        if (!s.contains(key + "/lo"))
+            continue;
+        const double lo = s.value(key + "/lo").toDouble();
+        const double hi = s.value(key + "/hi").toDouble();
+        if (lo < hi && std::isfinite(lo) && std::isfinite(hi))
+            counting.manualRanges[std::size_t(k)] = ValueRange{lo, hi};
+        else
+            notices << QStringLiteral("Saved %1 range ignored: [%2, %3) is empty").arg(rangeKindName(RangeKind(k))).arg(lo).arg(hi);
     }
     counting.channelMask = s.value("channelMask", d.counting.channelMask).toUInt() & 0xfu;
     counting.useGpu = s.value("useGpu", d.counting.useGpu).toBool();
@@ -87,9 +145,15 @@ void HistogramSettings::save(QSettings& s) const
     s.beginGroup(QStringLiteral("histogram"));
     s.setValue("strategy", strategyDisplayName(counting.strategy));
     s.setValue("bins", counting.bins);
-    s.setValue("autoRange", counting.autoRange);
-    s.setValue("lo", counting.lo);
-    s.setValue("hi", counting.hi);
+    s.setValue("rangeMode", rangeModeName(counting.rangeMode));
+    s.setValue("bitDepth", counting.bitDepth);
+    s.remove("range");
+    for (int k = 0; k < kRangeKinds; ++k)
+        if (const auto& r = counting.manualRanges[std::size_t(k)]) {
+            const QString key = QStringLiteral("range/") + rangeKindName(RangeKind(k));
+            s.setValue(key + "/lo", r->lo);
+            s.setValue(key + "/hi", r->hi);
+        }
     s.setValue("channelMask", counting.channelMask);
     s.setValue("useGpu", counting.useGpu);
     s.setValue("luma", lumaName(display.luma));

@@ -9,17 +9,38 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <optional>
 
 enum class LumaCoefficients { None, Bt601, Bt709 };
+
+// Where the counted range comes from.
+enum class RangeMode {
+    DataType,    // the type's range: [0,256) for 8-bit, [0,65536) for 16-bit; floats [0,1), widened to the data
+    DataMinMax,  // the frame's own smallest to largest finite sample, every sample included
+    BitDepth,    // [0, 2^bitDepth) for integer data in a wider container (10, 12, 14 bits)
+    Manual,      // the range the user set for this kind of data
+};
+
+// A manual range belongs to the kind of data it was set for: a float range never reaches an
+// 8-bit JPEG opened later.
+enum class RangeKind { Int8, Int16, Int32, Float };
+inline constexpr int kRangeKinds = 4;
+RangeKind rangeKindOf(hs::SampleType type);
+
+struct ValueRange {
+    double lo = 0.0;
+    double hi = 1.0;
+    bool operator==(const ValueRange&) const = default;
+};
 
 // What the engine counts: a change here means a new count.
 struct CountSettings {
     hs::Strategy strategy = hs::Strategy::Auto;
     int bins = 256;                 // 0: one bin per value for integer samples (at most 2^24)
-    bool autoRange = true;          // the frame's nominal range ([0,256), [0,65536), [0,1))
-    double lo = 0.0;
-    double hi = 1.0;
+    RangeMode rangeMode = RangeMode::DataType;
+    int bitDepth = 12;              // RangeMode::BitDepth
+    std::array<std::optional<ValueRange>, kRangeKinds> manualRanges{};  // by RangeKind
     unsigned channelMask = 0xf;     // display channels R, G, B, A (gray is channel 0)
     bool useGpu = true;
     bool operator==(const CountSettings&) const = default;
@@ -45,6 +66,9 @@ struct HistogramSettings {
 };
 
 QString strategyDisplayName(hs::Strategy strategy);
+QString rangeModeName(RangeMode mode);           // "type", "minmax", "bitdepth", "manual"
+std::optional<RangeMode> parseRangeMode(const QString& name);
+QString rangeKindName(RangeKind kind);           // "int8", "int16", "int32", "float"
 // The strategy called `name`; otherwise nullopt with `error` naming every valid name.
 std::optional<hs::Strategy> parseStrategy(const QString& name, QString* error = nullptr);
 QString lumaName(LumaCoefficients luma);           // "none", "bt601", "bt709"

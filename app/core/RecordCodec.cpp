@@ -36,6 +36,24 @@ Columns columnsOf(int version)
 }
 
 QByteArray number(double v) { return QByteArray::number(v, 'g', QLocale::FloatingPointShortest); }
+
+QJsonValue optionalJson(std::optional<double> value) { return value ? QJsonValue(*value) : QJsonValue(); }
+
+hs::StatisticsContext statisticsContextOf(const HistogramRecord& r)
+{
+    hs::StatisticsContext context;
+    context.type = r.sampleType;
+    return context;
+}
+
+// Version 2 states the exact extremes of the counted samples; keep them with the counts, so a
+// merge reports the data's min and max, not bin edges.
+void setExtremes(hs::ChannelHistogram& h, std::optional<double> min, std::optional<double> max)
+{
+    h.hasValues = min && max;
+    h.minValue = h.hasValues ? *min : 0;
+    h.maxValue = h.hasValues ? *max : 0;
+}
 QByteArray shortNumber(double v) { return QByteArray::number(v, 'g', 10); }
 
 QString describe(const QJsonValue& v)
@@ -190,21 +208,23 @@ bool RecordCodec::isChannelName(const QString& name)
 QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
 {
     const hs::ChannelHistogram& h = r.histogram;
-    const hs::ChannelStatistics s = hs::computeStatistics(h);
+    const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContextOf(r));
     QJsonObject stats;
     stats["count"] = qint64(s.count);
-    stats["min"] = s.min;
-    stats["max"] = s.max;
+    stats["exact"] = s.exact;
+    stats["min"] = optionalJson(s.min);
+    stats["max"] = optionalJson(s.max);
     stats["mean"] = s.mean;
-    stats["std"] = s.stdDev;
+    stats["std"] = s.stdDevPopulation;
+    stats["std_sample"] = s.stdDevSample;
     stats["median"] = s.median;
     stats["mode"] = s.mode;
     QJsonObject percentiles;
     for (std::size_t i = 0; i < hs::kPercentiles.size(); ++i)
         percentiles[QString::number(hs::kPercentiles[i])] = s.percentiles[i];
     stats["percentiles"] = percentiles;
-    stats["clipped_low"] = s.clippedLowShare;
-    stats["clipped_high"] = s.clippedHighShare;
+    stats["clipped_low"] = optionalJson(s.clippedLowShare);
+    stats["clipped_high"] = optionalJson(s.clippedHighShare);
     stats["entropy_bits"] = s.entropyBits;
     stats["below"] = qint64(s.below);
     stats["above"] = qint64(s.above);
@@ -216,7 +236,12 @@ QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
     o["file"] = r.file;
     if (r.frame >= 0)
         o["frame"] = r.frame;
+    if (r.region)
+        o["region"] = QJsonObject{{"x", qint64(r.region->x)}, {"y", qint64(r.region->y)},
+                                  {"width", qint64(r.region->width)}, {"height", qint64(r.region->height)}};
     o["channel"] = r.channel;
+    if (r.sampleType)
+        o["type"] = QString::fromLatin1(hs::sampleTypeName(*r.sampleType).data(), qsizetype(hs::sampleTypeName(*r.sampleType).size()));
     o["bins"] = qint64(h.counts.size());
     o["lo"] = h.binning.lo;
     o["hi"] = hs::upperEdge(h.binning);
@@ -266,7 +291,7 @@ QByteArray RecordCodec::csvHeader(int bins)
 QByteArray RecordCodec::csvLine(const HistogramRecord& r)
 {
     const hs::ChannelHistogram& h = r.histogram;
-    const hs::ChannelStatistics s = hs::computeStatistics(h);
+    const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContextOf(r));
     QByteArray line = schemaName().toUtf8();
     line.reserve(qsizetype(64 + h.counts.size() * 4));
     for (const QByteArray& f : {QByteArray("histogram"), csvField(nativePath(r.file)),
@@ -274,8 +299,8 @@ QByteArray RecordCodec::csvLine(const HistogramRecord& r)
                                 QByteArray::number(qulonglong(h.counts.size())), number(h.binning.lo),
                                 number(hs::upperEdge(h.binning)),
                                 QByteArray(h.binning.identity ? "identity" : "uniform"), QByteArray::number(s.count),
-                                shortNumber(s.mean), shortNumber(s.stdDev), shortNumber(s.median), shortNumber(s.min),
-                                shortNumber(s.max), QByteArray::number(h.below), QByteArray::number(h.above),
+                                shortNumber(s.mean), shortNumber(s.stdDevPopulation), shortNumber(s.median),
+                                s.min ? number(*s.min) : QByteArray(), s.max ? number(*s.max) : QByteArray(), QByteArray::number(h.below), QByteArray::number(h.above),
                                 QByteArray::number(h.nan)})
         line += ',' + f;
     for (std::uint64_t c : h.counts) {
@@ -394,6 +419,35 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
             return false;
         }
         h.binning.identity = binning == QLatin1String("identity");
+        std::optional<double> extremes[2];
+        const char* keys[] = {"min", "max"};
+        for (int i = 0; i < 2; ++i) {
+            const QJsonValue v = s[QLatin1String(keys[i])];
+            if (v.isDouble())
+                extremes[i] = v.toDouble();
+            else if (!v.isNull() && !v.isUndefined()) {
+                error = QStringLiteral("statistics.%1 is %2, not a number or null").arg(QLatin1String(keys[i]), describe(v));
+                return false;
+            }
+        }
+        setExtremes(h, extremes[0], extremes[1]);
+        if (o.contains("type")) {
+            const auto type = hs::sampleTypeFromName(o["type"].toString().toStdString());
+            if (!type) {
+                error = QStringLiteral("type is %1, not a sample type (u8, u16, i32, u32, f16, f32)").arg(describe(o["type"]));
+                return false;
+            }
+            r.sampleType = type;
+        }
+        if (o.contains("region")) {
+            const QJsonObject region = o["region"].toObject();
+            std::uint64_t v[4];
+            const char* names[] = {"x", "y", "width", "height"};
+            for (int i = 0; i < 4; ++i)
+                if (!jsonCount(region[QLatin1String(names[i])], QStringLiteral("region.") + QLatin1String(names[i]), v[i], error))
+                    return false;
+            r.region = hs::Rect{std::int64_t(v[0]), std::int64_t(v[1]), std::int64_t(v[2]), std::int64_t(v[3])};
+        }
     }
     return validateHistogram(r, error);
 }
@@ -477,6 +531,17 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
         h.binning.identity = inferIdentity(h, max);
     } else if (f[c.binning] == "identity" || f[c.binning] == "uniform") {
         h.binning.identity = f[c.binning] == "identity";
+        std::optional<double> extremes[2];
+        for (int i = 0; i < 2; ++i) {
+            const QByteArray& field = f[c.max - 1 + i];  // min, then max
+            double v = 0;
+            if (!field.isEmpty()) {
+                if (!csvNumber(field, i ? QStringLiteral("max") : QStringLiteral("min"), v, error))
+                    return false;
+                extremes[i] = v;
+            }
+        }
+        setExtremes(h, extremes[0], extremes[1]);
     } else {
         error = QStringLiteral("binning is \"%1\", not identity or uniform").arg(QString::fromUtf8(f[c.binning].left(40)));
         return false;

@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QSpinBox>
 
 SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
@@ -20,11 +21,22 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     m_bins->setRange(0, 1 << 24);
     m_bins->setSpecialValueText(tr("one per value"));
     form->addRow(tr("Bins"), m_bins);
-    m_autoRange = new QCheckBox(tr("Range from the data type"));
-    m_autoRange->setObjectName("autoRange");
-    form->addRow(QString(), m_autoRange);
+    m_rangeMode = new QComboBox;
+    m_rangeMode->setObjectName("rangeMode");
+    m_rangeMode->addItem(tr("Data type"), int(RangeMode::DataType));
+    m_rangeMode->addItem(tr("Min–max of the data"), int(RangeMode::DataMinMax));
+    m_rangeMode->addItem(tr("Bit depth"), int(RangeMode::BitDepth));
+    m_rangeMode->addItem(tr("Manual"), int(RangeMode::Manual));
+    form->addRow(tr("Range"), m_rangeMode);
+    m_bitDepth = new QComboBox;
+    m_bitDepth->setObjectName("bitDepth");
+    for (int bits : {8, 10, 12, 14, 16})
+        m_bitDepth->addItem(tr("%1-bit [0, %2)").arg(bits).arg(1 << bits), bits);
+    form->addRow(tr("Bit depth"), m_bitDepth);
     m_lo = new QDoubleSpinBox;
     m_hi = new QDoubleSpinBox;
+    m_lo->setObjectName("rangeLo");
+    m_hi->setObjectName("rangeHi");
     for (QDoubleSpinBox* box : {m_lo, m_hi}) {
         box->setRange(-1e12, 1e12);
         box->setDecimals(4);
@@ -32,7 +44,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     auto* range = new QHBoxLayout;
     range->addWidget(m_lo);
     range->addWidget(m_hi);
-    form->addRow(tr("Range [lo, hi)"), range);
+    m_rangeKind = new QLabel;
+    form->addRow(m_rangeKind, range);
     auto* channels = new QHBoxLayout;
     const char* names[] = {"R", "G", "B", "A"};
     for (int c = 0; c < 4; ++c) {
@@ -53,10 +66,11 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     form->addRow(QString(), m_cumulative);
     form->addRow(QString(), m_useGpu);
 
-    setSettings(HistogramSettings{});
+    showSettings();
     connect(m_strategy, &QComboBox::currentIndexChanged, this, &SettingsPanel::emitChanged);
     connect(m_bins, &QSpinBox::valueChanged, this, &SettingsPanel::emitChanged);
-    connect(m_autoRange, &QCheckBox::toggled, this, &SettingsPanel::emitChanged);
+    connect(m_rangeMode, &QComboBox::currentIndexChanged, this, &SettingsPanel::emitChanged);
+    connect(m_bitDepth, &QComboBox::currentIndexChanged, this, &SettingsPanel::emitChanged);
     connect(m_lo, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::emitChanged);
     connect(m_hi, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::emitChanged);
     for (QCheckBox* box : m_channels)
@@ -67,42 +81,45 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     connect(m_useGpu, &QCheckBox::toggled, this, &SettingsPanel::emitChanged);
 }
 
-HistogramSettings SettingsPanel::settings() const
-{
-    HistogramSettings s;
-    CountSettings& count = s.counting;
-    count.strategy = hs::Strategy(m_strategy->currentData().toInt());
-    count.bins = m_bins->value();
-    count.autoRange = m_autoRange->isChecked();
-    count.lo = m_lo->value();
-    count.hi = m_hi->value();
-    count.channelMask = 0;
-    for (int c = 0; c < 4; ++c)
-        count.channelMask |= m_channels[c]->isChecked() ? (1u << c) : 0u;
-    count.useGpu = m_useGpu->isChecked();
-    s.display.luma = LumaCoefficients(m_luma->currentIndex());
-    s.display.logCounts = m_log->isChecked();
-    s.display.cumulative = m_cumulative->isChecked();
-    return s;
-}
+HistogramSettings SettingsPanel::settings() const { return m_settings; }
 
 void SettingsPanel::setSettings(const HistogramSettings& settings)
 {
+    m_settings = settings;
+    showSettings();
+}
+
+void SettingsPanel::setDataKind(RangeKind kind, ValueRange typeRange)
+{
+    m_kind = kind;
+    m_typeRange = typeRange;
+    showSettings();
+}
+
+void SettingsPanel::showSettings()
+{
     m_updating = true;
-    const CountSettings& s = settings.counting;
+    const CountSettings& s = m_settings.counting;
     m_strategy->setCurrentIndex(m_strategy->findData(int(s.strategy)));
     m_bins->setValue(s.bins);
-    m_autoRange->setChecked(s.autoRange);
-    m_lo->setValue(s.lo);
-    m_hi->setValue(s.hi);
-    m_lo->setEnabled(!s.autoRange);
-    m_hi->setEnabled(!s.autoRange);
+    m_rangeMode->setCurrentIndex(m_rangeMode->findData(int(s.rangeMode)));
+    const int depth = m_bitDepth->findData(s.bitDepth);
+    if (depth < 0)
+        m_bitDepth->addItem(tr("%1-bit").arg(s.bitDepth), s.bitDepth);
+    m_bitDepth->setCurrentIndex(m_bitDepth->findData(s.bitDepth));
+    m_bitDepth->setEnabled(s.rangeMode == RangeMode::BitDepth);
+    const ValueRange manual = s.manualRanges[std::size_t(m_kind)].value_or(m_typeRange);
+    m_lo->setValue(manual.lo);
+    m_hi->setValue(manual.hi);
+    m_lo->setEnabled(s.rangeMode == RangeMode::Manual);
+    m_hi->setEnabled(s.rangeMode == RangeMode::Manual);
+    m_rangeKind->setText(tr("%1 range [lo, hi)").arg(rangeKindName(m_kind)));
     for (int c = 0; c < 4; ++c)
         m_channels[c]->setChecked((s.channelMask >> c) & 1u);
     m_useGpu->setChecked(s.useGpu);
-    m_luma->setCurrentIndex(int(settings.display.luma));
-    m_log->setChecked(settings.display.logCounts);
-    m_cumulative->setChecked(settings.display.cumulative);
+    m_luma->setCurrentIndex(int(m_settings.display.luma));
+    m_log->setChecked(m_settings.display.logCounts);
+    m_cumulative->setChecked(m_settings.display.cumulative);
     m_updating = false;
 }
 
@@ -110,10 +127,31 @@ void SettingsPanel::emitChanged()
 {
     if (m_updating)
         return;
-    const HistogramSettings s = settings();
-    if (!(s.counting.lo < s.counting.hi) && !s.counting.autoRange)
-        return;  // wait until the range is valid again
-    m_lo->setEnabled(!s.counting.autoRange);
-    m_hi->setEnabled(!s.counting.autoRange);
+    HistogramSettings s = m_settings;
+    CountSettings& count = s.counting;
+    count.strategy = hs::Strategy(m_strategy->currentData().toInt());
+    count.bins = m_bins->value();
+    const RangeMode previousMode = count.rangeMode;
+    count.rangeMode = RangeMode(m_rangeMode->currentData().toInt());
+    count.bitDepth = m_bitDepth->currentData().toInt();
+    count.channelMask = 0;
+    for (int c = 0; c < 4; ++c)
+        count.channelMask |= m_channels[c]->isChecked() ? (1u << c) : 0u;
+    count.useGpu = m_useGpu->isChecked();
+    s.display.luma = LumaCoefficients(m_luma->currentIndex());
+    s.display.logCounts = m_log->isChecked();
+    s.display.cumulative = m_cumulative->isChecked();
+    if (count.rangeMode == RangeMode::Manual) {
+        auto& manual = count.manualRanges[std::size_t(m_kind)];
+        // Switching to manual starts from the range on screen, never from an unrelated default.
+        if (previousMode != RangeMode::Manual && !manual)
+            manual = m_typeRange;
+        else if (m_lo->value() < m_hi->value())
+            manual = ValueRange{m_lo->value(), m_hi->value()};
+        else
+            return;  // wait until the range is valid again
+    }
+    m_settings = s;
+    showSettings();
     emit settingsChanged(s);
 }

@@ -1,4 +1,6 @@
 // Strategy, bins, range, channels and display options, edited as one HistogramSettings value.
+// A manual range is edited for the kind of data on screen (setDataKind), so each kind keeps
+// its own.
 #pragma once
 
 #include "app/core/HistogramSettings.h"
@@ -8,6 +10,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QSpinBox;
 
 class SettingsPanel : public QWidget {
@@ -18,18 +21,27 @@ public:
 
     HistogramSettings settings() const;
     void setSettings(const HistogramSettings& settings);
+    // The kind of data shown now, and its type's range: a manual range is edited for this kind,
+    // starting from the type's range the first time.
+    void setDataKind(RangeKind kind, ValueRange typeRange);
 
 signals:
     void settingsChanged(const HistogramSettings& settings);
 
 private:
+    void showSettings();
     void emitChanged();
 
+    HistogramSettings m_settings;
+    RangeKind m_kind = RangeKind::Int8;
+    ValueRange m_typeRange{0, 256};
     QComboBox* m_strategy;
     QSpinBox* m_bins;
-    QCheckBox* m_autoRange;
+    QComboBox* m_rangeMode;
+    QComboBox* m_bitDepth;
     QDoubleSpinBox* m_lo;
     QDoubleSpinBox* m_hi;
+    QLabel* m_rangeKind;
     QCheckBox* m_channels[4];
     QComboBox* m_luma;
     QCheckBox* m_log;

@@ -50,7 +50,7 @@ hs::ChannelStatistics statisticsOf(const HistogramSnapshot& snapshot, const hs::
     for (std::size_t i = 0; i < snapshot.result.channels.size() && i < snapshot.statistics.size(); ++i)
         if (&snapshot.result.channels[i] == h)
             return snapshot.statistics[i];
-    return hs::computeStatistics(*h);
+    return hs::computeStatistics(*h, statisticsContext(snapshot.frame, *h));
 }
 
 }  // namespace
@@ -58,17 +58,24 @@ hs::ChannelStatistics statisticsOf(const HistogramSnapshot& snapshot, const hs::
 TableContent statisticsTable(const HistogramSnapshot& snapshot)
 {
     TableContent t;
-    t.rowLabels = {"count", "min", "max", "mean", "std dev", "median", "mode", "p1", "p5", "p25", "p75", "p95",
+    t.rowLabels = {"count", "min", "max", "mean", "std dev (population)", "std dev (sample)", "median", "mode", "p1", "p5", "p25", "p75", "p95",
                    "clipped low %", "clipped high %", "entropy (bits)", "below range", "above range", "NaN"};
     t.cells.resize(t.rowLabels.size());
     for (const auto& [name, h] : orderedChannels(snapshot)) {
         t.columns << name;
         const hs::ChannelStatistics s = statisticsOf(snapshot, h);
         auto num = [](double v) { return QString::number(v, 'g', 6); };
-        const QStringList values{QString::number(s.count), num(s.min), num(s.max), num(s.mean), num(s.stdDev),
+        auto maybe = [](std::optional<double> v, double scale = 1, int decimals = -1) {
+            if (!v)
+                return QStringLiteral("—");
+            return decimals < 0 ? QString::number(*v * scale, 'g', 6) : QString::number(*v * scale, 'f', decimals);
+        };
+        const QString approx = s.exact ? QString() : QStringLiteral("≈");
+        const QStringList values{QString::number(s.count), maybe(s.min), maybe(s.max), approx + num(s.mean),
+                                 approx + num(s.stdDevPopulation), approx + num(s.stdDevSample),
                                  num(s.median), num(s.mode), num(s.percentiles[0]), num(s.percentiles[1]),
                                  num(s.percentiles[2]), num(s.percentiles[3]), num(s.percentiles[4]),
-                                 QString::number(100 * s.clippedLowShare, 'f', 3), QString::number(100 * s.clippedHighShare, 'f', 3),
+                                 maybe(s.clippedLowShare, 100, 3), maybe(s.clippedHighShare, 100, 3),
                                  QString::number(s.entropyBits, 'f', 4), QString::number(s.below), QString::number(s.above),
                                  QString::number(s.nan)};
         for (int r = 0; r < values.size(); ++r)
@@ -91,7 +98,6 @@ TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backe
         {"upload", ms(p.uploadMs)},
         {"clear", ms(p.clearMs)},
         {"tally", ms(p.tallyMs)},
-        {"merge", ms(p.mergeMs)},
         {"download", ms(p.downloadMs)},
         {"engine total", ms(p.totalMs())},
         {"wall (worker)", ms(snapshot.wallMs)},

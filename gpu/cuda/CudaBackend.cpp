@@ -10,13 +10,6 @@
 
 namespace hs::detail {
 
-namespace {
-
-constexpr std::size_t kStageBytes = std::size_t(64) << 20;  // per pinned staging buffer
-constexpr std::uint32_t kSkewSamplePixels = 4096;
-
-}  // namespace
-
 int cudaDeviceCountOrZero()
 {
     int count = 0;
@@ -69,12 +62,10 @@ Status CudaBackend::init()
     m_props.sharedPerMultiprocessor = prop.sharedMemPerMultiprocessor;
     m_props.maxThreadsPerMultiprocessor = prop.maxThreadsPerMultiProcessor;
     m_tuning = tuningFor(prop.major);
-    // For tuning runs of the benchmark only; the shipped values live in Tuning.h.
-    if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
-        m_tuning.threadsPerBlock = std::max(64, std::min(1024, std::atoi(threads)));
     HS_TRY(m_stream.create());
     for (CudaEvent& e : m_stageFree)
         HS_TRY(e.create());
+    HS_TRY(m_hotKeysFree.create());
     HS_TRY(m_sampleDone.create());
     HS_TRY(m_probeSink.reserve(sizeof(unsigned long long)));
     return Status::success();
@@ -114,7 +105,7 @@ std::vector<CudaBackend::Piece> CudaBackend::makePieces(const RequestPlan& plan)
     // Host pieces fit a staging buffer; device pieces only keep 32-bit counters safe.
     std::int64_t maxPixels = std::int64_t(kMaxPieceSamples / std::uint64_t(plan.channels));
     if (plan.space == MemorySpace::Host)
-        maxPixels = std::min<std::int64_t>(maxPixels, std::int64_t(kStageBytes / plan.pixelBytes));
+        maxPixels = std::min<std::int64_t>(maxPixels, std::int64_t(m_tuning.stageBytes / plan.pixelBytes));
     std::vector<Piece> pieces;
     if (plan.width <= maxPixels) {
         const std::int64_t rowsPerPiece = std::max<std::int64_t>(1, maxPixels / std::max<std::int64_t>(1, plan.width));
@@ -157,10 +148,10 @@ Status CudaBackend::stagePiece(const RequestPlan& plan, const Piece& piece, int 
     return Status::success();
 }
 
-Status CudaBackend::skewEstimate(const RequestPlan& plan, const KernelArgs& first, SkewEstimate& estimate)
+Status CudaBackend::skewEstimate(const RequestPlan& plan, SkewEstimate& estimate)
 {
     if (plan.space == MemorySpace::Host) {
-        estimate = estimateSkew(sampleHostSlots(plan, kSkewSamplePixels), std::uint32_t(m_tuning.hotCacheEntries));
+        estimate = estimateSkew(sampleHostSlots(plan, m_tuning.skewSamplePixels), std::uint32_t(m_tuning.hotCacheEntries));
         return Status::success();
     }
     const std::uint64_t signature = (std::uint64_t(plan.map.num_slots) << 8) ^ (std::uint64_t(plan.type) << 4)
@@ -175,11 +166,14 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, const KernelArgs& firs
     };
     if (m_samplePending)
         HS_TRY(consumePending());  // the last frame's sample, long since downloaded
-    const std::uint32_t count = std::uint32_t(std::min<std::int64_t>(kSkewSamplePixels, plan.pixels()));
+    const std::uint32_t count = std::uint32_t(std::min<std::int64_t>(m_tuning.skewSamplePixels, plan.pixels()));
     const std::size_t bytes = std::size_t(count) * plan.channels * sizeof(std::uint32_t);
     HS_TRY(m_sample.reserve(bytes));
     HS_TRY(m_hostSample.reserve(bytes));
-    KernelArgs whole = first;
+    KernelArgs whole;
+    whole.type = plan.type;
+    whole.channels = plan.channels;
+    whole.map = plan.map;
     whole.grid = SampleGrid{plan.origin, plan.pitch, plan.width, plan.rows};
     HS_TRY(launchSlotSample(whole, m_sample.get<std::uint32_t>(), count, {m_props, m_tuning, m_stream.get()}));
     HS_CUDA_TRY(cudaMemcpyAsync(m_hostSample.get(), m_sample.get(), bytes, cudaMemcpyDeviceToHost, m_stream.get()));
@@ -193,39 +187,69 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, const KernelArgs& firs
     return Status::success();
 }
 
-Strategy CudaBackend::chooseStrategy(const RequestPlan& plan)
+Status CudaBackend::resolve(const RequestPlan& plan, Strategy requested, Resolution& resolution)
 {
-    SkewEstimate estimate;
-    KernelArgs args;
-    args.type = plan.type;
-    args.channels = plan.channels;
-    args.map = plan.map;
-    if (plan.pixels() > 0 && needsSkewEstimate(Strategy::Auto, plan, m_props) && !skewEstimate(plan, args, estimate))
-        estimate = {};
-    return chooseAutoStrategy(plan, m_props, m_tuning, estimate);
+    resolution = {};
+    const bool counts = plan.pixels() > 0;
+    if (counts && needsSkewEstimate(requested, plan, m_props)) {
+        SkewEstimate estimate;
+        HS_TRY(skewEstimate(plan, estimate));
+        resolution.skew = std::move(estimate);
+    }
+    if (requested != Strategy::Auto) {
+        resolution.choice = {requested, requestedReason(requested)};
+        return Status::success();
+    }
+    resolution.choice = chooseAutoStrategy(plan, m_props, m_tuning, resolution.skew ? &*resolution.skew : nullptr);
+    // The rule asks for a sample wherever its choice needs one; this keeps "at most one sample"
+    // true should a future rule pick a sampling strategy without having asked.
+    if (counts && !resolution.skew && needsSkewEstimate(resolution.choice.strategy, plan, m_props)) {
+        SkewEstimate estimate;
+        HS_TRY(skewEstimate(plan, estimate));
+        resolution.skew = std::move(estimate);
+    }
+    return Status::success();
 }
 
-Status CudaBackend::submit(const RequestPlan& plan, Strategy strategy)
+Status CudaBackend::chooseStrategy(const RequestPlan& plan, Strategy requested, StrategyChoice& choice)
+{
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    Resolution resolution;
+    HS_TRY(resolve(plan, requested, resolution));
+    choice = resolution.choice;
+    return Status::success();
+}
+
+Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
 {
     m_plan = plan;
-    m_ran = strategy;
     m_spans.clear();
     m_eventsUsed = 0;
-    if (strategy == Strategy::Cpu) {
+    m_ready = false;
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    Resolution resolution;
+    HS_TRY(resolve(plan, requested, resolution));
+    m_ran = resolution.choice.strategy;
+    m_reason = resolution.choice.reason;
+    if (m_ran == Strategy::Cpu) {
         if (plan.space != MemorySpace::Host)
             return Status::error(ErrorCode::InvalidArgument, "the cpu strategy cannot read device memory");
         const auto start = std::chrono::steady_clock::now();
-        CpuBackend::countSlots(plan, m_cpuThreads, m_cpuSlots);
+        CpuBackend::countSlots(plan, m_cpuThreads, m_cpuSlots, m_cpuExtrema);
         m_cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        m_ready = true;
         return Status::success();
     }
-    HS_CUDA_TRY(cudaSetDevice(m_device));
-    return enqueue(plan, strategy);
+    HS_TRY(enqueue(plan, resolution));
+    m_ready = true;
+    return Status::success();
 }
 
-Status CudaBackend::enqueue(const RequestPlan& plan, Strategy strategy)
+Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolution)
 {
-    const std::size_t slotBytes = std::size_t(plan.map.num_slots) * sizeof(std::uint64_t);
+    const Strategy strategy = resolution.choice.strategy;
+    // The totals, then the encoded extremes: one clear and one download for both.
+    const std::size_t slotBytes = (std::size_t(plan.map.num_slots) + kExtremaWords) * sizeof(std::uint64_t);
     HS_TRY(m_slots.reserve(slotBytes));
     HS_TRY(m_hostSlots.reserve(slotBytes));
     KernelArgs args;
@@ -233,28 +257,27 @@ Status CudaBackend::enqueue(const RequestPlan& plan, Strategy strategy)
     args.channels = plan.channels;
     args.map = plan.map;
     args.d_slots = m_slots.get<unsigned long long>();
+    args.d_extrema = args.d_slots + plan.map.num_slots;
     const LaunchContext ctx{m_props, m_tuning, m_stream.get()};
 
     const std::vector<Piece> pieces = plan.pixels() ? makePieces(plan) : std::vector<Piece>{};
-    if (!pieces.empty() && needsSkewEstimate(strategy, plan, m_props)) {
-        SkewEstimate estimate;
-        HS_TRY(skewEstimate(plan, args, estimate));
-        if (strategy == Strategy::Auto)
-            strategy = chooseAutoStrategy(plan, m_props, m_tuning, estimate);
-        args.hot_slot = estimate.topSlot;
-        const std::size_t hotBytes = estimate.hotKeys.size() * sizeof(std::uint32_t);
+    if (resolution.skew)
+        args.hot_slot = resolution.skew->topSlot;
+    if (!pieces.empty() && needsHotKeys(strategy, plan, m_props)) {
+        if (!resolution.skew)
+            return Status::error(ErrorCode::InvalidArgument, "large-bins needs a skew sample for its hot-slot table");
+        const std::vector<std::uint32_t>& hotKeys = resolution.skew->hotKeys;
+        const std::size_t hotBytes = hotKeys.size() * sizeof(std::uint32_t);
         HS_TRY(m_hotKeys.reserve(hotBytes));
         HS_TRY(m_hostHotKeys.reserve(hotBytes));
-        // The previous frame's upload of this table may still be in flight.
-        HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
-        std::memcpy(m_hostHotKeys.get(), estimate.hotKeys.data(), hotBytes);
+        // The previous frame's upload of this table may still be reading the pinned copy.
+        HS_CUDA_TRY(cudaEventSynchronize(m_hotKeysFree.get()));
+        std::memcpy(m_hostHotKeys.get(), hotKeys.data(), hotBytes);
         HS_CUDA_TRY(cudaMemcpyAsync(m_hotKeys.get(), m_hostHotKeys.get(), hotBytes, cudaMemcpyHostToDevice, m_stream.get()));
+        HS_CUDA_TRY(cudaEventRecord(m_hotKeysFree.get(), m_stream.get()));
         args.d_hot_keys = m_hotKeys.get<std::uint32_t>();
-        args.hot_entries = std::uint32_t(estimate.hotKeys.size());
+        args.hot_entries = std::uint32_t(hotKeys.size());
     }
-    if (strategy == Strategy::Auto)
-        strategy = chooseAutoStrategy(plan, m_props, m_tuning, {});
-    m_ran = strategy;
 
     // Cleared only now: a skew estimate of device input waits for the GPU, and the clear and the
     // tally should reach it back to back so the phase times hold no host round trip.
@@ -276,9 +299,16 @@ Status CudaBackend::enqueue(const RequestPlan& plan, Strategy strategy)
 
 Status CudaBackend::finish(HistogramResult& result, bool accumulate)
 {
+    if (!m_ready) {
+        // The submit failed part-way: let what it enqueued drain, and deliver nothing.
+        HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
+        return Status::error(ErrorCode::InvalidArgument, "nothing was counted: the submit failed");
+    }
+    m_ready = false;
     if (m_ran == Strategy::Cpu) {
-        unpackSlots(m_plan, m_cpuSlots.data(), result, accumulate);
+        unpackSlots(m_plan, m_cpuSlots.data(), m_cpuExtrema.data(), result, accumulate);
         result.strategyRan = Strategy::Cpu;
+        result.strategyReason = m_reason;
         result.timings = {};
         result.timings.tallyMs = m_cpuMs;
         return Status::success();
@@ -290,8 +320,10 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
         HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, span.begin, span.end));
         ms[phase] += elapsed;
     }
-    unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), result, accumulate);
+    unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots,
+                result, accumulate);
     result.strategyRan = m_ran;
+    result.strategyReason = m_reason;
     result.timings = PhaseTimings{ms[Upload], ms[Clear], ms[Tally], ms[Merge], ms[Download]};
     return Status::success();
 }
@@ -318,7 +350,12 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
         onDevice.pitch = rowBytes;
         onDevice.space = MemorySpace::Device;
     }
-    HS_TRY(enqueue(onDevice, Strategy::Auto));
+    Resolution resolution;
+    HS_TRY(resolve(onDevice, Strategy::Auto, resolution));
+    m_ran = resolution.choice.strategy;
+    m_reason = resolution.choice.reason;
+    HS_TRY(enqueue(onDevice, resolution));
+    m_ready = true;
     const std::uint32_t levels = plan.type == SampleType::U8 ? 256u : 65536u;
     const int active = int(plan.activeChannels());
     const std::size_t lutBytes = std::size_t(active) * levels * sizeof(std::uint32_t);
@@ -349,20 +386,19 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
     return Status::success();
 }
 
-Status CudaBackend::allocateDevice(std::size_t bytes, DeviceArray& array)
+Status CudaBackend::allocateDevice(std::size_t bytes, std::shared_ptr<void>& data)
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
     void* p = nullptr;
     HS_CUDA_TRY(cudaMalloc(&p, std::max<std::size_t>(bytes, 1)));
-    adopt(array, std::shared_ptr<void>(p, [](void* q) { cudaFree(q); }), bytes);
+    data = std::shared_ptr<void>(p, [](void* q) { cudaFree(q); });
     return Status::success();
 }
 
-Status CudaBackend::copyToDevice(const void* host, std::size_t bytes, DeviceArray& array)
+Status CudaBackend::copyToDevice(const void* host, std::size_t bytes, void* d_data)
 {
-    if (!array || array.size() < bytes)
-        HS_TRY(allocateDevice(bytes, array));
-    HS_CUDA_TRY(cudaMemcpy(array.data(), host, bytes, cudaMemcpyHostToDevice));
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    HS_CUDA_TRY(cudaMemcpy(d_data, host, bytes, cudaMemcpyHostToDevice));
     return Status::success();
 }
 

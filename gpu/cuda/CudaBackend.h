@@ -17,13 +17,13 @@ public:
 
     BackendKind kind() const override { return BackendKind::Cuda; }
     std::optional<DeviceInfo> deviceInfo() const override { return m_info; }
-    Strategy chooseStrategy(const RequestPlan& plan) override;
-    Status submit(const RequestPlan& plan, Strategy strategy) override;
+    Status chooseStrategy(const RequestPlan& plan, Strategy requested, StrategyChoice& choice) override;
+    Status submit(const RequestPlan& plan, Strategy requested) override;
     Status finish(HistogramResult& result, bool accumulate) override;
     Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
                     EqualizeResult& result) override;
-    Status allocateDevice(std::size_t bytes, DeviceArray& array) override;
-    Status copyToDevice(const void* host, std::size_t bytes, DeviceArray& array) override;
+    Status allocateDevice(std::size_t bytes, std::shared_ptr<void>& data) override;
+    Status copyToDevice(const void* host, std::size_t bytes, void* d_data) override;
     Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds) override;
 
 private:
@@ -38,9 +38,15 @@ private:
         cudaEvent_t end;
     };
     enum Phase { Upload, Clear, Tally, Merge, Download, PhaseCount };
+    // A request's strategy resolved once, with the one skew sample it took, if any.
+    struct Resolution {
+        StrategyChoice choice;
+        std::optional<SkewEstimate> skew;
+    };
 
-    Status enqueue(const RequestPlan& plan, Strategy strategy);
-    Status skewEstimate(const RequestPlan& plan, const KernelArgs& first, SkewEstimate& estimate);
+    Status resolve(const RequestPlan& plan, Strategy requested, Resolution& resolution);
+    Status enqueue(const RequestPlan& plan, const Resolution& resolution);
+    Status skewEstimate(const RequestPlan& plan, SkewEstimate& estimate);
     Status stagePiece(const RequestPlan& plan, const Piece& piece, int buffer, SampleGrid& grid);
     std::vector<Piece> makePieces(const RequestPlan& plan) const;
     Status beginSpan(Phase phase);
@@ -60,6 +66,7 @@ private:
     CudaEvent m_stageFree[2];
     DeviceBuffer m_hotKeys;
     PinnedBuffer m_hostHotKeys;
+    CudaEvent m_hotKeysFree;  // the last upload of the hot-slot table has left m_hostHotKeys
     DeviceBuffer m_sample;
     PinnedBuffer m_hostSample;
     DeviceBuffer m_probeSink;
@@ -82,7 +89,10 @@ private:
 
     RequestPlan m_plan;
     Strategy m_ran = Strategy::Auto;
+    bool m_ready = false;  // a submit enqueued completely: finish() may deliver
+    std::string m_reason;
     std::vector<std::uint64_t> m_cpuSlots;
+    ExtremaWords m_cpuExtrema{};
     double m_cpuMs = 0;
 };
 

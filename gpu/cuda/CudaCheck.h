@@ -1,6 +1,7 @@
 // Every CUDA call goes through here so its error travels upward as a Status.
 #pragma once
 
+#include "../src/Try.h"
 #include "histoscope/HistogramTypes.h"
 
 #include <cuda_runtime.h>
@@ -25,10 +26,4 @@ inline Status cudaStatus(cudaError_t error, const char* what)
     do {                                                                                    \
         if (::hs::Status hs_status_ = ::hs::detail::cudaStatus((call), #call); !hs_status_) \
             return hs_status_;                                                              \
-    } while (0)
-
-#define HS_TRY(expr)                                    \
-    do {                                                \
-        if (::hs::Status hs_status_ = (expr); !hs_status_) \
-            return hs_status_;                          \
     } while (0)

@@ -1,6 +1,7 @@
 #include "Dispatch.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
@@ -77,18 +78,33 @@ bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceP
         || ((strategy == Strategy::LargeBins || strategy == Strategy::Auto) && !fitsOptinShared(plan, props));
 }
 
-Strategy chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
-                            const SkewEstimate& skew)
+bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props)
+{
+    return strategy == Strategy::LargeBins && !fitsOptinShared(plan, props);
+}
+
+StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
+                                  const SkewEstimate* skew)
 {
     // Measured on the H200 (docs/STRATEGIES.md): few slots -> `shared` on every distribution (the
     // run-length path wins single-value frames by less than the run-to-run spread); up to opt-in
     // shared memory -> one `large-bins` pass; beyond it, tiles of opt-in shared memory for flat
     // data and the hot cache for skewed data. Only the last needs the skew estimate.
+    const std::string slots = std::to_string(plan.map.num_slots) + " slots";
     if (plan.map.num_slots <= tuning.autoSharedSlotsMax)
-        return Strategy::Shared;
+        return {Strategy::Shared, "auto: " + slots + " fit in default shared memory (<= "
+                                      + std::to_string(tuning.autoSharedSlotsMax) + "): shared"};
     if (fitsOptinShared(plan, props))
-        return Strategy::LargeBins;
-    return skew.topShare >= tuning.autoHotCacheShare ? Strategy::LargeBins : Strategy::Replicated;
+        return {Strategy::LargeBins, "auto: " + slots + " fit in opt-in shared memory ("
+                                         + std::to_string(props.sharedPerBlockOptin / 1024) + " KiB): one large-bins pass"};
+    const double share = skew ? skew->topShare : 0.0;
+    char figures[96];
+    std::snprintf(figures, sizeof figures, "top-slot share %.1f%% %s %.0f%%", 100.0 * share,
+                  share >= tuning.autoHotCacheShare ? ">=" : "<", 100.0 * tuning.autoHotCacheShare);
+    const std::string why = "auto: " + slots + " exceed opt-in shared memory; " + figures;
+    if (share >= tuning.autoHotCacheShare)
+        return {Strategy::LargeBins, why + ": large-bins hot cache"};
+    return {Strategy::Replicated, why + ": replicated slot tiles"};
 }
 
 Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../src/RequestPlan.h"
+#include "histoscope/HistogramEngine.h"
 #include "kernels/Kernels.h"
 
 #include <vector>
@@ -22,9 +23,15 @@ SkewEstimate estimateSkew(const std::vector<std::uint32_t>& sampledSlots, std::u
 // Samples up to `count` pixels of a host-memory plan, as slots (kNoSlot for inactive channels).
 std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_t count);
 
+// Whether running `strategy` (`auto` included) on the plan needs a skew sample: `run-length` for
+// its register-counted heavy hitter, `large-bins` beyond opt-in shared memory for its hot-slot
+// table, and `auto` exactly where the sample changes its choice.
 bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
-Strategy chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
-                            const SkewEstimate& skew);
+// Whether a resolved strategy reads the sampled hot-slot table (`large-bins` beyond opt-in memory).
+bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
+// The `auto` rule, with the reason in words. `skew` is null when no sample was needed.
+StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
+                                  const SkewEstimate* skew);
 
 Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx);
 

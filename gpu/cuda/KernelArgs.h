@@ -36,8 +36,10 @@ struct KernelArgs {
     SampleGrid grid;
     SlotMap map;
     unsigned long long* d_slots = nullptr;  // 64-bit totals, map.num_slots of them
+    unsigned long long* d_extrema = nullptr;  // kExtremaWords encoded extremes (SlotMapping.h)
     std::uint32_t tile_begin = 0;           // slots [tile_begin, tile_end) are counted this launch
     std::uint32_t tile_end = 0;
+    std::uint32_t replicas = 1;             // counters per slot in a block (`replicated`), a power of two
     std::uint32_t hot_slot = 0xffffffffu;   // `run-length`: the sampled heaviest slot
     const std::uint32_t* d_hot_keys = nullptr;  // `large-bins`: direct-mapped hot-slot table
     std::uint32_t hot_entries = 0;

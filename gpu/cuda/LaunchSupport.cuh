@@ -4,6 +4,7 @@
 #include "../src/RequestPlan.h"
 #include "KernelArgs.h"
 #include "SampleWalker.cuh"
+#include "kernels/Kernels.h"
 
 #include <algorithm>
 #include <type_traits>
@@ -42,14 +43,19 @@ inline bool usesIdentityMapper(SampleType type, const SlotMap& map)
 template <typename F>
 Status visitCounting(const KernelArgs& args, F&& f)
 {
+    const bool covered = extremaFromCounts(args.type, args.map);
     const bool identity = usesIdentityMapper(args.type, args.map);
     return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>) {
+            if (covered)
+                return f(tag, channels, CoveredMapper{});
+        }
         if (identity)
             return f(tag, channels, IdentityMapper{});
         return f(tag, channels, GeneralMapper{});
     });
 }
-
 
 template <typename T>
 constexpr int groupPixels() { return 16 / int(sizeof(T)); }
@@ -85,34 +91,30 @@ inline Status lastLaunchStatus(const char* kernelName)
     return cudaStatus(cudaGetLastError(), kernelName);
 }
 
-// Slot tiles of at most `tileSlots`, covering [0, numSlots): each tile rereads the input.
-template <typename F>
-Status forEachTile(std::uint32_t numSlots, std::uint32_t tileSlots, F&& f)
+// One launch of a family's kernel on a persistent grid: the launch boilerplate, once.
+template <typename T>
+Status launchOnGrid(void (*kernel)(KernelArgs), const char* name, const KernelArgs& args, const LaunchContext& ctx,
+                    int threads, std::size_t smemBytes)
 {
-    for (std::uint32_t begin = 0; begin < numSlots; begin += tileSlots)
-        HS_TRY(f(begin, std::min(numSlots, begin + tileSlots)));
-    return Status::success();
+    const void* entry = reinterpret_cast<const void*>(kernel);
+    HS_TRY(allowDynamicShared(entry, smemBytes));
+    dim3 blocks;
+    HS_TRY(gridFor(entry, threads, smemBytes, args.grid, ctx.props, groupPixels<T>(), blocks));
+    kernel<<<blocks, threads, smemBytes, ctx.stream>>>(args);
+    return lastLaunchStatus(name);
 }
 
-// Launches a block-private kernel once per slot tile that fits `budget` bytes of shared memory,
-// `wordsPerSlot` 32-bit counters per slot. `extra` follows KernelArgs in the kernel's parameters.
-template <typename T, typename... Extra>
-Status launchTiled(void (*kernel)(KernelArgs, Extra...), const char* name, const KernelArgs& args,
-                   const DeviceProps& props, int threads, cudaStream_t stream, std::size_t budget,
-                   std::uint32_t wordsPerSlot, Extra... extra)
+inline std::size_t sharedBudgetBytes(SharedBudget budget, const DeviceProps& props)
 {
-    HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), budget));
-    const std::uint32_t tileSlots = std::uint32_t(budget / (sizeof(std::uint32_t) * wordsPerSlot));
-    return forEachTile(args.map.num_slots, tileSlots, [&](std::uint32_t begin, std::uint32_t end) -> Status {
-        KernelArgs a = args;
-        a.tile_begin = begin;
-        a.tile_end = end;
-        const std::size_t smem = std::size_t(end - begin) * wordsPerSlot * sizeof(std::uint32_t);
-        dim3 blocks;
-        HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, props, groupPixels<T>(), blocks));
-        kernel<<<blocks, threads, smem, stream>>>(a, extra...);
-        return lastLaunchStatus(name);
-    });
+    return budget == SharedBudget::Default ? props.sharedPerBlock : props.sharedPerBlockOptin;
+}
+
+inline std::uint32_t floorPowerOfTwo(std::uint64_t v)
+{
+    std::uint32_t p = 1;
+    while (std::uint64_t(p) * 2 <= v)
+        p *= 2;
+    return p;
 }
 
 }  // namespace hs::detail

@@ -1,32 +1,106 @@
-// Launch tuning as plain data per architecture, read by the dispatcher. Values come from the
-// H200 benchmark (bench/results); other architectures inherit the nearest older row.
+// Launch tuning as plain data per architecture: every launch constant of the CUDA backend lives
+// here, beside the benchmark figure that chose it. Figures are H200 (sm_90) medians from
+// bench/results/2026-11-30_NVIDIA-H200_*; older architectures keep the round-1 defaults, which
+// nothing has measured against, and newer ones inherit the nearest older row.
 #pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "histoscope/HistogramTypes.h"
 
 namespace hs::detail {
 
 struct ArchTuning {
     int computeMajor;
-    int threadsPerBlock;          // privatized kernels
-    int replicasMax;              // `replicated`: sub-histograms per block, at most one per lane
-    int hotCacheEntries;          // `large-bins`: shared hot-bin cache, a power of two
-    unsigned autoSharedSlotsMax;  // `auto`: slot counts up to this stay in default shared memory
-    double autoHotCacheShare;     // `auto`: beyond opt-in shared memory, the top-slot share from which
-                                  // the hot cache beats slot tiles
+    // Block-private families (shared, warp-aggregated, replicated, run-length, large-bins).
+    // sm_90: 1,024 halves the blocks, and so the merges, against 512: 32,768 bins 0.066 -> 0.049 ms,
+    // 4,096 bins 0.039 -> 0.034 ms, 256 bins unchanged (full-v3, TUNE_THREADS sweep).
+    int privatizedThreads;
+    // `global-atomic` and the one-thread-per-pixel helpers (CUB's slot conversion and merge, the
+    // out-of-range pass, the LUT apply): no shared memory, so block size only sets the grid's
+    // granularity. 256 is the round-1 default, not swept; the grid is persistent either way.
+    int simpleThreads;
+    // The read probe: 512 threads, four 16-byte loads in flight each, a persistent grid: about
+    // 3.1 TB/s on 64 MiB including the launch (final run). Not swept; a weaker probe would only
+    // flatter every ratio, so any change must raise its bandwidth.
+    int probeThreads;
+    // `replicated`: sub-histograms per block, at most one per lane (32 puts each lane in its own bank).
+    int replicasMax;
+    // `large-bins` beyond opt-in shared memory: direct-mapped shared hot-slot cache, a power of two.
+    // 8,192 entries take 64 KiB with their keys, leaving room for three blocks per SM on sm_90
+    // (65,536 bins 90 % hot: 0.042 ms, single value 0.031 ms, final run); not swept.
+    int hotCacheEntries;
+    // `auto`: slot counts up to this stay in the default 48 KiB (`shared`): best or within the
+    // spread at 16, 256 and 4,096 bins on every distribution (final run).
+    unsigned autoSharedSlotsMax;
+    // `auto` beyond opt-in shared memory: the sampled top-slot share from which the hot cache
+    // beats tiles; 65,536-bin Zipf (top share ~9 %) tiles at 0.082 ms against 0.106 for the
+    // cache, 90 % hot caches at 0.042 against 0.071 ms (final run).
+    double autoHotCacheShare;
+    // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
+    // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
+    std::uint32_t skewSamplePixels;
+    // Host frames go up through two pinned staging buffers of this size, so the copy of piece n+1
+    // overlaps the count of piece n; 64 MiB holds a 4K RGBA f32 frame in two pieces.
+    std::size_t stageBytes;
 };
 
 inline constexpr ArchTuning kArchTunings[] = {
-    {7, 256, 32, 4096, 12288, 0.25},
-    {8, 256, 32, 4096, 12288, 0.25},
-    {9, 1024, 32, 8192, 12288, 0.25},
+    // major threads simple probe replicas hot   autoShared autoHot sample stage
+    {7, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, std::size_t(64) << 20},
+    {8, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, std::size_t(64) << 20},
+    {9, 1024, 256, 512, 32, 8192, 12288, 0.25, 4096, std::size_t(64) << 20},
 };
 
-inline const ArchTuning& tuningFor(int computeMajor)
+// The equalization LUT kernel's block: a compile-time size because CUB's BlockScan takes it as a
+// template argument. 512 threads scan 65,536 bins in 128-bin runs; 1,024 exceeded the register
+// budget of a block on sm_90 (commit 88fef66).
+inline constexpr int kEqualizeLutThreads = 512;
+// The skew-sample gather is one block: it reads 4,096 scattered pixels, far too few for more.
+inline constexpr int kSampleGatherThreads = 256;
+
+// The block-private families, one row each, read by launchPrivatized (LaunchSupport.cuh).
+enum class SharedBudget { Default, Optin };
+struct PrivatizedFamily {
+    Strategy strategy;
+    SharedBudget budget;  // shared memory per block the slot tiles are cut to
+    bool replicate;       // one copy of the counters per lane (up to replicasMax) while they fit
+};
+
+inline constexpr PrivatizedFamily kPrivatizedFamilies[] = {
+    // The brief's 48 KiB tile, kept as the textbook reference: 32,768 bins take three passes,
+    // 0.095 ms against 0.047 for one opt-in pass (final run), which `auto` uses instead.
+    {Strategy::Shared, SharedBudget::Default, false},
+    {Strategy::WarpAggregated, SharedBudget::Optin, false},
+    // Replicas while they fit, then one copy in opt-in tiles: the 65,536-bin uniform cell's best
+    // (two passes, 0.086 ms against 0.195 for the hot cache, final run).
+    {Strategy::Replicated, SharedBudget::Optin, true},
+    {Strategy::RunLength, SharedBudget::Optin, false},
+    {Strategy::LargeBins, SharedBudget::Optin, false},
+};
+
+inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 {
-    const ArchTuning* best = &kArchTunings[0];
+    for (const PrivatizedFamily& f : kPrivatizedFamilies)
+        if (f.strategy == strategy)
+            return f;
+    return kPrivatizedFamilies[0];
+}
+
+// For tuning runs of the benchmark only (HISTOSCOPE_TUNE_THREADS=256 ... 1024 in
+// scripts/h200_verify.sh): overrides the block-private block size; the shipped values are above.
+inline ArchTuning tuningFor(int computeMajor)
+{
+    ArchTuning best = kArchTunings[0];
     for (const ArchTuning& t : kArchTunings)
         if (t.computeMajor <= computeMajor)
-            best = &t;
-    return *best;
+            best = t;
+    if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
+        best.privatizedThreads = std::clamp(std::atoi(threads), 64, 1024);
+    return best;
 }
 
 }  // namespace hs::detail

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "RequestPlan.h"
+#include "Try.h"
+#include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"
 
 namespace hs::detail {
@@ -12,22 +14,21 @@ public:
     virtual ~Backend() = default;
     virtual BackendKind kind() const = 0;
     virtual std::optional<DeviceInfo> deviceInfo() const { return std::nullopt; }
-    virtual Strategy chooseStrategy(const RequestPlan& plan) = 0;
-    virtual Status submit(const RequestPlan& plan, Strategy strategy) = 0;
+    // Resolves `requested` for the plan without counting. The backend is the one owner of the
+    // `auto` rule: submit() resolves through the same function, once per call.
+    virtual Status chooseStrategy(const RequestPlan& plan, Strategy requested, StrategyChoice& choice) = 0;
+    // Resolves `requested` (`auto` included) once and enqueues the count.
+    virtual Status submit(const RequestPlan& plan, Strategy requested) = 0;
     virtual Status finish(HistogramResult& result, bool accumulate) = 0;
     // Equalizes the plan's active channels (identity bins over the full 8/16-bit range).
     virtual Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
                             EqualizeResult& result) = 0;
-    virtual Status allocateDevice(std::size_t bytes, DeviceArray& array);
-    virtual Status copyToDevice(const void* host, std::size_t bytes, DeviceArray& array);
+    virtual Status allocateDevice(std::size_t bytes, std::shared_ptr<void>& data);
+    virtual Status copyToDevice(const void* host, std::size_t bytes, void* d_data);
     virtual Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds);
-
-protected:
-    static void adopt(DeviceArray& array, std::shared_ptr<void> data, std::size_t size)
-    {
-        array.m_data = std::move(data);
-        array.m_size = size;
-    }
 };
+
+// The reason a result carries when the caller named its strategy.
+inline std::string requestedReason(Strategy s) { return "requested: " + std::string(strategyName(s)); }
 
 }  // namespace hs::detail

@@ -1,5 +1,6 @@
 #include "CpuBackend.h"
 
+#include "CpuTuning.h"
 #include "Equalization.h"
 
 #include <omp.h>
@@ -7,19 +8,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 
 namespace hs::detail {
 
 namespace {
 
-// Counters are 32-bit per thread and flushed into 64-bit totals before any of them could hold
-// 2^31 increments: a pixel adds at most one to a counter, so pixels since the flush bound it.
-constexpr std::int64_t kFlushPixels = std::int64_t(1) << 31;
-constexpr std::int64_t kTaskPixels = std::int64_t(1) << 18;
-
-// Several interleaved sub-histograms break the store-to-load chain on one hot counter, which
-// otherwise serialises a skewed frame; with many bins they would only thrash the cache.
-int subHistogramsFor(std::uint32_t numSlots) { return numSlots <= 8192 ? 4 : 1; }
+int subHistogramsFor(std::uint32_t numSlots)
+{
+    return numSlots <= kCpuTuning.subHistogramSlotsMax ? kCpuTuning.subHistograms : 1;
+}
 
 struct Task {
     std::int64_t row;
@@ -30,7 +28,7 @@ struct Task {
 std::vector<Task> makeTasks(const RequestPlan& plan)
 {
     std::vector<Task> tasks;
-    const std::int64_t step = std::max<std::int64_t>(1, kTaskPixels);
+    const std::int64_t step = std::max<std::int64_t>(1, kCpuTuning.taskPixels);
     for (std::int64_t r = 0; r < plan.rows; ++r)
         for (std::int64_t x = 0; x < plan.width; x += step)
             tasks.push_back({r, x, std::min(plan.width, x + step)});
@@ -50,21 +48,59 @@ std::vector<std::uint32_t> buildLut(const RequestPlan& plan)
     return lut;
 }
 
+// A thread's extremes of one channel, as order-preserving keys (SlotMapping.h).
+struct KeyRange {
+    std::uint32_t lo = 0xffffffffu;
+    std::uint32_t hi = 0;
+    void see(std::uint32_t key)
+    {
+        lo = std::min(lo, key);
+        hi = std::max(hi, key);
+    }
+    bool seen() const { return lo <= hi; }
+};
+using KeyRanges = std::array<KeyRange, kMaxChannels>;
+
+// 8- and 16-bit samples need their extremes tracked only when the counts cannot give them
+// (extremaFromCounts): a pass over the values, kept apart so the counting loop stays as it was.
+template <typename T, int C>
+void trackValues(const T* s, std::int64_t n, KeyRanges& ranges)
+{
+    T lo[C], hi[C];
+    for (int c = 0; c < C; ++c) {
+        lo[c] = std::numeric_limits<T>::max();
+        hi[c] = 0;
+    }
+    for (std::int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < C; ++c) {
+            lo[c] = std::min(lo[c], s[i * C + c]);
+            hi[c] = std::max(hi[c], s[i * C + c]);
+        }
+    for (int c = 0; c < C; ++c)
+        if (n > 0) {
+            ranges[c].see(lo[c]);
+            ranges[c].see(hi[c]);
+        }
+}
+
 template <typename T, int C>
 void countLut(const unsigned char* p, std::int64_t n, const std::uint32_t* lut, std::uint32_t* sub,
-              std::uint32_t stride)
+              std::uint32_t stride, bool track, KeyRanges& ranges)
 {
     constexpr std::size_t values = std::size_t(1) << (8 * sizeof(T));
+    constexpr int K = kCpuTuning.subHistograms;
     const T* s = reinterpret_cast<const T*>(p);
     std::int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        for (int k = 0; k < 4; ++k)
+    for (; i + K <= n; i += K) {
+        for (int k = 0; k < K; ++k)
             for (int c = 0; c < C; ++c)
                 ++sub[k * stride + lut[c * values + s[(i + k) * C + c]]];
     }
     for (; i < n; ++i)
         for (int c = 0; c < C; ++c)
             ++sub[lut[c * values + s[i * C + c]]];
+    if (track)
+        trackValues<T, C>(s, n, ranges);
 }
 
 // 8-bit samples whose every channel maps value v to slot base + v (256 bins over [0, 256)): the
@@ -84,13 +120,14 @@ bool isDirectU8(const RequestPlan& plan)
 template <int C>
 void countDirectU8(const unsigned char* s, std::int64_t n, const SlotMap& map, std::uint32_t* sub, std::uint32_t stride)
 {
-    std::uint32_t* h[4][C];
-    for (int k = 0; k < 4; ++k)
+    constexpr int K = kCpuTuning.subHistograms;
+    std::uint32_t* h[K][C];
+    for (int k = 0; k < K; ++k)
         for (int c = 0; c < C; ++c)
             h[k][c] = sub + k * stride + map.ch[c].base;
     std::int64_t i = 0;
-    for (; i + 4 <= n; i += 4, s += 4 * C)
-        for (int k = 0; k < 4; ++k)
+    for (; i + K <= n; i += K, s += K * C)
+        for (int k = 0; k < K; ++k)
             for (int c = 0; c < C; ++c)
                 ++h[k][c][s[k * C + c]];
     for (; i < n; ++i, s += C)
@@ -100,16 +137,21 @@ void countDirectU8(const unsigned char* s, std::int64_t n, const SlotMap& map, s
 
 template <typename T, int C>
 void countMapped(const unsigned char* p, std::int64_t n, const SlotMap& map, std::uint32_t* sub,
-                 std::uint32_t stride, int numSub)
+                 std::uint32_t stride, int numSub, KeyRanges& ranges)
 {
+    int k = 0;
     for (std::int64_t i = 0; i < n; ++i) {
-        std::uint32_t* h = sub + (numSub > 1 ? (i & 3) * stride : 0);
+        std::uint32_t* h = sub + std::size_t(k) * stride;
+        k = k + 1 == numSub ? 0 : k + 1;
         for (int c = 0; c < C; ++c) {
             if (!map.ch[c].active)
                 continue;
             T v;
             std::memcpy(&v, p + (std::size_t(i) * C + c) * sizeof(T), sizeof(T));
             ++h[slotOf(map.ch[c], v)];
+            std::uint32_t key;
+            if (orderedKey(v, key))
+                ranges[c].see(key);
         }
     }
 }
@@ -129,11 +171,14 @@ void withChannels(int channels, F&& f)
 
 CpuBackend::CpuBackend(int threads) : m_threads(threads > 0 ? threads : omp_get_max_threads()) {}
 
-void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots)
+void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots,
+                            ExtremaWords& extrema)
 {
     slots.assign(plan.map.num_slots, 0);
+    extrema.fill(0);
     if (plan.pixels() == 0)
         return;
+    const bool track = !extremaFromCounts(plan.type, plan.map);
     const std::vector<Task> tasks = makeTasks(plan);
     const std::uint32_t stride = plan.map.num_slots + 1;  // + the spare slot of inactive channels
     const int numSub = subHistogramsFor(plan.map.num_slots);
@@ -144,14 +189,15 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
         std::vector<std::uint32_t> lut;
         if constexpr (useLut)
             lut = buildLut<T>(plan);
-        // The lookup path always writes four sub-histograms; the others as many as pay off.
-        const int subs = useLut ? 4 : numSub;
+        // The lookup path always writes its sub-histograms; the others as many as pay off.
+        const int subs = useLut ? kCpuTuning.subHistograms : numSub;
         const bool direct = isDirectU8(plan);
 
 #pragma omp parallel num_threads(std::min<std::int64_t>(threads, std::int64_t(tasks.size())))
         {
             std::vector<std::uint32_t> sub(std::size_t(stride) * subs, 0);
             std::vector<std::uint64_t> local(plan.map.num_slots, 0);
+            KeyRanges ranges{};
             std::int64_t sinceFlush = 0;
             auto flush = [&] {
                 for (int k = 0; k < subs; ++k)
@@ -164,7 +210,7 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
             for (std::int64_t t = 0; t < std::int64_t(tasks.size()); ++t) {
                 const Task& task = tasks[t];
                 const std::int64_t n = task.x1 - task.x0;
-                if (sinceFlush + n > kFlushPixels)
+                if (sinceFlush + n > kCpuFlushPixels)
                     flush();
                 sinceFlush += n;
                 const unsigned char* p = plan.row(task.row) + std::size_t(task.x0) * plan.pixelBytes;
@@ -177,27 +223,44 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
                         }
                     }
                     if constexpr (useLut)
-                        countLut<T, C>(p, n, lut.data(), sub.data(), stride);
+                        countLut<T, C>(p, n, lut.data(), sub.data(), stride, track, ranges);
                     else
-                        countMapped<T, C>(p, n, plan.map, sub.data(), stride, subs);
+                        countMapped<T, C>(p, n, plan.map, sub.data(), stride, subs, ranges);
                 });
             }
             flush();
 #pragma omp critical
-            for (std::uint32_t s = 0; s < plan.map.num_slots; ++s)
-                slots[s] += local[s];
+            {
+                for (std::uint32_t s = 0; s < plan.map.num_slots; ++s)
+                    slots[s] += local[s];
+                for (int c = 0; c < plan.channels; ++c)
+                    if (plan.map.ch[c].active && ranges[c].seen()) {
+                        extrema[2 * c] = std::max(extrema[2 * c], encodeMinKey(ranges[c].lo));
+                        extrema[2 * c + 1] = std::max(extrema[2 * c + 1], encodeMaxKey(ranges[c].hi));
+                    }
+            }
         }
     });
 }
 
-Status CpuBackend::submit(const RequestPlan& plan, Strategy)
+Status CpuBackend::chooseStrategy(const RequestPlan&, Strategy requested, StrategyChoice& choice)
 {
+    choice.strategy = Strategy::Cpu;
+    choice.reason = requested == Strategy::Auto ? "auto: no CUDA device on this engine: cpu" : requestedReason(requested);
+    return Status::success();
+}
+
+Status CpuBackend::submit(const RequestPlan& plan, Strategy requested)
+{
+    StrategyChoice choice;
+    HS_TRY(chooseStrategy(plan, requested, choice));
+    m_reason = choice.reason;
     if (plan.space != MemorySpace::Host)
         return Status::error(ErrorCode::InvalidArgument,
                              "the CPU backend cannot read device memory");
     const auto start = std::chrono::steady_clock::now();
     m_plan = plan;
-    countSlots(plan, m_threads, m_slots);
+    countSlots(plan, m_threads, m_slots, m_extrema);
     m_milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return Status::success();
@@ -205,8 +268,9 @@ Status CpuBackend::submit(const RequestPlan& plan, Strategy)
 
 Status CpuBackend::finish(HistogramResult& result, bool accumulate)
 {
-    unpackSlots(m_plan, m_slots.data(), result, accumulate);
+    unpackSlots(m_plan, m_slots.data(), m_extrema.data(), result, accumulate);
     result.strategyRan = Strategy::Cpu;
+    result.strategyReason = m_reason;
     result.timings = {};
     result.timings.tallyMs = m_milliseconds;
     return Status::success();
@@ -270,9 +334,10 @@ Status CpuBackend::equalize(const RequestPlan& plan, unsigned char* output, std:
 {
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::uint64_t> slots;
-    countSlots(plan, m_threads, slots);
+    ExtremaWords extrema;
+    countSlots(plan, m_threads, slots, extrema);
     const auto counted = std::chrono::steady_clock::now();
-    unpackSlots(plan, slots.data(), result.histogram, false);
+    unpackSlots(plan, slots.data(), extrema.data(), result.histogram, false);
     result.histogram.strategyRan = Strategy::Cpu;
     buildLuts(plan, slots, result);
     applyLuts(plan, result, output, outputPitch, m_threads);

@@ -2,31 +2,13 @@
 
 #include "CpuBackend.h"
 #include "CudaBackendFactory.h"
+#include "EngineImpl.h"
 
 namespace hs {
 
-namespace detail {
-
-Status Backend::allocateDevice(std::size_t, DeviceArray&)
-{
-    return Status::error(ErrorCode::NoDevice, "no CUDA device: device memory is unavailable");
-}
-
-Status Backend::copyToDevice(const void*, std::size_t, DeviceArray&)
-{
-    return Status::error(ErrorCode::NoDevice, "no CUDA device: device memory is unavailable");
-}
-
-Status Backend::readProbe(const void*, std::size_t, double&)
-{
-    return Status::error(ErrorCode::NoDevice, "no CUDA device: the read probe needs one");
-}
-
-}  // namespace detail
-
 namespace {
 
-Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramResult& result)
+Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramRequest& request, const HistogramResult& result)
 {
     std::size_t index = 0;
     for (int c = 0; c < plan.channels; ++c) {
@@ -36,6 +18,12 @@ Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramResu
             || result.channels[index].counts.size() != plan.map.ch[c].num_bins)
             return Status::error(ErrorCode::InvalidArgument,
                                  "cannot add counts to a histogram with other channels or bins");
+        // Same bin count over another range would add counts of different values together.
+        const ChannelBinning& mine = result.channels[index].binning;
+        const ChannelBinning& theirs = request.binning[std::size_t(c)];
+        if (mine.lo != theirs.lo || upperEdge(mine) != upperEdge(theirs) || mine.identity != theirs.identity)
+            return Status::error(ErrorCode::InvalidArgument,
+                                 "cannot add counts binned over another range to a histogram");
         ++index;
     }
     if (index != result.channels.size())
@@ -44,30 +32,39 @@ Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramResu
     return Status::success();
 }
 
+Status checkStrategyAvailable(Strategy strategy, const detail::Backend& backend)
+{
+    if (isGpuStrategy(strategy) && backend.kind() != BackendKind::Cuda)
+        return Status::error(ErrorCode::NoDevice, "strategy '" + std::string(strategyName(strategy))
+                                                      + "' needs a CUDA device, and none is available");
+    return Status::success();
+}
+
 }  // namespace
 
-HistogramEngine::HistogramEngine(EngineOptions options)
+HistogramEngine::HistogramEngine(EngineOptions options) : m_impl(std::make_unique<Impl>())
 {
-    if (options.useGpu) {
-        m_backend = detail::makeCudaBackend(options, m_notice);
-    } else {
-        m_notice = "GPU disabled by the user: counting on the CPU";
-    }
-    if (!m_backend)
-        m_backend = std::make_unique<detail::CpuBackend>(options.cpuThreads);
+    if (options.useGpu)
+        m_impl->backend = detail::makeCudaBackend(options, m_impl->notice);
+    else
+        m_impl->notice = "GPU disabled by the user: counting on the CPU";
+    if (!m_impl->backend)
+        m_impl->backend = std::make_unique<detail::CpuBackend>(options.cpuThreads);
 }
 
 HistogramEngine::~HistogramEngine()
 {
-    if (m_pending) {
+    if (m_impl->pending) {
         HistogramResult discarded;
-        m_backend->finish(discarded, false);
+        m_impl->backend->finish(discarded, false);
     }
 }
 
-BackendKind HistogramEngine::backend() const { return m_backend->kind(); }
+BackendKind HistogramEngine::backend() const { return m_impl->backend->kind(); }
 
-std::optional<DeviceInfo> HistogramEngine::deviceInfo() const { return m_backend->deviceInfo(); }
+const std::string& HistogramEngine::notice() const { return m_impl->notice; }
+
+std::optional<DeviceInfo> HistogramEngine::deviceInfo() const { return m_impl->backend->deviceInfo(); }
 
 int HistogramEngine::cudaDeviceCount() { return detail::cudaDeviceCountOrZero(); }
 
@@ -82,65 +79,61 @@ bool HistogramEngine::builtWithCuda()
 
 Status HistogramEngine::submit(const HistogramRequest& request)
 {
-    std::lock_guard lock(m_mutex);
-    if (m_pending)
+    HS_TRY(m_impl->enter());
+    if (m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     detail::RequestPlan plan;
-    if (Status s = detail::buildPlan(request, plan); !s)
-        return s;
-    Strategy strategy = request.strategy;
-    if (isGpuStrategy(strategy) && m_backend->kind() != BackendKind::Cuda)
-        return Status::error(ErrorCode::NoDevice, "strategy '" + std::string(strategyName(strategy))
-                                                      + "' needs a CUDA device, and none is available");
-    if (strategy == Strategy::Auto)
-        strategy = m_backend->chooseStrategy(plan);
-    m_pendingStatus = m_backend->submit(plan, strategy);
-    m_pending = true;
-    return m_pendingStatus;
+    HS_TRY(detail::buildPlan(request, plan));
+    HS_TRY(checkStrategyAvailable(request.strategy, *m_impl->backend));
+    m_impl->pendingStatus = m_impl->backend->submit(plan, request.strategy);
+    m_impl->pending = true;
+    return m_impl->pendingStatus;
 }
 
 Status HistogramEngine::finish(HistogramResult& result, bool accumulate)
 {
-    std::lock_guard lock(m_mutex);
-    if (!m_pending)
+    HS_TRY(m_impl->enter());
+    if (!m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "nothing was submitted");
-    m_pending = false;
-    Status s = m_backend->finish(result, accumulate);
-    return m_pendingStatus ? s : m_pendingStatus;
+    m_impl->pending = false;
+    Status s = m_impl->backend->finish(result, accumulate);
+    return m_impl->pendingStatus ? s : m_impl->pendingStatus;
+}
+
+// compute() and accumulate(): submit, then finish; a failed submit still ends what it enqueued.
+static Status submitAndFinish(HistogramEngine& engine, const HistogramRequest& request, HistogramResult& result,
+                              bool accumulate)
+{
+    const Status submitted = engine.submit(request);
+    if (!detail::EngineAccess::impl(engine).pending)
+        return submitted;
+    if (!submitted) {
+        HistogramResult discarded;
+        engine.finish(discarded);
+        return submitted;
+    }
+    return engine.finish(result, accumulate);
 }
 
 Status HistogramEngine::compute(const HistogramRequest& request, HistogramResult& result)
 {
-    if (Status s = submit(request); !s) {
-        if (m_pending) {
-            HistogramResult discarded;
-            finish(discarded);
-        }
-        return s;
-    }
-    return finish(result, false);
+    HS_TRY(m_impl->enter());
+    return submitAndFinish(*this, request, result, false);
 }
 
 Status HistogramEngine::accumulate(const HistogramRequest& request, HistogramResult& result)
 {
+    HS_TRY(m_impl->enter());
     detail::RequestPlan plan;
-    if (Status s = detail::buildPlan(request, plan); !s)
-        return s;
-    if (Status s = checkAccumulateShape(plan, result); !s)
-        return s;
-    if (Status s = submit(request); !s) {
-        if (m_pending) {
-            HistogramResult discarded;
-            finish(discarded);
-        }
-        return s;
-    }
-    return finish(result, true);
+    HS_TRY(detail::buildPlan(request, plan));
+    HS_TRY(checkAccumulateShape(plan, request, result));
+    return submitAndFinish(*this, request, result, true);
 }
 
 Status HistogramEngine::equalize(const ImageView& image, void* output, std::size_t outputStrideBytes,
                                  EqualizeResult& result, std::array<bool, kMaxChannels> channels)
 {
+    HS_TRY(m_impl->enter());
     if (image.type != SampleType::U8 && image.type != SampleType::U16)
         return Status::error(ErrorCode::InvalidArgument, "equalization needs 8- or 16-bit integer samples, not "
                                                              + std::string(sampleTypeName(image.type)));
@@ -155,8 +148,7 @@ Status HistogramEngine::equalize(const ImageView& image, void* output, std::size
     if (!any)
         return Status::error(ErrorCode::InvalidArgument, "no channel selected for equalization");
     detail::RequestPlan plan;
-    if (Status s = detail::buildPlan(request, plan); !s)
-        return s;
+    HS_TRY(detail::buildPlan(request, plan));
     if (plan.pixels() > 0 && !output)
         return Status::error(ErrorCode::InvalidArgument, "equalization output is null");
     const std::size_t packed = std::size_t(image.width) * plan.pixelBytes;
@@ -167,37 +159,26 @@ Status HistogramEngine::equalize(const ImageView& image, void* output, std::size
         plan.width = image.width;  // keep rows apart: the output has its own stride
         plan.rows = image.height;
     }
-    std::lock_guard lock(m_mutex);
-    if (m_pending)
+    if (m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
-    return m_backend->equalize(plan, static_cast<unsigned char*>(output), outStride, result);
+    return m_impl->backend->equalize(plan, static_cast<unsigned char*>(output), outStride, result);
+}
+
+Status HistogramEngine::chooseStrategy(const HistogramRequest& request, StrategyChoice& choice)
+{
+    HS_TRY(m_impl->enter());
+    if (m_impl->pending)
+        return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
+    detail::RequestPlan plan;
+    HS_TRY(detail::buildPlan(request, plan));
+    HS_TRY(checkStrategyAvailable(request.strategy, *m_impl->backend));
+    return m_impl->backend->chooseStrategy(plan, request.strategy, choice);
 }
 
 Strategy HistogramEngine::chooseStrategy(const HistogramRequest& request)
 {
-    std::lock_guard lock(m_mutex);
-    detail::RequestPlan plan;
-    if (!detail::buildPlan(request, plan))
-        return m_backend->kind() == BackendKind::Cuda ? Strategy::GlobalAtomic : Strategy::Cpu;
-    return m_backend->chooseStrategy(plan);
-}
-
-Status HistogramEngine::allocateDevice(std::size_t bytes, DeviceArray& array)
-{
-    std::lock_guard lock(m_mutex);
-    return m_backend->allocateDevice(bytes, array);
-}
-
-Status HistogramEngine::copyToDevice(const void* host, std::size_t bytes, DeviceArray& array)
-{
-    std::lock_guard lock(m_mutex);
-    return m_backend->copyToDevice(host, bytes, array);
-}
-
-Status HistogramEngine::readProbe(const void* d_data, std::size_t bytes, double& milliseconds)
-{
-    std::lock_guard lock(m_mutex);
-    return m_backend->readProbe(d_data, bytes, milliseconds);
+    StrategyChoice choice;
+    return chooseStrategy(request, choice) ? choice.strategy : Strategy::Auto;
 }
 
 }  // namespace hs

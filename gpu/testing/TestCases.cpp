@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <iomanip>
 #include <sstream>
 
 namespace hs::testing {
@@ -27,10 +29,22 @@ const std::vector<Distribution>& allDistributions()
     return all;
 }
 
-std::uint64_t freshSeed()
+std::uint64_t runSeed()
 {
+    if (const char* text = std::getenv("HISTOSCOPE_SEED"); text && *text)
+        return std::strtoull(text, nullptr, 0);
     std::random_device device;
     return (std::uint64_t(device()) << 32) ^ device();
+}
+
+std::mt19937_64 caseRng(std::uint64_t seed, std::string_view caseName)
+{
+    // FNV-1a: stable across runs and platforms, unlike std::hash.
+    std::uint64_t h = 14695981039346656037ull;
+    for (unsigned char ch : caseName)
+        h = (h ^ ch) * 1099511628211ull;
+    std::seed_seq sequence{std::uint32_t(seed), std::uint32_t(seed >> 32), std::uint32_t(h), std::uint32_t(h >> 32)};
+    return std::mt19937_64(sequence);
 }
 
 namespace {
@@ -161,6 +175,27 @@ std::vector<Case> exactnessMatrix()
         cases.push_back(rgb);
     }
     {
+        // Extremes where the counts cannot give them: nothing but NaN (no extremes at all), zeros
+        // of both signs (reported as +0), and one value per bin with samples beyond both ends.
+        Case nan = base("extremes-nan-only-f32", SampleType::F32, 67, 13, 2);
+        nan.everySample = std::numeric_limits<double>::quiet_NaN();
+        cases.push_back(nan);
+        Case zero = base("extremes-negative-zero-f16", SampleType::F16, 67, 13, 1);
+        zero.everySample = -0.0;
+        cases.push_back(zero);
+        Case u16 = base("extremes-identity-out-of-range-u16", SampleType::U16, 513, 65, 2);
+        u16.lo = 100;
+        u16.hi = 100 + 4096;
+        u16.floatSpecials = true;
+        cases.push_back(u16);
+        Case u8 = base("extremes-identity-partial-u8", SampleType::U8, 513, 65, 4);
+        u8.bins = 128;
+        u8.lo = 64;
+        u8.hi = 192;
+        u8.floatSpecials = true;
+        cases.push_back(u8);
+    }
+    {
         Case c = base("int-out-of-range-i32", SampleType::I32, 513, 65);
         c.identity = false;
         c.lo = -1000;
@@ -288,33 +323,47 @@ void fillSamples(void* out, std::size_t count, SampleType type, Distribution d, 
     }
 }
 
-Frame makeFrame(const Case& c, std::mt19937_64& rng)
+SyntheticImage makeSyntheticImage(const Case& c, std::mt19937_64& rng)
 {
-    Frame frame;
+    SyntheticImage image;
     const std::size_t sample = sampleSize(c.type);
     const std::size_t rowSamples = std::size_t(c.width) * c.channels + c.extraStrideSamples;
     const std::size_t total = rowSamples * std::size_t(c.height);
     // One spare sample so the data pointer can be offset, and so nothing is ever empty.
-    frame.bytes.resize((total + 1) * sample);
-    fillSamples(frame.bytes.data(), total, c.type, c.distribution, c.bins, c.lo, c.hi, rng, c.floatSpecials);
-    frame.view.data = frame.bytes.data();
-    frame.view.type = c.type;
-    frame.view.width = c.width;
-    frame.view.height = c.height;
-    frame.view.channels = c.channels;
-    frame.view.strideBytes = rowSamples * sample;
-    frame.view.roi = c.roi;
-    return frame;
+    image.bytes.resize((total + 1) * sample);
+    fillSamples(image.bytes.data(), total, c.type, c.distribution, c.bins, c.lo, c.hi, rng, c.floatSpecials);
+    if (c.everySample) {
+        const double v = *c.everySample;
+        void* out = image.bytes.data();
+        for (std::size_t i = 0; i < total; ++i) {
+            switch (c.type) {
+            case SampleType::U8: store<std::uint8_t>(out, i, std::uint8_t(v)); break;
+            case SampleType::U16: store<std::uint16_t>(out, i, std::uint16_t(v)); break;
+            case SampleType::I32: store<std::int32_t>(out, i, std::int32_t(v)); break;
+            case SampleType::U32: store<std::uint32_t>(out, i, std::uint32_t(v)); break;
+            case SampleType::F16: store<std::uint16_t>(out, i, floatToHalf(float(v))); break;
+            case SampleType::F32: store<float>(out, i, float(v)); break;
+            }
+        }
+    }
+    image.view.data = image.bytes.data();
+    image.view.type = c.type;
+    image.view.width = c.width;
+    image.view.height = c.height;
+    image.view.channels = c.channels;
+    image.view.strideBytes = rowSamples * sample;
+    image.view.roi = c.roi;
+    return image;
 }
 
-HistogramRequest makeCaseRequest(const Case& c, const Frame& frame, Strategy strategy)
+HistogramRequest makeCaseRequest(const Case& c, const SyntheticImage& image, Strategy strategy)
 {
     ChannelBinning b;
     b.bins = c.bins;
     b.lo = c.lo;
     b.hi = c.hi;
     b.identity = c.identity && c.hi - c.lo == c.bins;
-    HistogramRequest request = makeRequest(frame.view, b, strategy);
+    HistogramRequest request = makeRequest(image.view, b, strategy);
     for (int ch = 0; ch < kMaxChannels; ++ch)
         request.binning[ch].active = (c.activeMask >> ch) & 1u;
     return request;
@@ -346,6 +395,18 @@ std::string describeDifference(const HistogramResult& expected, const HistogramR
             out << "channel " << e.channel << " above: " << a.above << " != " << e.above << "; ";
         if (e.nan != a.nan)
             out << "channel " << e.channel << " nan: " << a.nan << " != " << e.nan << "; ";
+        if (e.hasValues != a.hasValues || (e.hasValues && (e.minValue != a.minValue || e.maxValue != a.maxValue))) {
+            auto range = [](const ChannelHistogram& h) {
+                std::ostringstream text;
+                text << std::setprecision(17);
+                if (h.hasValues)
+                    text << "[" << h.minValue << ", " << h.maxValue << "]";
+                else
+                    text << "none";
+                return text.str();
+            };
+            out << "channel " << e.channel << " extremes: " << range(a) << " != " << range(e) << "; ";
+        }
     }
     return out.str();
 }
@@ -356,6 +417,9 @@ HistogramResult poisonedResult()
     ChannelHistogram h;
     h.counts.assign(300, 0xdeadbeefdeadbeefull);
     h.below = h.above = h.nan = 0xdeadbeefull;
+    h.hasValues = true;
+    h.minValue = -1234.5;
+    h.maxValue = 1234.5;
     poisoned.channels.assign(4, h);
     poisoned.samples = 0xdeadbeef;
     return poisoned;

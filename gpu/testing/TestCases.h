@@ -29,6 +29,7 @@ struct Case {
     bool identity = false;
     Distribution distribution = Distribution::Uniform;
     bool floatSpecials = false;           // NaN, +-inf, out of range and values just below hi
+    std::optional<double> everySample;    // every sample this value (NaN, -0, ...) instead of a distribution
     unsigned activeMask = 0xf;
 };
 
@@ -36,14 +37,14 @@ struct Case {
 // ROI offsets and float specials, each row varying one or two of them.
 std::vector<Case> exactnessMatrix();
 
-// A frame for a case: rows of `width` pixels, stride padded as the case asks. Padding bytes
-// hold values that would land in real bins, so reading them would show up as a wrong count.
-struct Frame {
+// A generated image for a case: rows of `width` pixels, stride padded as the case asks. Padding
+// bytes hold values that would land in real bins, so reading them would show up as a wrong count.
+struct SyntheticImage {
     std::vector<unsigned char> bytes;
     ImageView view;
 };
-Frame makeFrame(const Case& c, std::mt19937_64& rng);
-HistogramRequest makeCaseRequest(const Case& c, const Frame& frame, Strategy strategy);
+SyntheticImage makeSyntheticImage(const Case& c, std::mt19937_64& rng);
+HistogramRequest makeCaseRequest(const Case& c, const SyntheticImage& image, Strategy strategy);
 
 // Fills `count` samples of `type` with a distribution over `bins` bins of [lo, hi).
 void fillSamples(void* out, std::size_t count, SampleType type, Distribution d, std::uint32_t bins, double lo,
@@ -55,6 +56,10 @@ std::string describeDifference(const HistogramResult& expected, const HistogramR
 // A result full of counts no strategy would produce, to prove that every bin was written.
 HistogramResult poisonedResult();
 
-std::uint64_t freshSeed();
+// The seed of this run: HISTOSCOPE_SEED when it is set (to replay a seed a failing run printed),
+// otherwise a fresh random one. Callers print it.
+std::uint64_t runSeed();
+// A generator for one named case of a run, so a printed seed replays any single case alone.
+std::mt19937_64 caseRng(std::uint64_t seed, std::string_view caseName);
 
 }  // namespace hs::testing

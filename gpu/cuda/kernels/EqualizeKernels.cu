@@ -13,9 +13,7 @@ namespace hs::detail {
 
 namespace {
 
-constexpr int kLutThreads = 512;
-
-__global__ void __launch_bounds__(kLutThreads) lutKernel(SlotMap map, const unsigned long long* d_slots, std::uint32_t* d_luts, std::uint32_t levels)
+__global__ void __launch_bounds__(kEqualizeLutThreads) lutKernel(SlotMap map, const unsigned long long* d_slots, std::uint32_t* d_luts, std::uint32_t levels)
 {
     // Block b handles the b-th active channel.
     int channel = -1;
@@ -27,7 +25,7 @@ __global__ void __launch_bounds__(kLutThreads) lutKernel(SlotMap map, const unsi
     const ChannelMap& m = map.ch[channel];
     const unsigned long long* counts = d_slots + m.base;
     std::uint32_t* lut = d_luts + std::size_t(blockIdx.x) * levels;
-    const std::uint32_t perThread = (m.num_bins + kLutThreads - 1) / kLutThreads;
+    const std::uint32_t perThread = (m.num_bins + kEqualizeLutThreads - 1) / kEqualizeLutThreads;
     const std::uint32_t begin = threadIdx.x * perThread;
     const std::uint32_t end = min(m.num_bins, begin + perThread);
 
@@ -38,8 +36,8 @@ __global__ void __launch_bounds__(kLutThreads) lutKernel(SlotMap map, const unsi
         if (firstHere == m.num_bins && counts[b])
             firstHere = b;
     }
-    using Scan = cub::BlockScan<unsigned long long, kLutThreads>;
-    using Reduce = cub::BlockReduce<std::uint32_t, kLutThreads>;
+    using Scan = cub::BlockScan<unsigned long long, kEqualizeLutThreads>;
+    using Reduce = cub::BlockReduce<std::uint32_t, kEqualizeLutThreads>;
     __shared__ typename Scan::TempStorage scanStorage;
     __shared__ typename Reduce::TempStorage reduceStorage;
     __shared__ std::uint32_t firstBin;
@@ -87,7 +85,7 @@ __global__ void applyLutKernel(SampleGrid in, unsigned char* d_out, std::size_t 
 Status launchEqualizeLut(const SlotMap& map, const unsigned long long* d_slots, std::uint32_t* d_luts,
                          std::uint32_t levels, int activeChannels, const LaunchContext& ctx)
 {
-    lutKernel<<<activeChannels, kLutThreads, 0, ctx.stream>>>(map, d_slots, d_luts, levels);
+    lutKernel<<<activeChannels, kEqualizeLutThreads, 0, ctx.stream>>>(map, d_slots, d_luts, levels);
     return lastLaunchStatus("lutKernel");
 }
 
@@ -100,9 +98,10 @@ Status launchApplyLut(SampleType type, int channels, const SampleGrid& in, unsig
         if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>) {
             const auto kernel = applyLutKernel<T, C>;
             dim3 blocks;
-            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), 256, 0, SampleGrid{nullptr, 0, in.width * in.rows, 1},
+            const int threads = ctx.tuning.simpleThreads;
+            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, SampleGrid{nullptr, 0, in.width * in.rows, 1},
                            ctx.props, 1, blocks));
-            kernel<<<blocks, 256, 0, ctx.stream>>>(in, d_out, outPitch, map, d_luts, levels);
+            kernel<<<blocks, threads, 0, ctx.stream>>>(in, d_out, outPitch, map, d_luts, levels);
             return lastLaunchStatus("applyLutKernel");
         } else {
             return Status::error(ErrorCode::InvalidArgument, "equalization needs 8- or 16-bit samples");

@@ -17,7 +17,9 @@ template <typename T, int C, typename M>
 __global__ void globalAtomicKernel(KernelArgs a)
 {
     GlobalAtomicVisitor visitor{a.d_slots};
-    walkSamples<T, C, M>(a.grid, a.map, visitor);
+    typename M::template Tracker<C> tracker;
+    walkSamples<T, C, M>(a.grid, a.map, visitor, tracker);
+    tracker.publishWarp(a.map, a.d_extrema);
 }
 
 }  // namespace
@@ -26,14 +28,8 @@ Status launchGlobalAtomic(const KernelArgs& args, const LaunchContext& ctx)
 {
     return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
-        constexpr int C = decltype(channels)::value;
-        using M = decltype(mapper);
-        const auto kernel = globalAtomicKernel<T, C, M>;
-        const int threads = 256;
-        dim3 blocks;
-        HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, args.grid, ctx.props, groupPixels<T>(), blocks));
-        kernel<<<blocks, threads, 0, ctx.stream>>>(args);
-        return lastLaunchStatus("globalAtomicKernel");
+        return launchOnGrid<T>(globalAtomicKernel<T, decltype(channels)::value, decltype(mapper)>, "globalAtomicKernel", args,
+                               ctx, ctx.tuning.simpleThreads, 0);
     });
 }
 

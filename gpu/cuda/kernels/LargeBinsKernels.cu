@@ -10,13 +10,6 @@ namespace hs::detail {
 
 namespace {
 
-template <typename T, int C, typename M>
-__global__ void largeBinsPrivateKernel(KernelArgs a)
-{
-    SharedTileVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin};
-    privatizedTally<T, C, M>(a, visitor, 1);
-}
-
 struct HotCacheVisitor {
     const std::uint32_t* keys;
     std::uint32_t* counts;
@@ -36,51 +29,50 @@ struct HotCacheVisitor {
 template <typename T, int C, typename M>
 __global__ void hotCacheKernel(KernelArgs a)
 {
+    using Tracker = typename M::template Tracker<C>;
+    __shared__ std::uint32_t blockExtrema[kExtremaWords];
     std::uint32_t* keys = sharedCounters;
     std::uint32_t* counts = sharedCounters + a.hot_entries;
     for (std::uint32_t i = threadIdx.x; i < a.hot_entries; i += blockDim.x) {
         keys[i] = a.d_hot_keys[i];
         counts[i] = 0;
     }
+    initBlockExtrema(blockExtrema);
     __syncthreads();
     HotCacheVisitor visitor{keys, counts, a.hot_entries - 1, a.d_slots};
-    walkSamples<T, C, M>(a.grid, a.map, visitor);
+    Tracker tracker;
+    walkSamples<T, C, M>(a.grid, a.map, visitor, tracker);
+    tracker.foldIntoBlock(blockExtrema);
     __syncthreads();
     for (std::uint32_t i = threadIdx.x; i < a.hot_entries; i += blockDim.x)
         if (counts[i])
             atomicAdd(a.d_slots + keys[i], static_cast<unsigned long long>(counts[i]));
+    if (Tracker::kTracks)
+        publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
 }
+
+// The one-pass form runs through the table-driven launcher: its row's opt-in budget holds every
+// slot, so the slot set is one tile.
+struct LargeBinsPrivateFamily {
+    static constexpr Strategy kStrategy = Strategy::LargeBins;
+    static constexpr const char* kName = "privatizedKernel<large-bins>";
+    template <int C>
+    __device__ static SharedTileVisitor visitor(const KernelArgs& a) { return {a.tile_begin, a.tile_end - a.tile_begin}; }
+};
 
 }  // namespace
 
 Status launchLargeBins(const KernelArgs& args, const LaunchContext& ctx)
 {
+    if (std::size_t(args.map.num_slots) * sizeof(std::uint32_t) <= ctx.props.sharedPerBlockOptin)
+        return launchPrivatized<LargeBinsPrivateFamily>(args, ctx);
+    if (!args.d_hot_keys || args.hot_entries == 0)
+        return Status::error(ErrorCode::InvalidArgument, "large-bins needs a hot-slot table");
+    const std::size_t smem = std::size_t(args.hot_entries) * 2 * sizeof(std::uint32_t);
     return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
-        constexpr int C = decltype(channels)::value;
-        using M = decltype(mapper);
-        const std::size_t budget = ctx.props.sharedPerBlockOptin;
-        const int threads = ctx.tuning.threadsPerBlock;
-        dim3 blocks;
-        if (std::size_t(args.map.num_slots) * sizeof(std::uint32_t) <= budget) {
-            const auto kernel = largeBinsPrivateKernel<T, C, M>;
-            const std::size_t smem = std::size_t(args.map.num_slots) * sizeof(std::uint32_t);
-            HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), smem));
-            KernelArgs a = args;
-            a.tile_begin = 0;
-            a.tile_end = args.map.num_slots;
-            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, a.grid, ctx.props, groupPixels<T>(), blocks));
-            kernel<<<blocks, threads, smem, ctx.stream>>>(a);
-            return lastLaunchStatus("largeBinsPrivateKernel");
-        }
-        if (!args.d_hot_keys || args.hot_entries == 0)
-            return Status::error(ErrorCode::InvalidArgument, "large-bins needs a hot-slot table");
-        const auto kernel = hotCacheKernel<T, C, M>;
-        const std::size_t smem = std::size_t(args.hot_entries) * 2 * sizeof(std::uint32_t);
-        HS_TRY(allowDynamicShared(reinterpret_cast<const void*>(kernel), smem));
-        HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, smem, args.grid, ctx.props, groupPixels<T>(), blocks));
-        kernel<<<blocks, threads, smem, ctx.stream>>>(args);
-        return lastLaunchStatus("hotCacheKernel");
+        return launchOnGrid<T>(hotCacheKernel<T, decltype(channels)::value, decltype(mapper)>, "hotCacheKernel", args, ctx,
+                               ctx.tuning.privatizedThreads, smem);
     });
 }
 

@@ -24,36 +24,18 @@ struct ReplicatedVisitor {
     __device__ void flush() {}
 };
 
-template <typename T, int C, typename M>
-__global__ void replicatedKernel(KernelArgs a, std::uint32_t replicas)
-{
-    ReplicatedVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin, replicas, threadIdx.x & (replicas - 1)};
-    privatizedTally<T, C, M>(a, visitor, int(replicas));
-}
-
-std::uint32_t floorPowerOfTwo(std::uint64_t v)
-{
-    std::uint32_t p = 1;
-    while (std::uint64_t(p) * 2 <= v)
-        p *= 2;
-    return p;
-}
+struct ReplicatedFamily {
+    static constexpr Strategy kStrategy = Strategy::Replicated;
+    static constexpr const char* kName = "privatizedKernel<replicated>";
+    template <int C>
+    __device__ static ReplicatedVisitor visitor(const KernelArgs& a)
+    {
+        return {a.tile_begin, a.tile_end - a.tile_begin, a.replicas, threadIdx.x & (a.replicas - 1)};
+    }
+};
 
 }  // namespace
 
-Status launchReplicated(const KernelArgs& args, const LaunchContext& ctx)
-{
-    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
-        using T = decltype(tag);
-        constexpr int C = decltype(channels)::value;
-        using M = decltype(mapper);
-        const std::size_t budget = ctx.props.sharedPerBlockOptin;
-        const std::uint64_t fit = budget / (std::uint64_t(args.map.num_slots) * sizeof(std::uint32_t));
-        const std::uint32_t replicas =
-            floorPowerOfTwo(std::clamp<std::uint64_t>(fit, 1, std::uint64_t(ctx.tuning.replicasMax)));
-        return launchTiled<T>(replicatedKernel<T, C, M>, "replicatedKernel", args, ctx.props, ctx.tuning.threadsPerBlock,
-                              ctx.stream, budget, replicas, replicas);
-    });
-}
+Status launchReplicated(const KernelArgs& args, const LaunchContext& ctx) { return launchPrivatized<ReplicatedFamily>(args, ctx); }
 
 }  // namespace hs::detail

@@ -58,24 +58,18 @@ struct RunLengthVisitor {
     }
 };
 
-template <typename T, int C, typename M>
-__global__ void runLengthKernel(KernelArgs a)
-{
-    RunLengthVisitor<C> visitor(a.tile_begin, a.tile_end - a.tile_begin, a.hot_slot);
-    privatizedTally<T, C, M>(a, visitor, 1);
-}
+struct RunLengthFamily {
+    static constexpr Strategy kStrategy = Strategy::RunLength;
+    static constexpr const char* kName = "privatizedKernel<run-length>";
+    template <int C>
+    __device__ static RunLengthVisitor<C> visitor(const KernelArgs& a)
+    {
+        return RunLengthVisitor<C>(a.tile_begin, a.tile_end - a.tile_begin, a.hot_slot);
+    }
+};
 
 }  // namespace
 
-Status launchRunLength(const KernelArgs& args, const LaunchContext& ctx)
-{
-    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
-        using T = decltype(tag);
-        constexpr int C = decltype(channels)::value;
-        using M = decltype(mapper);
-        return launchTiled<T>(runLengthKernel<T, C, M>, "runLengthKernel", args, ctx.props, ctx.tuning.threadsPerBlock, ctx.stream,
-                              ctx.props.sharedPerBlockOptin, 1);
-    });
-}
+Status launchRunLength(const KernelArgs& args, const LaunchContext& ctx) { return launchPrivatized<RunLengthFamily>(args, ctx); }
 
 }  // namespace hs::detail

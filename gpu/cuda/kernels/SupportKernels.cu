@@ -52,14 +52,14 @@ Status launchSlotSample(const KernelArgs& args, std::uint32_t* d_out, std::uint3
     return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        slotSampleKernel<T, C><<<1, 256, 0, ctx.stream>>>(args, d_out, count);
+        slotSampleKernel<T, C><<<1, kSampleGatherThreads, 0, ctx.stream>>>(args, d_out, count);
         return lastLaunchStatus("slotSampleKernel");
     });
 }
 
 Status launchReadProbe(const void* d_data, std::size_t bytes, unsigned long long* d_sink, const LaunchContext& ctx)
 {
-    const int threads = 512;
+    const int threads = ctx.tuning.probeThreads;
     int perMultiprocessor = 0;
     HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, readProbeKernel, threads, 0));
     const unsigned blocks = unsigned(std::max(1, perMultiprocessor) * ctx.props.multiprocessors);

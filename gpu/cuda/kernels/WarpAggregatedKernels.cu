@@ -30,24 +30,18 @@ struct WarpAggregatedVisitor {
     __device__ void flush() {}
 };
 
-template <typename T, int C, typename M>
-__global__ void warpAggregatedKernel(KernelArgs a)
-{
-    WarpAggregatedVisitor visitor{a.tile_begin, a.tile_end - a.tile_begin};
-    privatizedTally<T, C, M>(a, visitor, 1);
-}
+struct WarpAggregatedFamily {
+    static constexpr Strategy kStrategy = Strategy::WarpAggregated;
+    static constexpr const char* kName = "privatizedKernel<warp-aggregated>";
+    template <int C>
+    __device__ static WarpAggregatedVisitor visitor(const KernelArgs& a) { return {a.tile_begin, a.tile_end - a.tile_begin}; }
+};
 
 }  // namespace
 
 Status launchWarpAggregated(const KernelArgs& args, const LaunchContext& ctx)
 {
-    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
-        using T = decltype(tag);
-        constexpr int C = decltype(channels)::value;
-        using M = decltype(mapper);
-        return launchTiled<T>(warpAggregatedKernel<T, C, M>, "warpAggregatedKernel", args, ctx.props, ctx.tuning.threadsPerBlock, ctx.stream,
-                              ctx.props.sharedPerBlockOptin, 1);
-    });
+    return launchPrivatized<WarpAggregatedFamily>(args, ctx);
 }
 
 }  // namespace hs::detail

@@ -1,17 +1,28 @@
-// The engine facade: one object per worker thread counts histograms on the best backend it
-// finds. No CUDA types here; the CUDA backend lives behind it in its own target.
+// The engine facade: counts histograms on the best backend it finds. No CUDA types here; the
+// CUDA backend lives behind a pImpl in its own target.
+//
+// Thread contract: one engine per thread. An engine binds to the first thread that calls one of
+// its working members (compute, accumulate, submit, finish, equalize, chooseStrategy and the
+// diagnostics of EngineDiagnostics.h); a later call from any other thread does nothing and returns
+// ErrorCode::WrongThread. The engine holds no lock: a GPU engine owns a stream, and interleaving
+// two threads' work on it would mix their results, so the contract forbids sharing instead of
+// serialising it. The read-only members (backend, hasGpu, notice, deviceInfo) may be called from
+// any thread: they read what the constructor set. Construction and destruction may happen on
+// another thread than the work, but not while a working member runs.
 #pragma once
 
 #include "histoscope/HistogramTypes.h"
 
+#include <array>
 #include <memory>
-#include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace hs {
 
 namespace detail {
-class Backend;
+struct EngineAccess;
 }
 
 enum class BackendKind { Cpu, Cuda };
@@ -32,24 +43,16 @@ struct DeviceInfo {
     std::size_t sharedPerBlockOptin = 0;
 };
 
-// Device memory owned by the engine's CUDA backend, for callers that keep frames on the GPU.
-class DeviceArray {
-public:
-    DeviceArray() = default;
-    void* data() const { return m_data.get(); }
-    std::size_t size() const { return m_size; }
-    explicit operator bool() const { return m_data != nullptr; }
-
-private:
-    friend class detail::Backend;
-    std::shared_ptr<void> m_data;
-    std::size_t m_size = 0;
-};
-
 struct EqualizeResult {
     std::vector<std::vector<std::uint32_t>> luts;  // per equalized channel: 256 or 65536 entries
     HistogramResult histogram;                    // of the input, per equalized channel
     PhaseTimings timings;
+};
+
+// What a strategy request resolves to on this engine, and why (the same words a result carries).
+struct StrategyChoice {
+    Strategy strategy = Strategy::Cpu;
+    std::string reason;
 };
 
 class HistogramEngine {
@@ -62,7 +65,7 @@ public:
     BackendKind backend() const;
     bool hasGpu() const { return backend() == BackendKind::Cuda; }
     // Why the engine runs where it does, e.g. "No CUDA device found: counting on the CPU".
-    const std::string& notice() const { return m_notice; }
+    const std::string& notice() const;
     std::optional<DeviceInfo> deviceInfo() const;
     static int cudaDeviceCount();   // 0 when built without CUDA or no device is present
     static bool builtWithCuda();
@@ -84,21 +87,17 @@ public:
     Status equalize(const ImageView& image, void* output, std::size_t outputStrideBytes, EqualizeResult& result,
                     std::array<bool, kMaxChannels> channels = {true, true, true, false});
 
-    // The strategy `auto` would run for this request.
+    // What the request's strategy resolves to (`auto` included), by the same rule and from the
+    // same kind of skew sample as compute(). An invalid request is an error.
+    Status chooseStrategy(const HistogramRequest& request, StrategyChoice& choice);
+    // Shorthand: the strategy alone; Strategy::Auto when the request is invalid or the call comes
+    // from another thread than the engine's.
     Strategy chooseStrategy(const HistogramRequest& request);
 
-    Status allocateDevice(std::size_t bytes, DeviceArray& array);
-    Status copyToDevice(const void* host, std::size_t bytes, DeviceArray& array);
-
-    // Times one pass of 16-byte loads over device bytes: the physical floor for any strategy.
-    Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds);
-
 private:
-    std::mutex m_mutex;
-    std::unique_ptr<detail::Backend> m_backend;
-    std::string m_notice;
-    bool m_pending = false;
-    Status m_pendingStatus;
+    class Impl;
+    friend struct detail::EngineAccess;
+    std::unique_ptr<Impl> m_impl;
 };
 
 }  // namespace hs

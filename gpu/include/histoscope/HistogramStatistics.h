@@ -1,36 +1,55 @@
-// Per-channel statistics derived from a histogram alone (bin centres stand for the samples),
-// as ImageJ and GIMP report them.
+// Per-channel statistics of a histogram, with one definition (docs/SCHEMA.md, "Statistics").
+// Every value is a value of the data, never a bin artefact: with one bin per integer value
+// (identity binning) every statistic is exact; with wider bins or float samples, positions
+// (percentiles, median, mode) are the lower edge of the bin the rank falls in, clamped to the
+// data's exact [min, max], and the mean and standard deviations are bin-centre estimates,
+// flagged by `exact == false`.
 #pragma once
 
 #include "histoscope/HistogramTypes.h"
 
 #include <array>
+#include <optional>
 
 namespace hs {
 
-struct ChannelStatistics {
-    std::uint64_t count = 0;        // in-range samples
-    double min = 0;                 // lower edge of the first non-empty bin
-    double max = 0;                 // upper edge of the last non-empty bin
-    double mean = 0;
-    double stdDev = 0;
-    double median = 0;
-    double mode = 0;                // centre of the fullest bin
-    std::array<double, 5> percentiles{};  // 1, 5, 25, 75, 95 -> see kPercentiles
-    double clippedLowShare = 0;     // share of samples at or below the first bin (incl. below range)
-    double clippedHighShare = 0;    // share in the last bin or above range
-    double entropyBits = 0;         // Shannon entropy of the bin distribution
-    std::uint64_t below = 0;
-    std::uint64_t above = 0;
-    std::uint64_t nan = 0;
-};
-
 inline constexpr std::array<double, 5> kPercentiles{1, 5, 25, 75, 95};
 
-ChannelStatistics computeStatistics(const ChannelHistogram& histogram);
+struct ChannelStatistics {
+    std::uint64_t count = 0;        // in-range samples (the histogram's sum)
+    std::uint64_t below = 0;        // samples < lo
+    std::uint64_t above = 0;        // samples >= hi
+    std::uint64_t nan = 0;
+    bool exact = false;             // one bin per integer value: mean and deviations are exact
+    std::optional<double> min;      // the smallest non-NaN sample, when known exactly
+    std::optional<double> max;      // the largest non-NaN sample, when known exactly
+    double mean = 0;                // of the in-range samples
+    double stdDevPopulation = 0;    // sqrt(sum (x - mean)^2 / n)
+    double stdDevSample = 0;        // sqrt(sum (x - mean)^2 / (n - 1)), as ImageJ reports; 0 for n < 2
+    double median = 0;              // inverted-CDF rule: the smallest x with F(x) >= 1/2
+    double mode = 0;                // the fullest bin (the lowest on ties)
+    std::array<double, 5> percentiles{};  // at kPercentiles, by the inverted-CDF rule
+    // Shares of the non-NaN samples that sit at the clipping points: for integer samples the
+    // sample type's extremes (or the bit depth's, see StatisticsContext), for floats the samples
+    // outside [lo, hi). Empty when the binning cannot tell (a wide bin holds the extreme and
+    // other values too).
+    std::optional<double> clippedLowShare;
+    std::optional<double> clippedHighShare;
+    double entropyBits = 0;         // Shannon entropy of the bin distribution (depends on binning)
+};
+
+struct StatisticsContext {
+    std::optional<SampleType> type;    // the counted samples' type; unknown: no clipping shares for integers
+    std::optional<double> dataMin;     // exact data extremes; by default the histogram's own
+    std::optional<double> dataMax;     // (ChannelHistogram::minValue/maxValue when hasValues)
+    std::optional<int> bitDepth;       // integer data held in a wider container (10, 12, 14 bits)
+};
+
+ChannelStatistics computeStatistics(const ChannelHistogram& histogram, const StatisticsContext& context = {});
 double binLowerEdge(const ChannelBinning& binning, std::uint32_t bin);
 double binWidth(const ChannelBinning& binning);
-// The value below which `fraction` of the in-range samples lie (interpolated inside the bin).
-double quantile(const ChannelHistogram& histogram, double fraction);
+// The bin holding the rank of `percent` (0 < percent <= 100) by the inverted-CDF rule: the
+// first bin whose cumulative count c satisfies c * 100 >= percent * n. Integer-exact.
+std::uint32_t percentileBin(const ChannelHistogram& histogram, double percent);
 
 }  // namespace hs

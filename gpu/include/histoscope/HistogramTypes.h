@@ -102,6 +102,13 @@ struct ChannelHistogram {
     std::uint64_t below = 0;            // samples < lo
     std::uint64_t above = 0;            // samples >= hi (and +inf)
     std::uint64_t nan = 0;              // NaN samples
+    // The exact extremes of the counted samples (the region's samples of this channel, NaN
+    // excluded, out-of-range and infinite ones included): the data's own, not bin edges. Every
+    // supported sample type converts to double exactly; a zero is reported as +0. hasValues is
+    // false when no such sample was counted, and then both are 0.
+    bool hasValues = false;
+    double minValue = 0;
+    double maxValue = 0;
 
     std::uint64_t inRange() const;
     std::uint64_t total() const { return inRange() + below + above + nan; }
@@ -109,6 +116,8 @@ struct ChannelHistogram {
 };
 
 // Phase times measured with CUDA events (zero on the CPU backend, which reports tally only).
+// mergeMs: a histogram's block-private counters are merged inside the counting kernel, so it is
+// part of tallyMs and mergeMs stays 0; equalize() reports its LUT build and apply there.
 struct PhaseTimings {
     double uploadMs = 0;
     double clearMs = 0;
@@ -121,6 +130,7 @@ struct PhaseTimings {
 struct HistogramResult {
     std::vector<ChannelHistogram> channels;  // active channels, in channel order
     Strategy strategyRan = Strategy::Cpu;
+    std::string strategyReason;              // why it ran, e.g. "auto: 259 slots fit in shared memory ..."
     PhaseTimings timings;
     std::uint64_t samples = 0;               // samples counted (all active channels)
     bool operator==(const HistogramResult& other) const { return channels == other.channels; }
@@ -134,6 +144,7 @@ enum class ErrorCode {
     NoDevice,
     OutOfMemory,
     CudaError,
+    WrongThread,   // the engine belongs to another thread (see HistogramEngine.h)
 };
 
 struct Status {

@@ -1,0 +1,28 @@
+// Tuning of the CPU backend as plain data, beside the GPU's per-architecture table
+// (gpu/cuda/Tuning.h). Figures from `histoscope-bench cpu` and `histoscope-opencv-compare
+// calchist` on the 2-core development machine (docs/PERFORMANCE.md).
+#pragma once
+
+#include <cstdint>
+
+namespace hs::detail {
+
+struct CpuTuning {
+    // Pixels per OpenMP task: 2^18 keeps a 4K frame at 32 tasks, enough to balance two to sixteen
+    // threads while each task's counters stay hot in L1/L2.
+    std::int64_t taskPixels = std::int64_t(1) << 18;
+    // Up to this many slots a thread keeps four interleaved sub-histograms, which break the
+    // store-to-load chain on one hot counter (4K RGB constant frame: 2.6x OpenCV against 1.4x
+    // with one); beyond it they only thrash the cache.
+    std::uint32_t subHistogramSlotsMax = 8192;
+    int subHistograms = 4;
+};
+
+inline constexpr CpuTuning kCpuTuning{};
+
+// Not tuning but a bound: per-thread 32-bit counters are flushed into 64-bit totals before any
+// could hold 2^31 increments; a pixel adds at most one to a counter, so pixels since the flush
+// bound it.
+inline constexpr std::int64_t kCpuFlushPixels = std::int64_t(1) << 31;
+
+}  // namespace hs::detail
