@@ -160,6 +160,7 @@ void TestRecordCodec::nativePathsRoundTrip_data()
     QTest::newRow("encoded surrogate") << QByteArray("x\xed\xb2\x80y");
     QTest::newRow("cut sequence at the end") << QByteArray("name\xe2\x82");
     QTest::newRow("four-byte character") << QByteArray("\xf0\x9f\x93\xb7.jpg");
+    QTest::newRow("byte-order mark") << QByteArray("\xef\xbb\xbf" "a\xef\xbb\xbf.png");  // found by the fuzz target
 }
 
 void TestRecordCodec::nativePathsRoundTrip()
