@@ -271,7 +271,11 @@ QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
 
 QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
 {
-    return QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact) + '\n';
+    // Qt's parser drops U+FEFF at the start of a string as if it were a byte-order mark, so a
+    // file name that begins with one is written escaped. Its bytes occur only inside strings.
+    QByteArray line = QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact);
+    line.replace("\xef\xbb\xbf", "\\ufeff");
+    return line + '\n';
 }
 
 QByteArray RecordCodec::summaryJsonLine(const RunSummary& s)
