@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 class FrameSource {
 public:
@@ -22,6 +23,10 @@ public:
     // shrank under the reader is an error then).
     virtual bool next(Frame& frame, Error& error) = 0;
     virtual bool seek(qint64 index, Error& error);
+    // The smallest and largest finite samples over every frame, for a source that knows them
+    // before its frames are read (an array of floats delivered in chunks): a range taken from
+    // the data must then come from all of it, not from the first chunk.
+    virtual std::optional<std::pair<double, double>> finiteExtremes() { return std::nullopt; }
     QStringList warnings;
 };
 

@@ -3,10 +3,11 @@
 namespace {
 
 // Length of the valid UTF-8 sequence at `p`, or 0 (overlong forms, surrogates and values past
-// U+10FFFF are invalid, as the Unicode standard says).
-int validSequence(const unsigned char* p, qsizetype left)
+// U+10FFFF are invalid, as the Unicode standard says); `codePoint` is what it encodes.
+int validSequence(const unsigned char* p, qsizetype left, char32_t& codePoint)
 {
     const unsigned c = p[0];
+    codePoint = c;
     if (c < 0x80)
         return 1;
     int n;
@@ -25,6 +26,7 @@ int validSequence(const unsigned char* p, qsizetype left)
     }
     if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
         return 0;
+    codePoint = v;
     return n;
 }
 
@@ -37,15 +39,22 @@ QString pathFromNative(const QByteArray& bytes)
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.constData());
     const qsizetype size = bytes.size();
     qsizetype i = 0;
+    // By hand, not QString::fromUtf8, which drops a byte-order mark (U+FEFF) a name may hold.
     while (i < size) {
-        const int n = validSequence(p + i, size - i);
+        char32_t v = 0;
+        const int n = validSequence(p + i, size - i, v);
         if (n == 0) {
             out.append(QChar(char16_t(0xdc00 + p[i])));
             ++i;
-        } else {
-            out.append(QString::fromUtf8(reinterpret_cast<const char*>(p + i), n));
-            i += n;
+            continue;
         }
+        if (QChar::requiresSurrogates(v)) {
+            out.append(QChar(QChar::highSurrogate(v)));
+            out.append(QChar(QChar::lowSurrogate(v)));
+        } else {
+            out.append(QChar(char16_t(v)));
+        }
+        i += n;
     }
     return out;
 }

@@ -1,6 +1,7 @@
 #include "io/RawArray.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -154,6 +155,34 @@ Frame RawArray::whole() const
 Frame RawArray::chunk(std::uint64_t first, std::uint64_t count) const
 {
     return convert(first, count, qint64(count), 1);
+}
+
+std::optional<std::pair<double, double>> RawArray::finiteExtremes(std::uint64_t chunkPixels) const
+{
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    const std::uint64_t total = pixelCount();
+    for (std::uint64_t first = 0; first < total; first += chunkPixels) {
+        const Frame part = chunk(first, std::min(chunkPixels, total - first));
+        const std::size_t samples = std::size_t(part.width()) * std::size_t(part.channels());
+        auto scan = [&](auto* values) {
+            for (std::size_t i = 0; i < samples; ++i)
+                if (std::isfinite(double(values[i]))) {
+                    lo = std::min(lo, double(values[i]));
+                    hi = std::max(hi, double(values[i]));
+                }
+        };
+        switch (part.type()) {
+        case hs::SampleType::F32: scan(reinterpret_cast<const float*>(part.data())); break;
+        case hs::SampleType::U8: scan(part.data()); break;
+        case hs::SampleType::U16: scan(reinterpret_cast<const std::uint16_t*>(part.data())); break;
+        case hs::SampleType::U32: scan(reinterpret_cast<const std::uint32_t*>(part.data())); break;
+        case hs::SampleType::I32: scan(reinterpret_cast<const std::int32_t*>(part.data())); break;
+        case hs::SampleType::F16: break;
+        }
+    }
+    if (!(lo <= hi))
+        return std::nullopt;
+    return std::pair{lo, hi};
 }
 
 bool RawArray::intact(Error& error) const

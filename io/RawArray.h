@@ -11,6 +11,9 @@
 
 #include <QStringList>
 
+#include <optional>
+#include <utility>
+
 class RawArray {
 public:
     static std::shared_ptr<RawArray> openRaw(const QString& path, rawformat::RawSpec spec, Error& error);
@@ -23,6 +26,9 @@ public:
     Frame whole() const;
     // Pixels [first, first + count) converted into a copy, as one row.
     Frame chunk(std::uint64_t first, std::uint64_t count) const;
+    // The smallest and largest finite samples as counted (after conversion), read through in
+    // bounded chunks; nullopt when there is no finite sample.
+    std::optional<std::pair<double, double>> finiteExtremes(std::uint64_t chunkPixels) const;
     // False (error set) when the file shrank while it was mapped: what was read is not the data.
     bool intact(Error& error) const;
     QStringList warnings;

@@ -23,7 +23,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 
+#include <algorithm>
 #include <csignal>
+#include <cstring>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,6 +60,7 @@ private slots:
     void perFrameRecordsStream();
     void bombsAreRefusedBeforeDecoding();
     void jobsAreCapped();
+    void convertedFloatsCountAsAWhole();
     void specialFilesAreErrors_data();
     void specialFilesAreErrors();
     void symlinksStayInTheRoot();
@@ -646,6 +649,35 @@ void TestCliHostile::jobsAreCapped()
     const Run run = cli({"batch", "--cpu", "-j", "10000", image("jobs/a.png")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.contains("-j 10000 capped at"), run.err.constData());
+}
+
+// Item 13: floats converted a chunk at a time are counted over the range the whole array gets.
+void TestCliHostile::convertedFloatsCountAsAWhole()
+{
+    QByteArray bytes;
+    std::uniform_real_distribution<double> value(-3.0, 7.0);
+    for (int i = 0; i < 300000; ++i) {
+        double v = value(m_rng);
+        unsigned char b[8];
+        std::memcpy(b, &v, 8);
+        std::reverse(b, b + 8);  // big-endian: converted, so streamed in chunks
+        bytes.append(reinterpret_cast<const char*>(b), 8);
+    }
+    const QString file = path("floats/keys.f64");
+    QDir().mkpath(path("floats"));
+    QVERIFY(hostile::writeBytes(QFile::encodeName(file), bytes));
+    const QStringList raw{"batch", "--cpu", "--raw-shape", "0", "--raw-type", "f64", "--raw-endian", "big", "--bins", "1000", file};
+    const Run chunked = cli(raw + QStringList{"--memory-budget", "400k"});  // chunks of 25,000 samples
+    const Run whole = cli(raw + QStringList{"--memory-budget", "8G"});     // one chunk
+    QCOMPARE(chunked.exitCode, 0);
+    QCOMPARE(whole.exitCode, 0);
+    const QList<QJsonObject> a = records(chunked.out), b = records(whole.out);
+    QCOMPARE(a.size(), 1);
+    QCOMPARE(b.size(), 1);
+    QVERIFY(a[0]["lo"].toDouble() < -2.9 && a[0]["hi"].toDouble() > 6.9);  // the whole array's range
+    for (const char* key : {"lo", "hi", "counts", "statistics"})
+        QCOMPARE(a[0][key], b[0][key]);
+    QCOMPARE(a[0]["statistics"].toObject()["count"].toInteger(), 300000);
 }
 
 // Item 14: a named input that is not a regular file is an error with its cause.

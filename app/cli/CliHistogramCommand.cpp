@@ -2,6 +2,7 @@
 
 #include "app/cli/CliOptions.h"
 #include "app/cli/Console.h"
+#include "app/cli/FirstFrameRequest.h"
 #include "app/core/FrameRequest.h"
 #include "io/FrameSource.h"
 
@@ -79,7 +80,7 @@ int runHistogramCommand(const QStringList& arguments)
     qint64 frames = 0;
     while (source->next(frame, error)) {
         // Every frame (or chunk) is counted with the first one's binning, so the sums add up.
-        const hs::HistogramRequest request = frames == 0 ? frameRequest(frame, options.counting)
+        const hs::HistogramRequest request = frames == 0 ? firstFrameRequest(frame, *source, options.counting)
                                                          : sameBinningRequest(frame, firstRequest);
         if (frames == 0)
             firstRequest = request;

@@ -1,6 +1,7 @@
 #include "app/cli/FileCounter.h"
 
 #include "app/cli/HistogramPlotSvg.h"
+#include "app/cli/FirstFrameRequest.h"
 #include "app/cli/Interrupts.h"
 #include "app/core/FrameRequest.h"
 #include "io/AtomicFile.h"
@@ -99,7 +100,7 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
         if (delivered > 0)
             stallIfAsked(path, delivered);
         // Every frame of a file is counted with the first frame's binning, so the sums add up.
-        const hs::HistogramRequest request = delivered == 0 ? frameRequest(frame, options.histogram.counting)
+        const hs::HistogramRequest request = delivered == 0 ? firstFrameRequest(frame, *source, options.histogram.counting)
                                                             : sameBinningRequest(frame, firstRequest);
         if (delivered == 0)
             firstRequest = request;

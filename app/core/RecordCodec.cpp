@@ -37,7 +37,9 @@ Columns columnsOf(int version)
 
 QByteArray number(double v) { return QByteArray::number(v, 'g', QLocale::FloatingPointShortest); }
 
-QJsonValue optionalJson(std::optional<double> value) { return value ? QJsonValue(*value) : QJsonValue(); }
+// JSON and CSV have no infinities: a non-finite value is written as null (JSON) or empty (CSV).
+QJsonValue optionalJson(std::optional<double> value) { return value && std::isfinite(*value) ? QJsonValue(*value) : QJsonValue(); }
+QByteArray optionalCsv(std::optional<double> value);
 
 hs::StatisticsContext statisticsContextOf(const HistogramRecord& r)
 {
@@ -47,14 +49,21 @@ hs::StatisticsContext statisticsContextOf(const HistogramRecord& r)
 }
 
 // Version 2 states the exact extremes of the counted samples; keep them with the counts, so a
-// merge reports the data's min and max, not bin edges.
-void setExtremes(hs::ChannelHistogram& h, std::optional<double> min, std::optional<double> max)
+// merge reports the data's min and max, not bin edges. The engine knows both or neither, so
+// one null beside a number is an infinite sample, which JSON and CSV cannot write.
+bool setExtremes(hs::ChannelHistogram& h, std::optional<double> min, std::optional<double> max, QString& error)
 {
-    h.hasValues = min && max;
-    h.minValue = h.hasValues ? *min : 0;
-    h.maxValue = h.hasValues ? *max : 0;
+    h.hasValues = min || max;
+    h.minValue = h.hasValues ? min.value_or(-HUGE_VAL) : 0;
+    h.maxValue = h.hasValues ? max.value_or(HUGE_VAL) : 0;
+    if (h.hasValues && !(h.minValue <= h.maxValue)) {
+        error = QStringLiteral("min %1 is above max %2").arg(h.minValue, 0, 'g', 17).arg(h.maxValue, 0, 'g', 17);
+        return false;
+    }
+    return true;
 }
 QByteArray shortNumber(double v) { return QByteArray::number(v, 'g', 10); }
+QByteArray optionalCsv(std::optional<double> value) { return value && std::isfinite(*value) ? number(*value) : QByteArray(); }
 
 QString describe(const QJsonValue& v)
 {
@@ -158,16 +167,22 @@ bool checkTotal(const hs::ChannelHistogram& h, std::uint64_t stated, QString& er
     return true;
 }
 
-// Version 1 did not write the binning mode. Its statistics did depend on it: with one bin per
-// integer value, max is the last value (a lower edge), otherwise the last bin's upper edge.
-bool inferIdentity(const hs::ChannelHistogram& h, double statedMax)
+// Version 1 did not write the binning mode, but its max tells it. With one bin per integer
+// value, max is a value of the data: the last non-empty bin's lower edge (or, in later version 1
+// files, the exact maximum, the same value unless samples lie above the range). Otherwise it is
+// the last bin's upper edge, or a float sample inside the bin. Without a usable max (later
+// version 1 files write null when unknown), unit bins over an integer range are taken as one bin
+// per value, as the writer chose them for integer data.
+bool inferIdentity(const hs::ChannelHistogram& h, std::optional<double> statedMax)
 {
     const hs::ChannelBinning& b = h.binning;
     if (b.lo != std::floor(b.lo) || b.hi != b.lo + double(b.bins))
         return false;
+    if (!statedMax || (h.above > 0 && *statedMax >= b.hi))
+        return true;
     for (std::size_t i = h.counts.size(); i-- > 0;)
         if (h.counts[i])
-            return statedMax == b.lo + double(i);
+            return *statedMax == b.lo + double(i);
     return true;  // nothing in range: the statistics are the same either way
 }
 
@@ -256,7 +271,11 @@ QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
 
 QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
 {
-    return QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact) + '\n';
+    // Qt's parser drops U+FEFF at the start of a string as if it were a byte-order mark, so a
+    // file name that begins with one is written escaped. Its bytes occur only inside strings.
+    QByteArray line = QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact);
+    line.replace("\xef\xbb\xbf", "\\ufeff");
+    return line + '\n';
 }
 
 QByteArray RecordCodec::summaryJsonLine(const RunSummary& s)
@@ -300,7 +319,7 @@ QByteArray RecordCodec::csvLine(const HistogramRecord& r)
                                 number(hs::upperEdge(h.binning)),
                                 QByteArray(h.binning.identity ? "identity" : "uniform"), QByteArray::number(s.count),
                                 shortNumber(s.mean), shortNumber(s.stdDevPopulation), shortNumber(s.median),
-                                s.min ? number(*s.min) : QByteArray(), s.max ? number(*s.max) : QByteArray(), QByteArray::number(h.below), QByteArray::number(h.above),
+                                optionalCsv(s.min), optionalCsv(s.max), QByteArray::number(h.below), QByteArray::number(h.above),
                                 QByteArray::number(h.nan)})
         line += ',' + f;
     for (std::uint64_t c : h.counts) {
@@ -407,11 +426,12 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
         || !jsonCount(s["count"], QStringLiteral("statistics.count"), total, error) || !checkTotal(h, total, error))
         return false;
     if (out.version == 1) {
-        if (!s["max"].isDouble()) {
-            error = QStringLiteral("statistics.max is %1, not a number").arg(describe(s["max"]));
+        const QJsonValue max = s["max"];
+        if (!max.isDouble() && !max.isNull()) {
+            error = QStringLiteral("statistics.max is %1, not a number or null").arg(describe(max));
             return false;
         }
-        h.binning.identity = inferIdentity(h, s["max"].toDouble());
+        h.binning.identity = inferIdentity(h, max.isDouble() ? std::optional<double>(max.toDouble()) : std::nullopt);
     } else {
         const QString binning = o["binning"].toString();
         if (binning != QLatin1String("identity") && binning != QLatin1String("uniform")) {
@@ -430,7 +450,8 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
                 return false;
             }
         }
-        setExtremes(h, extremes[0], extremes[1]);
+        if (!setExtremes(h, extremes[0], extremes[1], error))
+            return false;
         if (o.contains("type")) {
             const auto type = hs::sampleTypeFromName(o["type"].toString().toStdString());
             if (!type) {
@@ -526,9 +547,9 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
         return false;
     if (layout.version == 1) {
         double max = 0;
-        if (!csvNumber(f[c.max], QStringLiteral("max"), max, error))
+        if (!f[c.max].isEmpty() && !csvNumber(f[c.max], QStringLiteral("max"), max, error))
             return false;
-        h.binning.identity = inferIdentity(h, max);
+        h.binning.identity = inferIdentity(h, f[c.max].isEmpty() ? std::nullopt : std::optional<double>(max));
     } else if (f[c.binning] == "identity" || f[c.binning] == "uniform") {
         h.binning.identity = f[c.binning] == "identity";
         std::optional<double> extremes[2];
@@ -541,7 +562,8 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
                 extremes[i] = v;
             }
         }
-        setExtremes(h, extremes[0], extremes[1]);
+        if (!setExtremes(h, extremes[0], extremes[1], error))
+            return false;
     } else {
         error = QStringLiteral("binning is \"%1\", not identity or uniform").arg(QString::fromUtf8(f[c.binning].left(40)));
         return false;
