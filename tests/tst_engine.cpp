@@ -7,9 +7,9 @@
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/ReferenceHistogram.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-#include <QFuture>
 #include <QTest>
+
+#include <thread>
 
 using namespace hs;
 
@@ -141,13 +141,13 @@ void TestEngine::submitFinishFromWorkerThread()
     HistogramResult expected;
     QVERIFY(referenceHistogram(request, expected).ok());
     HistogramEngine engine;
-    QFuture<HistogramResult> future = QtConcurrent::run([&] {
-        HistogramResult r = testing::poisonedResult();
+    // A thread of its own: a QFuture's result() may run the task on the waiting thread itself.
+    HistogramResult result = testing::poisonedResult();
+    std::thread worker([&] {
         if (engine.submit(request).ok())
-            engine.finish(r);
-        return r;
+            engine.finish(result);
     });
-    HistogramResult result = future.result();
+    worker.join();
     QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
     // The worker thread owns the engine now: this thread is refused, pending work or not.
     QCOMPARE(int(engine.finish(result).code), int(ErrorCode::WrongThread));
@@ -168,8 +168,10 @@ void TestEngine::anotherThreadIsRefused()
         std::uint64_t samplesAfter = 0;
         bool readOnlyAnswered = false;
     };
-    const Seen seen = QtConcurrent::run([&] {
-        Seen s;
+    // A thread of its own: a QFuture's result() may run the task on the waiting thread itself.
+    Seen seen;
+    std::thread other([&] {
+        Seen& s = seen;
         HistogramResult theirs = testing::poisonedResult();
         s.computed = engine.compute(request, theirs);
         s.submitted = engine.submit(request);
@@ -179,8 +181,8 @@ void TestEngine::anotherThreadIsRefused()
         s.copied = copyToDevice(engine, data.data(), data.size(), array);
         s.samplesAfter = theirs.samples;
         s.readOnlyAnswered = engine.hasGpu() || !engine.notice().empty();
-        return s;
-    }).result();
+    });
+    other.join();
     for (const Status* s : {&seen.computed, &seen.submitted, &seen.accumulated, &seen.copied})
         QCOMPARE(int(s->code), int(ErrorCode::WrongThread));
     QVERIFY(QString::fromStdString(seen.computed.message).contains("another thread"));

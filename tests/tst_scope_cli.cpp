@@ -257,7 +257,7 @@ void TestScopeCli::writeErrorIsAnError()
         QSKIP("no /dev/full here");
     const Run run = cli({"parade", m_rgb}, QStringLiteral("/dev/full"));
     QCOMPARE(run.exitCode, 1);
-    QVERIFY2(run.err.contains("cannot write"), run.err.constData());
+    QVERIFY2(run.err.contains("write failed"), run.err.constData());
     const Run toDir = cli({"parade", m_rgb, "-o", m_dir.filePath("no/such/dir/out.jsonl")});
     QCOMPARE(toDir.exitCode, 1);
     QVERIFY(!toDir.err.isEmpty());

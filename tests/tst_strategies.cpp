@@ -187,6 +187,10 @@ void TestStrategies::accumulateAddsFrames()
     for (std::size_t i = 0; i < ra.channels[0].counts.size(); ++i)
         QCOMPARE(sum.channels[0].counts[i], ra.channels[0].counts[i] + rb.channels[0].counts[i]);
     QCOMPARE(sum.samples, ra.samples + rb.samples);
+    // The extremes of the two frames together.
+    QVERIFY(sum.channels[0].hasValues);
+    QCOMPARE(sum.channels[0].minValue, std::min(ra.channels[0].minValue, rb.channels[0].minValue));
+    QCOMPARE(sum.channels[0].maxValue, std::max(ra.channels[0].maxValue, rb.channels[0].maxValue));
 
     // A histogram with other bins is refused, not silently mixed.
     c.bins = 16;

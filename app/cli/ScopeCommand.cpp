@@ -1,17 +1,15 @@
 #include "app/cli/ScopeCommand.h"
 
+#include "app/cli/OutputSink.h"
 #include "io/Error.h"
 #include "io/FrameSource.h"
 
 #include "histoscope/Histogram2D.h"
 
 #include <QCommandLineParser>
-#include <QFile>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -345,30 +343,18 @@ int runScopeCommand(const QStringList& arguments)
         err << "error: " << error.message() << "\n";
         return 1;
     }
-    // Checked output: a short write, a failed flush or commit is an error, never a silent truncation.
-    std::unique_ptr<QFileDevice> out;
-    if (o.output.isEmpty()) {
-        auto f = std::make_unique<QFile>();
-        if (!f->open(stdout, QIODevice::WriteOnly)) {
-            err << "error: standard output: " << f->errorString() << "\n";
-            return 1;
-        }
-        out = std::move(f);
-    } else {
-        auto f = std::make_unique<QSaveFile>(o.output);
-        if (!f->open(QIODevice::WriteOnly)) {
-            err << "error: " << o.output << ": " << f->errorString() << "\n";
-            return 1;
-        }
-        out = std::move(f);
+    // Checked output (OutputSink): whole lines, a failed write or close is an error, never a silent truncation.
+    OutputSink out;
+    if (!out.open(o.output, error)) {
+        err << "error: " << error.message() << "\n";
+        return 1;
     }
-    const QString outName = o.output.isEmpty() ? QStringLiteral("standard output") : o.output;
     auto write = [&](const QByteArray& bytes) {
-        if (out->write(bytes) != bytes.size() || !out->flush()) {
-            err << "error: " << outName << ": cannot write (" << out->errorString() << ")\n";
-            return false;
-        }
-        return true;
+        Error failed;
+        if (out.writeLine(bytes, failed))
+            return true;
+        err << "error: " << failed.message() << "\n";
+        return false;
     };
 
     hs::Histogram2DEngine engine(hs::EngineOptions{o.useGpu});
@@ -414,8 +400,9 @@ int runScopeCommand(const QStringList& arguments)
         err << "error: " << o.path << ": no frame " << o.frame << "\n";
         return 1;
     }
-    if (auto* save = dynamic_cast<QSaveFile*>(out.get()); save && !save->commit()) {
-        err << "error: " << o.output << ": cannot write (" << save->errorString() << ")\n";
+    Error closing;
+    if (!out.close(closing)) {
+        err << "error: " << closing.message() << "\n";
         return 1;
     }
     return 0;

@@ -1,10 +1,18 @@
-// Owns the engine on a worker thread. The GUI submits frames; results come back as immutable
-// snapshots tagged with a generation number, and only the newest request is ever computed:
-// a request that arrives while another waits replaces it.
+// Counts histograms on a thread of its own (a QThread running a HistogramWorker), so the GUI
+// thread never waits on the engine. Two kinds of work cross to that thread:
+//   - live frames (submit): a "newest wins" slot. A frame replaced before the worker took it
+//     is never counted (replacedFrames());
+//   - one-shot jobs (compareStrategies): queued invocations, run in order, never replaced, and
+//     each one always answers with comparisonReady.
+// Every request gets a generation number from one counter. Results come back as immutable
+// snapshots through the worker's signals; the controller (on the GUI thread) passes on only a
+// snapshot newer than the last one it passed on and not older than the last invalidate().
 #pragma once
 
+#include "io/Error.h"
 #include "io/Frame.h"
 #include "app/core/HistogramSettings.h"
+#include "app/core/LatestSlot.h"
 
 #include "histoscope/HistogramStatistics.h"
 #include "histoscope/HistogramTypes.h"
@@ -13,12 +21,12 @@
 #include <QThread>
 
 #include <memory>
-#include <mutex>
 #include <optional>
 
 struct HistogramSnapshot {
     quint64 generation = 0;
     Frame frame;                          // the frame counted (names its channels)
+    qint64 frameIndex = -1;               // its position in the source, as submitted
     HistogramSettings settings;
     std::optional<hs::Rect> roi;
     hs::HistogramResult result;
@@ -26,28 +34,40 @@ struct HistogramSnapshot {
     // Computed on the worker, so the GUI thread only lays them out: parallel to result.channels.
     std::vector<hs::ChannelStatistics> statistics;
     std::optional<hs::ChannelStatistics> lumaStatistics;
-    QString error;
+    QString backend;                      // where it was counted ("GPU: ...", "CPU (...)")
+    Error error;
+    QStringList notices;                  // settings that could not apply as set, out-of-range share
     double wallMs = 0;
 };
 
 struct StrategyTiming {
     hs::Strategy strategy = hs::Strategy::Auto;
     hs::Strategy ran = hs::Strategy::Auto;
-    double milliseconds = 0;       // engine phase total (events on the GPU, wall time on the CPU)
-    bool exact = false;
-    QString error;
+    double milliseconds = 0;       // median of 5 runs after a warm-up (hs::medianRunMs)
+    bool exact = false;            // equal to the CPU reference
+    Error error;
 };
 
 struct StrategyComparison {
-    quint64 generation = 0;
+    quint64 generation = 0;        // the generation compareStrategies() returned
     std::vector<StrategyTiming> timings;
     QString backend;
+    Error error;                   // the reference itself failed
 };
 
 using SnapshotPtr = std::shared_ptr<const HistogramSnapshot>;
 using ComparisonPtr = std::shared_ptr<const StrategyComparison>;
 Q_DECLARE_METATYPE(SnapshotPtr)
 Q_DECLARE_METATYPE(ComparisonPtr)
+
+// One request as it crosses to the worker thread.
+struct HistogramJob {
+    Frame frame;
+    HistogramSettings settings;
+    std::optional<hs::Rect> roi;
+    quint64 generation = 0;
+    qint64 frameIndex = -1;
+};
 
 class HistogramWorker;
 
@@ -58,10 +78,19 @@ public:
     explicit HistogramController(QObject* parent = nullptr);
     ~HistogramController() override;
 
-    // Returns the request's generation; results of older generations are dropped.
-    quint64 submit(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi);
-    void compareStrategies(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi);
-    QString backendDescription() const;
+    // Call from the controller's thread (the GUI thread). Each returns the request's generation.
+    quint64 submit(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi,
+                   qint64 frameIndex = -1);
+    quint64 compareStrategies(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi);
+    // Results of every request made so far are dropped when they arrive, and a frame not yet
+    // taken is discarded: a new source starts. One-shot jobs still answer.
+    void invalidate();
+
+    QString backendDescription() const { return m_backend; }
+    quint64 lastGeneration() const { return m_generation; }
+    qint64 replacedFrames() const { return m_frames->replaced(); }  // never counted: a newer one came
+    qint64 staleResults() const { return m_stale; }                 // counted, then dropped
+    QThread* workerThread() { return &m_thread; }                   // tests block it to order events
 
 signals:
     void resultReady(SnapshotPtr snapshot);
@@ -69,22 +98,14 @@ signals:
     void backendChanged(const QString& description);
 
 private:
-    friend class HistogramWorker;
-    struct Job {
-        Frame frame;
-        HistogramSettings settings;
-        std::optional<hs::Rect> roi;
-        quint64 generation = 0;
-        bool compare = false;
-    };
-    std::optional<Job> takeJob();
-    quint64 enqueue(Job job);
+    void onCounted(SnapshotPtr snapshot);
 
     QThread m_thread;
-    HistogramWorker* m_worker = nullptr;
-    mutable std::mutex m_mutex;
-    std::optional<Job> m_pending;
-    bool m_scheduled = false;
-    quint64 m_generation = 0;
+    HistogramWorker* m_worker = nullptr;      // lives on m_thread
+    std::shared_ptr<LatestSlot<HistogramJob>> m_frames;
+    quint64 m_generation = 0;     // last generation handed out
+    quint64 m_delivered = 0;      // last generation passed on
+    quint64 m_floor = 0;          // generations below it are stale
+    qint64 m_stale = 0;
     QString m_backend;
 };

@@ -1,25 +1,36 @@
-// The engine side of HistogramController: lives on the controller's thread.
+// The engine side of HistogramController: lives on the controller's thread, owns the engine
+// (created there, so one engine per thread) and answers through its own signals.
 #pragma once
 
 #include "app/core/HistogramController.h"
 
 #include "histoscope/HistogramEngine.h"
 
+#include <memory>
+
 class HistogramWorker : public QObject {
     Q_OBJECT
 
 public:
-    explicit HistogramWorker(HistogramController* controller) : m_controller(controller) {}
+    explicit HistogramWorker(std::shared_ptr<LatestSlot<HistogramJob>> frames) : m_frames(std::move(frames)) {}
 
-public slots:
-    void process();
+    // Both run on the worker's thread, invoked queued by the controller.
+    void countLatest();                      // takes the newest frame, if any, and counts it
+    void compare(const HistogramJob& job);   // one-shot: always emits compared
+
+signals:
+    void counted(SnapshotPtr snapshot);
+    void compared(ComparisonPtr comparison);
+    void backendChanged(const QString& description);
 
 private:
     void ensureEngine(bool useGpu);
-    SnapshotPtr count(const HistogramController::Job& job);
-    ComparisonPtr compare(const HistogramController::Job& job);
+    SnapshotPtr count(const HistogramJob& job);
+    void countInto(const HistogramJob& job, HistogramSnapshot& snapshot);
+    void compareInto(const HistogramJob& job, StrategyComparison& comparison);
 
-    HistogramController* m_controller;
+    std::shared_ptr<LatestSlot<HistogramJob>> m_frames;
     std::unique_ptr<hs::HistogramEngine> m_engine;
     bool m_engineUsesGpu = false;
+    QString m_backend;
 };

@@ -1,26 +1,43 @@
-// Opens and plays images, videos, cameras and pipelines on a decoding thread of its own, so
-// the GUI thread never waits on I/O. The newest decoded frame wins: a frame replaced before
-// the GUI took it counts as dropped. Files play at their own rate; live sources at theirs.
+// Opens and plays images, videos, cameras and pipelines on a decoding thread of its own (a
+// QThread running a MediaWorker), so the GUI thread never waits on I/O or decoding.
+//   - Commands (open, play, pause, step, seek, close) are queued invocations on that thread:
+//     executed in the order given, none dropped or merged, each answered by commandDone(id).
+//   - Decoded frames go the other way through a "newest wins" slot: a frame replaced before
+//     the GUI took it counts as dropped. frameAvailable is emitted when the slot fills.
+// Files play at their own rate (a precise timer on the decoding thread, so commands are served
+// between frames); live sources at theirs (their next() blocks until a frame comes).
 #pragma once
 
+#include "io/Error.h"
 #include "io/Frame.h"
 #include "io/RawFormat.h"
-
+#include "app/core/LatestSlot.h"
 
 #include <QObject>
+#include <QThread>
 
-#include <condition_variable>
-#include <mutex>
+#include <memory>
 #include <optional>
-#include <thread>
-
-class FrameSource;
 
 struct MediaFrame {
     Frame frame;
-    Frame preview;   // 8-bit RGB, made on the decoding thread
-    qint64 index = 0;
+    Frame preview;       // 8-bit RGB, made on the decoding thread
+    qint64 index = 0;    // position in the source
+    quint64 command = 0; // the id of the command that opened the source it came from
 };
+
+enum class MediaCommandKind { Open, OpenLive, Play, Pause, Step, Seek, Close };
+
+struct MediaCommand {
+    quint64 id = 0;
+    MediaCommandKind kind = MediaCommandKind::Close;
+    QString path;                              // Open, OpenLive
+    std::optional<rawformat::RawSpec> raw;     // Open
+    qint64 index = 0;                          // Seek
+};
+Q_DECLARE_METATYPE(MediaCommandKind)
+
+class MediaWorker;
 
 class MediaController : public QObject {
     Q_OBJECT
@@ -29,45 +46,37 @@ public:
     explicit MediaController(QObject* parent = nullptr);
     ~MediaController() override;
 
-    void open(const QString& path, std::optional<rawformat::RawSpec> raw = std::nullopt);
-    void openLive(const QString& source);
-    void play();
-    void pause();
-    void step();
-    void seek(qint64 index);
-    void close();
+    // Call from the controller's thread. Each returns the command's id (1, 2, 3... in order).
+    quint64 open(const QString& path, std::optional<rawformat::RawSpec> raw = std::nullopt);
+    quint64 openLive(const QString& source);
+    quint64 play();
+    quint64 pause();
+    quint64 step();
+    quint64 seek(qint64 index);
+    quint64 close();
 
-    bool isPlaying() const;
-    qint64 droppedFrames() const;
-    qint64 deliveredFrames() const;
-    std::optional<MediaFrame> takeLatest();
+    bool isPlaying() const { return m_playing; }           // as of the last playingChanged
+    qint64 droppedFrames() const { return m_frames->replaced(); }
+    qint64 deliveredFrames() const { return m_frames->offered(); }  // decoded and published
+    std::optional<MediaFrame> takeLatest() { return m_frames->take(); }
+    QThread* workerThread() { return &m_thread; }   // tests block it to order events
 
 signals:
-    void opened(const QString& source, qint64 frameCount, double fps, bool live);
+    // `command`: the open's id, which every frame of this source carries (MediaFrame::command).
+    void opened(const QString& source, qint64 frameCount, double fps, bool live, quint64 command);
     void frameAvailable();
-    void failed(const QString& message);        // names the source and the cause
+    void failed(const Error& error);        // names the source and the cause
     void warning(const QString& message);
     void playingChanged(bool playing);
     void endOfStream();
+    void commandDone(quint64 id, MediaCommandKind kind);
 
 private:
-    enum class Command { None, Open, OpenLive, Play, Pause, Step, Seek, Close, Quit };
-    void run();
-    void post(Command command, QString argument = {}, qint64 index = 0);
-    bool decodeOne(std::unique_lock<std::mutex>& lock);
-    void publish(MediaFrame frame);
+    quint64 post(MediaCommand command);
 
-    mutable std::mutex m_mutex;
-    std::condition_variable m_wake;
-    Command m_command = Command::None;
-    QString m_argument;
-    qint64 m_seekIndex = 0;
-    std::optional<rawformat::RawSpec> m_raw;
-    std::optional<MediaFrame> m_latest;
-    std::unique_ptr<FrameSource> m_source;   // used by the decoding thread only
+    QThread m_thread;
+    MediaWorker* m_worker = nullptr;   // lives on m_thread
+    std::shared_ptr<LatestSlot<MediaFrame>> m_frames;
+    quint64 m_lastCommand = 0;
     bool m_playing = false;
-    qint64 m_dropped = 0;
-    qint64 m_delivered = 0;
-    qint64 m_index = -1;
-    std::thread m_thread;
 };

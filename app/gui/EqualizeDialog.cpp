@@ -1,16 +1,10 @@
 #include "app/gui/EqualizeDialog.h"
 
 #include "widgets/CurveView.h"
-#include "io/FrameWriter.h"
 #include "widgets/HistogramView.h"
 #include "widgets/ImageCanvas.h"
-#include "app/core/PreviewFrame.h"
 #include "app/gui/FrameImage.h"
 #include "app/gui/SnapshotPresenter.h"
-
-#include "histoscope/HistogramEngine.h"
-
-#include <opencv2/imgproc.hpp>
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -18,7 +12,6 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace {
 
@@ -32,78 +25,9 @@ HistogramDisplay displayOf(const Frame& frame, const hs::HistogramResult& result
 
 }  // namespace
 
-namespace {
-
-// Contrast-limited adaptive equalization through OpenCV on the CPU, each colour channel on its
-// own (alpha untouched); the global method is the engine's exact GPU path.
-bool claheInto(const Frame& frame, unsigned char* out, std::size_t stride, double clipLimit, QString& error)
-{
-    const int depth = frame.type() == hs::SampleType::U8 ? CV_8U : CV_16U;
-    const cv::Mat in(int(frame.height()), int(frame.width()), CV_MAKETYPE(depth, frame.channels()),
-                     const_cast<unsigned char*>(frame.data()), frame.strideBytes());
-    cv::Mat result(in.rows, in.cols, in.type(), out, stride);
-    try {
-        auto clahe = cv::createCLAHE(clipLimit, cv::Size(8, 8));
-        std::vector<cv::Mat> planes;
-        cv::split(in, planes);
-        const int colour = frame.channels() == 2 ? 1 : std::min(frame.channels(), 3);
-        for (int c = 0; c < colour; ++c)
-            clahe->apply(planes[std::size_t(c)], planes[std::size_t(c)]);
-        cv::merge(planes, result);
-    } catch (const cv::Exception& e) {
-        error = QString::fromStdString(e.msg).trimmed();
-        return false;
-    }
-    return true;
-}
-
-}  // namespace
-
-EqualizeOutcome EqualizeDialog::run(const Frame& frame, bool useGpu, EqualizeMethod method, double clipLimit)
-{
-    EqualizeOutcome outcome;
-    if (frame.type() != hs::SampleType::U8 && frame.type() != hs::SampleType::U16) {
-        outcome.error = QStringLiteral("Equalization needs an 8- or 16-bit image; this one has %1 samples")
-                            .arg(QString::fromStdString(std::string(hs::sampleTypeName(frame.type()))));
-        return outcome;
-    }
-    hs::HistogramEngine engine(hs::EngineOptions{useGpu});
-    outcome.backend = engine.hasGpu() ? QString::fromStdString(engine.deviceInfo()->name) : QStringLiteral("CPU");
-    const std::size_t stride = std::size_t(frame.width()) * frame.channels() * hs::sampleSize(frame.type());
-    auto pixels = std::make_shared<std::vector<unsigned char>>(stride * std::size_t(frame.height()));
-    hs::EqualizeResult result;
-    // Colour channels are equalized each on its own; alpha is left alone.
-    std::array<bool, hs::kMaxChannels> channels{true, frame.channels() != 2, true, false};
-    if (method == EqualizeMethod::Clahe) {
-        if (!claheInto(frame, pixels->data(), stride, clipLimit, outcome.error))
-            return outcome;
-        hs::HistogramRequest before = hs::makeRequest(frame.view(), hs::defaultBinning(frame.type()));
-        for (int c = 0; c < hs::kMaxChannels; ++c)
-            before.binning[c].active = channels[c];
-        engine.compute(before, outcome.before);
-        outcome.backend += QStringLiteral(" (CLAHE by OpenCV on the CPU)");
-    } else {
-        const hs::Status status = engine.equalize(frame.view(), pixels->data(), stride, result, channels);
-        if (!status) {
-            outcome.error = QString::fromStdString(status.message);
-            return outcome;
-        }
-        outcome.luts = result.luts;
-        outcome.before = result.histogram;
-        outcome.engineMs = result.timings.totalMs();
-    }
-    outcome.equalized = Frame(std::shared_ptr<const void>(pixels, pixels->data()), pixels->data(), frame.type(), frame.width(),
-                              frame.height(), frame.channels(), stride, frame.channelOrder());
-    hs::ChannelBinning binning = hs::defaultBinning(frame.type());
-    hs::HistogramRequest after = hs::makeRequest(outcome.equalized.view(), binning);
-    for (int c = 0; c < hs::kMaxChannels; ++c)
-        after.binning[c].active = channels[c];
-    engine.compute(after, outcome.after);
-    return outcome;
-}
-
-EqualizeDialog::EqualizeDialog(const Frame& frame, bool useGpu, QWidget* parent)
-    : QDialog(parent), m_frame(frame), m_useGpu(useGpu)
+EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool useGpu, EqualizationService* service,
+                               const Frame& preview, QWidget* parent)
+    : QDialog(parent), m_service(service), m_frame(frame), m_source(source), m_useGpu(useGpu)
 {
     setWindowTitle(tr("Histogram equalization"));
     m_before = new ImageCanvas;
@@ -130,24 +54,25 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, bool useGpu, QWidget* parent)
     grid->addWidget(m_method, 2, 2, Qt::AlignTop);
     grid->addWidget(m_status, 3, 0, 1, 2);
     grid->addWidget(buttons, 3, 2);
-    m_before->setImage(frameImage(previewFrame(frame)));
+    if (!preview.isNull())
+        m_before->setImage(frameImage(preview));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_save, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save equalized image"), QString(),
                                                           tr("PNG (*.png);;TIFF (*.tif *.tiff)"));
-        if (path.isEmpty() || !m_outcome)
-            return;
-        // Encoding and writing happen off the GUI thread.
-        m_status->setText(tr("Saving %1...").arg(path));
-        auto* watcher = new QFutureWatcher<Error>(this);
-        connect(watcher, &QFutureWatcher<Error>::finished, this, [this, watcher, path] {
-            const Error error = watcher->result();
-            m_status->setText(error.isError() ? error.message() : tr("Saved %1").arg(path));
-            watcher->deleteLater();
-        });
-        watcher->setFuture(QtConcurrent::run([path, frame = m_outcome->equalized] { return saveFrame(path, frame); }));
+        if (!path.isEmpty())
+            save(path);
     });
-    connect(&m_watcher, &QFutureWatcher<EqualizeOutcome>::finished, this, [this] { present(m_watcher.result()); });
+    connect(m_service, &EqualizationService::equalized, this, [this](EqualizationPtr outcome) {
+        if (outcome->id == m_request)
+            present(std::move(outcome));   // answers to requests this dialog replaced are not shown
+    });
+    connect(m_service, &EqualizationService::saved, this, [this](quint64 id, const QString& path, const Error& error) {
+        if (id != m_saveRequest)
+            return;
+        m_status->setText(error.isError() ? error.message() : tr("Saved %1").arg(path));
+        emit saved(error);
+    });
     connect(m_method, &QComboBox::currentIndexChanged, this, [this] { start(); });
     start();
     resize(1200, 700);
@@ -155,58 +80,57 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, bool useGpu, QWidget* parent)
 
 void EqualizeDialog::setMethod(EqualizeMethod method) { m_method->setCurrentIndex(int(method)); }
 
+QString EqualizeDialog::statusText() const { return m_status->text(); }
+
 void EqualizeDialog::start()
 {
-    if (m_watcher.isRunning()) {
-        // One at a time: the finished result starts the next one with the current method.
-        connect(&m_watcher, &QFutureWatcher<EqualizeOutcome>::finished, this, [this] { start(); },
-                Qt::SingleShotConnection);
-        return;
-    }
     m_save->setEnabled(false);
     m_status->setText(tr("Equalizing..."));
-    const auto method = EqualizeMethod(m_method->currentIndex());
-    m_watcher.setFuture(QtConcurrent::run([frame = m_frame, useGpu = m_useGpu, method] { return run(frame, useGpu, method); }));
+    EqualizeRequest request;
+    request.frame = m_frame;
+    request.source = m_source;
+    request.method = EqualizeMethod(m_method->currentIndex());
+    request.useGpu = m_useGpu;
+    m_request = m_service->equalize(request);
 }
 
-void EqualizeDialog::present(const EqualizeOutcome& outcome)
+void EqualizeDialog::save(const QString& path)
 {
-    m_outcome = std::make_unique<EqualizeOutcome>(outcome);
-    if (!outcome.error.isEmpty()) {
-        m_status->setText(outcome.error);
+    if (!m_outcome || m_outcome->equalized.isNull()) {
+        const Error error = Error::make(ErrorKind::InvalidInput, path, tr("nothing to save yet"));
+        m_status->setText(error.message());
+        emit saved(error);
+        return;
+    }
+    m_status->setText(tr("Saving %1...").arg(path));
+    m_saveRequest = m_service->save(path, m_outcome->equalized);
+}
+
+void EqualizeDialog::present(EqualizationPtr outcome)
+{
+    m_outcome = std::move(outcome);
+    const Equalization& e = *m_outcome;
+    if (!e.inputPreview.isNull())
+        m_before->setImage(frameImage(e.inputPreview));
+    if (e.error.isError()) {
+        m_status->setText(e.error.message());
         emit equalized();
         return;
     }
-    m_after->setImage(frameImage(previewFrame(outcome.equalized)));
-    m_beforeHistogram->setDisplay(displayOf(m_frame, outcome.before));
-    m_afterHistogram->setDisplay(displayOf(outcome.equalized, outcome.after));
+    m_after->setImage(frameImage(e.equalizedPreview));
+    m_beforeHistogram->setDisplay(displayOf(m_frame, e.before));
+    m_afterHistogram->setDisplay(displayOf(e.equalized, e.after));
     QVector<QVector<double>> curves;
     QVector<QColor> colors;
-    int index = 0;
-    for (const hs::ChannelHistogram& h : outcome.before.channels) {
-        if (outcome.luts.empty())
-            break;  // CLAHE has one curve per tile, not one per image
-        const auto& lut = outcome.luts[std::size_t(index++)];
-        curves.append(QVector<double>(lut.begin(), lut.end()));
-        colors.append(channelColor(channelName(m_frame.channelOrder(), h.channel)));
+    // CLAHE has one curve per tile, not one per image: no curves then.
+    for (std::size_t i = 0; i < e.luts.size() && i < e.before.channels.size(); ++i) {
+        curves.append(QVector<double>(e.luts[i].begin(), e.luts[i].end()));
+        colors.append(channelColor(channelName(m_frame.channelOrder(), e.before.channels[i].channel)));
     }
     m_curve->setCurves(curves, colors, m_frame.type() == hs::SampleType::U8 ? 255 : 65535);
-    m_status->setText(outcome.luts.empty()
-                          ? tr("Equalized with %1").arg(outcome.backend)
-                          : tr("Equalized on %1 in %2 ms (histogram, CDF, LUT and apply)").arg(outcome.backend).arg(outcome.engineMs, 0, 'f', 3));
+    m_status->setText(e.method == EqualizeMethod::Clahe
+                          ? tr("Equalized with %1").arg(e.backend)
+                          : tr("Equalized on %1 in %2 ms (histogram, CDF, LUT and apply)").arg(e.backend).arg(e.engineMs, 0, 'f', 3));
     m_save->setEnabled(true);
     emit equalized();
-}
-
-bool EqualizeDialog::save(const QString& path)
-{
-    if (!m_outcome || m_outcome->equalized.isNull())
-        return false;
-    const Error error = saveFrame(path, m_outcome->equalized);
-    if (error.isError()) {
-        m_status->setText(error.message());
-        return false;
-    }
-    m_status->setText(tr("Saved %1").arg(path));
-    return true;
 }

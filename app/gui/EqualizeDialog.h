@@ -1,56 +1,49 @@
-// Global histogram equalization of the current frame on a worker thread: before and after
-// images, both histograms, the transfer curves, and saving the result at native depth.
+// Presents histogram equalization of one frame: before and after pictures, both histograms,
+// the transfer curves, and saving the result at native depth. The work (counting, LUTs,
+// CLAHE, the 8-bit pictures, encoding and writing) is done by an EqualizationService off the
+// GUI thread; the dialog sends requests and lays out the answer to its latest one.
 #pragma once
 
-#include "io/Frame.h"
+#include "app/core/EqualizationService.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
-
-#include <memory>
 
 class CurveView;
 class HistogramView;
 class ImageCanvas;
+class QComboBox;
 class QLabel;
 class QPushButton;
-
-enum class EqualizeMethod { Global, Clahe };
-
-struct EqualizeOutcome {
-    Frame equalized;
-    std::vector<std::vector<std::uint32_t>> luts;
-    hs::HistogramResult before;
-    hs::HistogramResult after;
-    QString error;
-    QString backend;
-    double engineMs = 0;
-};
 
 class EqualizeDialog : public QDialog {
     Q_OBJECT
 
 public:
-    EqualizeDialog(const Frame& frame, bool useGpu, QWidget* parent = nullptr);
-    const EqualizeOutcome* outcome() const { return m_outcome.get(); }
-    bool save(const QString& path);
+    // `preview`: the frame's 8-bit picture if the caller has one (shown until the answer comes).
+    EqualizeDialog(const Frame& frame, const QString& source, bool useGpu, EqualizationService* service,
+                   const Frame& preview = {}, QWidget* parent = nullptr);
 
-    static EqualizeOutcome run(const Frame& frame, bool useGpu, EqualizeMethod method = EqualizeMethod::Global,
-                               double clipLimit = 2.0);
+    EqualizationPtr outcome() const { return m_outcome; }   // the answer to the latest request
     void setMethod(EqualizeMethod method);
+    void save(const QString& path);                          // answers with saved()
+    QString statusText() const;
 
 signals:
     void equalized();
+    void saved(const Error& error);
 
 private:
-    void present(const EqualizeOutcome& outcome);
     void start();
+    void present(EqualizationPtr outcome);
 
+    EqualizationService* m_service;
     Frame m_frame;
+    QString m_source;
     bool m_useGpu = true;
-    class QComboBox* m_method = nullptr;
-    std::unique_ptr<EqualizeOutcome> m_outcome;
-    QFutureWatcher<EqualizeOutcome> m_watcher;
+    quint64 m_request = 0;
+    quint64 m_saveRequest = 0;
+    EqualizationPtr m_outcome;
+    QComboBox* m_method = nullptr;
     ImageCanvas* m_before;
     ImageCanvas* m_after;
     HistogramView* m_beforeHistogram;

@@ -3,7 +3,7 @@
 #include "widgets/BarChart.h"
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
-#include "app/core/HistogramExport.h"
+#include "app/core/RecordCodec.h"
 #include "widgets/HistogramView.h"
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
@@ -17,7 +17,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QFile>
+#include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -28,50 +28,76 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
+#include <QSizePolicy>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace {
 
-}  // namespace
-
-namespace {
-
-// File writers that run off the GUI thread; they take values, never the window.
-QString writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
+// File writers that run off the GUI thread; they take values, never the window. Every write,
+// the flush and the rename into place (QSaveFile) are checked.
+Error writeBytes(const QString& path, const QByteArray& bytes)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-        return path + ": " + file.errorString();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return Error::make(ErrorKind::WriteFailed, path, file.errorString());
+    if (file.write(bytes) != bytes.size()) {
+        const QString cause = file.errorString();
+        file.cancelWriting();
+        return Error::make(ErrorKind::WriteFailed, path, cause);
+    }
+    if (!file.commit())
+        return Error::make(ErrorKind::WriteFailed, path, file.errorString());
+    return {};
+}
+
+// What an export says about one channel: the counts, the samples' type, and the region and frame
+// they came from.
+HistogramRecord exportRecord(const HistogramSnapshot& snapshot, const QString& source, qint64 frame,
+                             const QString& channel, const hs::ChannelHistogram& histogram)
+{
+    HistogramRecord record{source, frame, channel, histogram, snapshot.frame.type(), snapshot.roi};
+    return record;
+}
+
+Error writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
+{
     const auto channels = orderedChannels(*snapshot);
     int bins = 0;
     for (const auto& c : channels)
         bins = std::max(bins, int(c.histogram->counts.size()));
-    QTextStream out(&file);
-    out << csvHeader(bins) << "\n";
+    QByteArray text = RecordCodec::csvHeader(bins);
     for (const auto& [name, h] : channels)
-        out << csvLine({source, frame, name, h, statisticsContext(snapshot->frame, *h)}) << "\n";
-    return {};
+        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h));
+    return writeBytes(path, text);
 }
 
-QString writeJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
+Error writeJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
 {
     QJsonArray records;
     for (const auto& [name, h] : orderedChannels(*snapshot))
-        records.append(recordJson({source, frame, name, h, statisticsContext(snapshot->frame, *h)}));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return path + ": " + file.errorString();
-    file.write(QJsonDocument(records).toJson());
-    return {};
+        records.append(RecordCodec::recordJson(exportRecord(*snapshot, source, frame, name, *h)));
+    return writeBytes(path, QJsonDocument(records).toJson());
 }
 
-QString writeImage(const QString& path, const QImage& image)
+Error writeImage(const QString& path, const QImage& image)
 {
-    return image.save(path) ? QString() : path + QObject::tr(": the plot could not be saved");
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (image.isNull() || !image.save(&buffer, "PNG"))
+        return Error::make(ErrorKind::WriteFailed, path, QObject::tr("the plot could not be encoded as PNG"));
+    return writeBytes(path, png);
+}
+
+// The path with `suffix` appended when it has no extension of its own.
+QString withSuffix(const QString& path, const QString& suffix)
+{
+    return QFileInfo(path).suffix().isEmpty() ? path + '.' + suffix : path;
 }
 
 }  // namespace
@@ -91,11 +117,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_statistics = new TablePanel;
     m_timing = new TablePanel;
     m_comparisonChart = new BarChart;
+    // One line, never taller: the full message is in the tooltip and the status bar. It may
+    // not widen the window either (the text is clipped instead).
     m_error = new QLabel;
     m_error->setObjectName("errorBanner");
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet("QLabel { background: #7a1f1f; color: white; padding: 6px; }");
+    m_error->setWordWrap(false);
+    m_error->setTextFormat(Qt::PlainText);
+    m_error->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_error->setStyleSheet("QLabel { background: #7a1f1f; color: white; padding: 2px 6px; }");
     m_error->hide();
+    m_notice = new QLabel;
+    m_notice->setObjectName("noticeBanner");
+    m_notice->setTextFormat(Qt::PlainText);
+    m_notice->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_notice->setStyleSheet("QLabel { background: #6b5a12; color: white; padding: 2px 6px; }");
+    m_notice->hide();
 
     auto* tabs = new QTabWidget;
     tabs->addTab(m_statistics, tr("Statistics"));
@@ -114,8 +150,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
     layout->addWidget(m_error);
-    layout->addWidget(split);
+    layout->addWidget(m_notice);
+    layout->addWidget(split, 1);
     setCentralWidget(central);
     auto* dock = new QDockWidget(tr("Settings"), this);
     dock->setObjectName("settingsDock");
@@ -134,30 +172,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_histogramView->setCumulative(m_settings.display.cumulative);
     buildMenus();
 
-    connect(&m_media, &MediaController::frameAvailable, this, &MainWindow::takeFrame, Qt::QueuedConnection);
-    connect(&m_media, &MediaController::failed, this, &MainWindow::showError, Qt::QueuedConnection);
-    connect(&m_media, &MediaController::warning, this, [this](const QString& w) { statusBar()->showMessage(w, 8000); },
-            Qt::QueuedConnection);
-    connect(&m_media, &MediaController::opened, this,
-            [this](const QString& source, qint64 frames, double fps, bool live) {
-                m_source = source;
-                m_fps = fps;
-                m_error->hide();
-                setWindowTitle(QStringLiteral("HistoScope - %1").arg(QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName()));
-                m_frameLabel->setText(live ? tr("live") : tr("%1 frame(s)").arg(frames));
-                if (!live)
-                    addRecent(source);
-            },
-            Qt::QueuedConnection);
+    // The controllers live on this thread and re-emit their workers' answers here, in order.
+    connect(&m_media, &MediaController::frameAvailable, this, &MainWindow::takeFrame);
+    connect(&m_media, &MediaController::failed, this,
+            [this](const Error& error) { showError(ErrorCause::Media, error.message()); });
+    connect(&m_media, &MediaController::warning, this, [this](const QString& w) { statusBar()->showMessage(w, 8000); });
+    connect(&m_media, &MediaController::opened, this, &MainWindow::sourceOpened);
     connect(&m_media, &MediaController::playingChanged, this,
-            [this](bool playing) { m_playAction->setText(playing ? tr("Pause") : tr("Play")); }, Qt::QueuedConnection);
-    connect(&m_histograms, &HistogramController::resultReady, this, &MainWindow::showSnapshot, Qt::QueuedConnection);
-    connect(&m_histograms, &HistogramController::comparisonReady, this, &MainWindow::showComparison, Qt::QueuedConnection);
-    connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); },
-            Qt::QueuedConnection);
+            [this](bool playing) { m_playAction->setText(playing ? tr("Pause") : tr("Play")); });
+    connect(&m_histograms, &HistogramController::resultReady, this, &MainWindow::showSnapshot);
+    connect(&m_histograms, &HistogramController::comparisonReady, this, &MainWindow::showComparison);
+    connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); });
     connect(m_imageView, &ImageCanvas::roiChanged, this, [this] { resubmit(); });
     connect(m_histogramView, &HistogramView::hovered, m_hover, &QLabel::setText);
     connect(m_settingsPanel, &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) { setSettings(s); });
+    updateActions();
     resize(1400, 860);
 }
 
@@ -184,24 +213,20 @@ void MainWindow::buildMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
-    file->addAction(tr("Export Histogram as &CSV..."), this, [this] {
+    m_exportActions << file->addAction(tr("Export Histogram as &CSV..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), QString(), tr("CSV (*.csv)"));
-        if (!path.isEmpty() && m_snapshot)
-            runInBackground([=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
-                return writeCsv(path, snapshot, source, frame);
-            });
+        if (!path.isEmpty())
+            exportCsv(path);
     });
-    file->addAction(tr("Export Histogram as &JSON..."), this, [this] {
+    m_exportActions << file->addAction(tr("Export Histogram as &JSON..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export JSON"), QString(), tr("JSON (*.json)"));
-        if (!path.isEmpty() && m_snapshot)
-            runInBackground([=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
-                return writeJson(path, snapshot, source, frame);
-            });
+        if (!path.isEmpty())
+            exportJson(path);
     });
-    file->addAction(tr("Export &Plot as PNG..."), this, [this] {
+    m_exportActions << file->addAction(tr("Export &Plot as PNG..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), tr("PNG (*.png)"));
         if (!path.isEmpty())
-            runInBackground([path, image = m_histogramView->grab().toImage()] { return writeImage(path, image); });
+            exportPlot(path);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -222,6 +247,12 @@ void MainWindow::buildMenus()
     tools->addAction(tr("&Equalize..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::equalize);
 }
 
+void MainWindow::updateActions()
+{
+    for (QAction* action : m_exportActions)
+        action->setEnabled(m_snapshot != nullptr);
+}
+
 void MainWindow::openPath(const QString& path)
 {
     m_media.open(path);
@@ -230,6 +261,33 @@ void MainWindow::openPath(const QString& path)
 void MainWindow::openLive(const QString& source)
 {
     m_media.openLive(source);
+}
+
+void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command)
+{
+    // A new source: whatever is still being counted for the previous one is not shown.
+    m_histograms.invalidate();
+    m_source = source;
+    m_fps = fps;
+    m_multiFrame = live || frames > 1;
+    m_snapshot.reset();
+    if (m_frameSource == command) {
+        resubmit();   // its first frame was taken before this signal came: count it again
+    } else {
+        m_frame = {};
+        m_preview = {};
+        m_frameIndex = -1;
+    }
+    updateActions();
+    clearError(ErrorCause::Media);
+    clearError(ErrorCause::Histogram);
+    clearError(ErrorCause::Tool);
+    clearError(ErrorCause::Export);
+    const QString name = QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName();
+    setWindowTitle(QStringLiteral("HistoScope - %1").arg(name));
+    m_frameLabel->setText(live ? tr("live") : tr("%1 frame(s)").arg(frames));
+    if (!live)
+        addRecent(source);
 }
 
 void MainWindow::setSettings(const HistogramSettings& settings)
@@ -258,6 +316,8 @@ void MainWindow::takeFrame()
     if (!latest)
         return;
     m_frame = latest->frame;
+    m_preview = latest->preview;
+    m_frameSource = latest->command;
     m_frameIndex = latest->index;
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
     m_imageView->setImage(frameImage(latest->preview));
@@ -268,24 +328,32 @@ void MainWindow::resubmit()
 {
     if (m_frame.isNull())
         return;
-    m_histograms.submit(m_frame, m_settings, roi());
+    m_histograms.submit(m_frame, m_settings, roi(), m_frameIndex);
 }
 
 void MainWindow::showSnapshot(SnapshotPtr snapshot)
 {
-    if (snapshot->generation < m_shownGeneration)
-        return;  // an older request finished after a newer one was shown
-    m_shownGeneration = snapshot->generation;
-    if (!snapshot->error.isEmpty()) {
-        showError(snapshot->error);
+    // The controller passes on only snapshots newer than the last one and of the current source.
+    m_notice->setVisible(!snapshot->notices.isEmpty());
+    m_notice->setText(snapshot->notices.join(QStringLiteral("; ")));
+    m_notice->setToolTip(snapshot->notices.join('\n'));
+    if (snapshot->error.isError()) {
+        // Nothing was counted for these settings (no channel selected): show no stale histogram.
+        if (snapshot->error.kind == ErrorKind::InvalidInput) {
+            m_histogramView->setDisplay({});
+            m_statistics->setContent({});
+        }
+        showError(ErrorCause::Histogram, snapshot->error.message());
         return;
     }
+    clearError(ErrorCause::Histogram);
     m_snapshot = snapshot;
+    updateActions();
     m_histogramView->setDisplay(toDisplay(*snapshot));
     m_statistics->setContent(statisticsTable(*snapshot));
-    m_timing->setContent(timingTable(*snapshot, m_histograms.backendDescription(), m_media.droppedFrames(), m_fps));
+    m_timing->setContent(timingTable(*snapshot, snapshot->backend, m_media.droppedFrames(), m_fps));
     m_frameLabel->setText(tr("frame %1  %2x%3 %4  dropped %5")
-                              .arg(m_frameIndex)
+                              .arg(snapshot->frameIndex)
                               .arg(snapshot->frame.width())
                               .arg(snapshot->frame.height())
                               .arg(QString::fromStdString(std::string(hs::sampleTypeName(snapshot->frame.type()))))
@@ -296,7 +364,7 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
 void MainWindow::compareStrategies()
 {
     if (m_frame.isNull()) {
-        showError(tr("Open an image first: strategies are compared on the current frame"));
+        showError(ErrorCause::Tool, tr("Open an image first: strategies are compared on the current frame"));
         return;
     }
     m_histograms.compareStrategies(m_frame, m_settings, roi());
@@ -309,15 +377,19 @@ void MainWindow::showComparison(ComparisonPtr comparison)
         Bar bar;
         bar.label = QString::fromStdString(std::string(hs::strategyName(t.strategy)));
         bar.value = t.milliseconds;
-        bar.note = !t.error.isEmpty() ? t.error
-                   : t.exact          ? tr("exact")
-                                      : tr("MISMATCH with the reference");
-        if (t.strategy == hs::Strategy::Auto && t.error.isEmpty())
+        bar.note = t.error.isError() ? t.error.message()
+                   : t.exact         ? tr("exact")
+                                     : tr("MISMATCH with the reference");
+        if (t.strategy == hs::Strategy::Auto && !t.error.isError())
             bar.note += tr(", ran %1").arg(QString::fromStdString(std::string(hs::strategyName(t.ran))));
-        bar.color = !t.error.isEmpty() || !t.exact ? QColor(200, 60, 60) : t.strategy == hs::Strategy::Cub ? QColor(118, 185, 0) : QColor(70, 130, 180);
+        bar.color = t.error.isError() || !t.exact ? QColor(200, 60, 60)
+                    : t.strategy == hs::Strategy::Cub ? QColor(118, 185, 0)
+                                                      : QColor(70, 130, 180);
         bars.append(bar);
     }
     m_comparisonChart->setBars(bars, QStringLiteral("ms"));
+    if (comparison->error.isError())
+        showError(ErrorCause::Tool, comparison->error.message());
     if (auto* tabs = qobject_cast<QTabWidget*>(m_comparisonChart->parentWidget()->parentWidget()))
         tabs->setCurrentWidget(m_comparisonChart);
     emit comparisonShown();
@@ -326,58 +398,88 @@ void MainWindow::showComparison(ComparisonPtr comparison)
 void MainWindow::equalize()
 {
     if (m_frame.isNull()) {
-        showError(tr("Open an image first"));
+        showError(ErrorCause::Tool, tr("Open an image first"));
         return;
     }
-    auto* dialog = new EqualizeDialog(m_frame, m_settings.counting.useGpu, this);
+    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }
 
-void MainWindow::showError(const QString& message)
+void MainWindow::showError(ErrorCause cause, const QString& message)
 {
-    m_error->setText(message);
+    m_errorMessage = message;
+    m_errorCause = cause;
+    m_error->setText(message.section('\n', 0, 0));
+    m_error->setToolTip(message);
     m_error->show();
     statusBar()->showMessage(message, 10000);
     emit errorShown(message);
 }
 
-QString MainWindow::errorText() const { return m_error->isVisible() ? m_error->text() : QString(); }
-QString MainWindow::backendText() const { return m_backend->text(); }
-
-void MainWindow::runInBackground(std::function<QString()> job)
+void MainWindow::clearError(ErrorCause cause)
 {
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        if (reportWrite(watcher->result()))
-            statusBar()->showMessage(tr("Saved"), 4000);
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run(std::move(job)));
+    if (m_error->isHidden() || m_errorCause != cause)
+        return;
+    m_error->hide();
+    m_errorMessage.clear();
+    statusBar()->clearMessage();
 }
 
-qint64 MainWindow::exportedFrameIndex() const { return m_frameIndex > 0 ? m_frameIndex : -1; }
+QString MainWindow::errorText() const { return m_error->isHidden() ? QString() : m_errorMessage; }
+QString MainWindow::backendText() const { return m_backend->text(); }
 
-bool MainWindow::reportWrite(const QString& error)
+bool MainWindow::startExport(const QString& path, std::function<Error()> write)
 {
-    if (!error.isEmpty())
-        showError(error);
-    return error.isEmpty();
+    // A one-shot job on the thread pool: it always answers, with the write's Error.
+    auto* watcher = new QFutureWatcher<Error>(this);
+    connect(watcher, &QFutureWatcher<Error>::finished, this, [this, watcher, path] {
+        const Error error = watcher->result();
+        watcher->deleteLater();
+        if (error.isError()) {
+            showError(ErrorCause::Export, error.message());
+        } else {
+            clearError(ErrorCause::Export);
+            statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+        }
+        emit exportFinished(path, error);
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(write)));
+    return true;
+}
+
+qint64 MainWindow::exportedFrameIndex() const
+{
+    return m_snapshot && m_multiFrame ? m_snapshot->frameIndex : -1;
 }
 
 bool MainWindow::exportCsv(const QString& path)
 {
-    return m_snapshot && reportWrite(writeCsv(path, m_snapshot, m_source, exportedFrameIndex()));
+    if (!m_snapshot)
+        return false;
+    const QString target = withSuffix(path, QStringLiteral("csv"));
+    return startExport(target, [=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
+        return writeCsv(target, snapshot, source, frame);
+    });
 }
 
 bool MainWindow::exportJson(const QString& path)
 {
-    return m_snapshot && reportWrite(writeJson(path, m_snapshot, m_source, exportedFrameIndex()));
+    if (!m_snapshot)
+        return false;
+    const QString target = withSuffix(path, QStringLiteral("json"));
+    return startExport(target, [=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
+        return writeJson(target, snapshot, source, frame);
+    });
 }
 
 bool MainWindow::exportPlot(const QString& path)
 {
-    return reportWrite(writeImage(path, m_histogramView->grab().toImage()));
+    if (!m_snapshot)
+        return false;
+    const QString target = withSuffix(path, QStringLiteral("png"));
+    // Painting happens here (widgets belong to this thread); encoding and writing do not.
+    return startExport(target, [target, image = m_histogramView->grab().toImage()] { return writeImage(target, image); });
 }
 
 void MainWindow::addRecent(const QString& path)

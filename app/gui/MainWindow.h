@@ -1,7 +1,11 @@
 // The desktop app: open (menu, drag and drop, recent files, command line), view with zoom, pan
 // and a region of interest, live playback, equalization, strategy comparison and export.
+// The window runs on the GUI thread and never waits: decoding (MediaController), counting
+// (HistogramController), equalization (EqualizationService) and export writes run elsewhere
+// and answer through signals.
 #pragma once
 
+#include "app/core/EqualizationService.h"
 #include "app/core/HistogramController.h"
 #include "app/core/HistogramSettings.h"
 #include "app/core/MediaController.h"
@@ -13,6 +17,7 @@
 class BarChart;
 class HistogramView;
 class ImageCanvas;
+class QAction;
 class QLabel;
 class QMenu;
 class SettingsPanel;
@@ -29,6 +34,8 @@ public:
     void openLive(const QString& source);
     void compareStrategies();
     void equalize();
+    // Each writes off the GUI thread and answers with exportFinished (the path gains the
+    // format's extension when it has none). False, and nothing written, when nothing is open.
     bool exportCsv(const QString& path);
     bool exportJson(const QString& path);
     bool exportPlot(const QString& path);
@@ -41,17 +48,21 @@ public:
     TablePanel* timingPanel() const { return m_timing; }
     SettingsPanel* settingsPanel() const { return m_settingsPanel; }
     BarChart* comparisonChart() const { return m_comparisonChart; }
+    QLabel* errorBanner() const { return m_error; }
     QString errorText() const;
     QString backendText() const;
     SnapshotPtr lastSnapshot() const { return m_snapshot; }
     MediaController* media() { return &m_media; }
     HistogramController* histograms() { return &m_histograms; }
+    EqualizationService* equalization() { return &m_equalization; }
+    QList<QAction*> exportActions() const { return m_exportActions; }
     QStringList recentFiles() const { return m_recent; }
 
 signals:
     void snapshotShown(quint64 generation);
     void comparisonShown();
     void errorShown(const QString& message);
+    void exportFinished(const QString& path, const Error& error);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -59,16 +70,20 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // What an error on the banner is about: it clears when that cause is gone.
+    enum class ErrorCause { Media, Histogram, Tool, Export };
+
     void buildMenus();
-    // Runs file writing off the GUI thread; a non-empty result is an error message to show.
-    void runInBackground(std::function<QString()> job);
+    bool startExport(const QString& path, std::function<Error()> write);
     qint64 exportedFrameIndex() const;
-    bool reportWrite(const QString& error);  // shows a non-empty error; true when there was none
     void takeFrame();
     void resubmit();
+    void sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command);
     void showSnapshot(SnapshotPtr snapshot);
     void showComparison(ComparisonPtr comparison);
-    void showError(const QString& message);
+    void showError(ErrorCause cause, const QString& message);
+    void clearError(ErrorCause cause);
+    void updateActions();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     std::optional<hs::Rect> roi() const;
@@ -76,6 +91,7 @@ private:
     HistogramSettings m_settings;
     MediaController m_media;
     HistogramController m_histograms;
+    EqualizationService m_equalization;
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
@@ -83,16 +99,22 @@ private:
     TablePanel* m_timing = nullptr;
     BarChart* m_comparisonChart = nullptr;
     QLabel* m_error = nullptr;
+    QLabel* m_notice = nullptr;   // settings that could not apply, samples outside the range
+    QString m_errorMessage;
+    ErrorCause m_errorCause = ErrorCause::Media;
     QLabel* m_backend = nullptr;
     QLabel* m_frameLabel = nullptr;
     QLabel* m_hover = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_playAction = nullptr;
+    QList<QAction*> m_exportActions;
     QStringList m_recent;
     Frame m_frame;
+    Frame m_preview;
+    quint64 m_frameSource = 0;   // the open command the current frame came from
     qint64 m_frameIndex = -1;
     QString m_source;
+    bool m_multiFrame = false;   // a video, a stack or a live source: records carry the frame
     double m_fps = 0;
     SnapshotPtr m_snapshot;
-    quint64 m_shownGeneration = 0;
 };

@@ -98,7 +98,6 @@ TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backe
         {"upload", ms(p.uploadMs)},
         {"clear", ms(p.clearMs)},
         {"tally", ms(p.tallyMs)},
-        {"merge", ms(p.mergeMs)},
         {"download", ms(p.downloadMs)},
         {"engine total", ms(p.totalMs())},
         {"wall (worker)", ms(snapshot.wallMs)},

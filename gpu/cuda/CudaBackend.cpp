@@ -235,7 +235,7 @@ Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
         if (plan.space != MemorySpace::Host)
             return Status::error(ErrorCode::InvalidArgument, "the cpu strategy cannot read device memory");
         const auto start = std::chrono::steady_clock::now();
-        CpuBackend::countSlots(plan, m_cpuThreads, m_cpuSlots);
+        CpuBackend::countSlots(plan, m_cpuThreads, m_cpuSlots, m_cpuExtrema);
         m_cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         m_ready = true;
         return Status::success();
@@ -248,7 +248,8 @@ Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
 Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolution)
 {
     const Strategy strategy = resolution.choice.strategy;
-    const std::size_t slotBytes = std::size_t(plan.map.num_slots) * sizeof(std::uint64_t);
+    // The totals, then the encoded extremes: one clear and one download for both.
+    const std::size_t slotBytes = (std::size_t(plan.map.num_slots) + kExtremaWords) * sizeof(std::uint64_t);
     HS_TRY(m_slots.reserve(slotBytes));
     HS_TRY(m_hostSlots.reserve(slotBytes));
     KernelArgs args;
@@ -256,6 +257,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     args.channels = plan.channels;
     args.map = plan.map;
     args.d_slots = m_slots.get<unsigned long long>();
+    args.d_extrema = args.d_slots + plan.map.num_slots;
     const LaunchContext ctx{m_props, m_tuning, m_stream.get()};
 
     const std::vector<Piece> pieces = plan.pixels() ? makePieces(plan) : std::vector<Piece>{};
@@ -304,7 +306,7 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
     }
     m_ready = false;
     if (m_ran == Strategy::Cpu) {
-        unpackSlots(m_plan, m_cpuSlots.data(), result, accumulate);
+        unpackSlots(m_plan, m_cpuSlots.data(), m_cpuExtrema.data(), result, accumulate);
         result.strategyRan = Strategy::Cpu;
         result.strategyReason = m_reason;
         result.timings = {};
@@ -318,7 +320,8 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
         HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, span.begin, span.end));
         ms[phase] += elapsed;
     }
-    unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), result, accumulate);
+    unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots,
+                result, accumulate);
     result.strategyRan = m_ran;
     result.strategyReason = m_reason;
     result.timings = PhaseTimings{ms[Upload], ms[Clear], ms[Tally], ms[Merge], ms[Download]};

@@ -92,6 +92,7 @@ private:
     bool m_ready = false;  // a submit enqueued completely: finish() may deliver
     std::string m_reason;
     std::vector<std::uint64_t> m_cpuSlots;
+    ExtremaWords m_cpuExtrema{};
     double m_cpuMs = 0;
 };
 

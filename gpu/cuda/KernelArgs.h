@@ -36,6 +36,7 @@ struct KernelArgs {
     SampleGrid grid;
     SlotMap map;
     unsigned long long* d_slots = nullptr;  // 64-bit totals, map.num_slots of them
+    unsigned long long* d_extrema = nullptr;  // kExtremaWords encoded extremes (SlotMapping.h)
     std::uint32_t tile_begin = 0;           // slots [tile_begin, tile_end) are counted this launch
     std::uint32_t tile_end = 0;
     std::uint32_t replicas = 1;             // counters per slot in a block (`replicated`), a power of two

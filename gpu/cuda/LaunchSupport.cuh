@@ -43,14 +43,19 @@ inline bool usesIdentityMapper(SampleType type, const SlotMap& map)
 template <typename F>
 Status visitCounting(const KernelArgs& args, F&& f)
 {
+    const bool covered = extremaFromCounts(args.type, args.map);
     const bool identity = usesIdentityMapper(args.type, args.map);
     return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>) {
+            if (covered)
+                return f(tag, channels, CoveredMapper{});
+        }
         if (identity)
             return f(tag, channels, IdentityMapper{});
         return f(tag, channels, GeneralMapper{});
     });
 }
-
 
 template <typename T>
 constexpr int groupPixels() { return 16 / int(sizeof(T)); }

@@ -1,6 +1,7 @@
 // The brief's three-step block-private pattern, shared by every shared-memory family:
 // zero the block's counters, tally through a visitor, merge the nonzero ones into the 64-bit
-// totals. Both barriers sit outside any data-dependent branch, so every thread reaches them.
+// totals; the extremes ride along, folded per block in shared memory and published once. Both
+// barriers sit outside any data-dependent branch, so every thread reaches them.
 #pragma once
 
 #include "LaunchSupport.cuh"
@@ -46,13 +47,21 @@ struct SharedTileVisitor {
 template <typename T, int C, typename Mapper, typename Visitor>
 __device__ __forceinline__ void privatizedTally(const KernelArgs& a, Visitor& visitor, int replicas)
 {
+    using Tracker = typename Mapper::template Tracker<C>;
+    __shared__ std::uint32_t blockExtrema[kExtremaWords];
     const std::uint32_t slots = a.tile_end - a.tile_begin;
     zeroShared(sharedCounters, slots * replicas);
+    initBlockExtrema(blockExtrema);
     __syncthreads();
-    walkSamples<T, C, Mapper>(a.grid, a.map, visitor);
+    Tracker tracker;
+    walkSamples<T, C, Mapper>(a.grid, a.map, visitor, tracker);
     visitor.flush();
+    tracker.foldIntoBlock(blockExtrema);
     __syncthreads();
     mergeShared(sharedCounters, slots, replicas, a.tile_begin, a.d_slots);
+    // Every tile walks every sample; the first one alone publishes what they all saw.
+    if (Tracker::kTracks && a.tile_begin == 0)
+        publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
 }
 
 template <typename T, int C, typename Mapper, typename Family>

@@ -1,9 +1,10 @@
-// Walks a SampleGrid with 16-byte loads and hands every active sample's slot to a visitor.
-// Shared by all kernel families, so alignment, ROI offsets and channel interleaving are
-// handled in one place. A row is split into an unaligned head, 16-byte groups of whole
+// Walks a SampleGrid with 16-byte loads and hands every active sample's slot to a visitor, and
+// its value to an extrema tracker. Shared by all kernel families, so alignment, ROI offsets and
+// channel interleaving are handled in one place. A row is split into an unaligned head, 16-byte groups of whole
 // pixels, and a tail; head and tail go sample by sample.
 #pragma once
 
+#include "Extrema.cuh"
 #include "KernelArgs.h"
 
 #include <type_traits>
@@ -45,15 +46,32 @@ __device__ __forceinline__ void staticFor(F&& f)
     staticForImpl(f, std::make_integer_sequence<int, N>{});
 }
 
-// How a kernel turns a sample into a slot. GeneralMapper is the shared definition (any type,
-// any binning); IdentityMapper is the same function specialised for unsigned samples with one
-// bin per value, where the range checks and the mode switch fold into one 32-bit compare.
+// How a kernel turns a sample into a slot, and whether it must track the extremes. GeneralMapper
+// is the shared definition (any type, any binning); IdentityMapper is the same function
+// specialised for unsigned samples with one bin per value, where the range checks and the mode
+// switch fold into one 32-bit compare; CoveredMapper is it again where the bins cover every value
+// of an 8- or 16-bit type (extremaFromCounts): no checks at all, and the counts give the extremes.
 struct GeneralMapper {
+    template <int C>
+    using Tracker = ExtremaTracker<C>;
     template <typename T>
     __device__ __forceinline__ static std::uint32_t slot(const ChannelMap& m, T v) { return slotOf(m, v); }
 };
 
+struct CoveredMapper {
+    template <int C>
+    using Tracker = NoExtrema<C>;
+    template <typename T>
+    __device__ __forceinline__ static std::uint32_t slot(const ChannelMap& m, T v)
+    {
+        // ilo <= 0 < 2^16 <= ilo + bins: v - ilo lies in [0, bins), modulo 2^32 as well.
+        return m.base + (std::uint32_t(v) - std::uint32_t(m.ilo));
+    }
+};
+
 struct IdentityMapper {
+    template <int C>
+    using Tracker = ExtremaTracker<C>;
     template <typename T>
     __device__ __forceinline__ static std::uint32_t slot(const ChannelMap& m, T v)
     {
@@ -67,13 +85,21 @@ struct IdentityMapper {
     }
 };
 
-template <typename T, int C, typename Mapper, typename Visitor>
-__device__ __forceinline__ void visitPixel(const SlotMap& map, const unsigned char* p, Visitor& visitor)
+template <int c, typename Mapper, typename T, typename Visitor, typename Tracker>
+__device__ __forceinline__ void visitSample(const SlotMap& map, T v, Visitor& visitor, Tracker& tracker)
+{
+    if (map.ch[c].active) {
+        tracker.template see<c>(v);
+        visitor.template count<c>(Mapper::slot(map.ch[c], v));
+    }
+}
+
+template <typename T, int C, typename Mapper, typename Visitor, typename Tracker>
+__device__ __forceinline__ void visitPixel(const SlotMap& map, const unsigned char* p, Visitor& visitor, Tracker& tracker)
 {
     staticFor<C>([&](auto channel) {
         constexpr int c = decltype(channel)::value;
-        if (map.ch[c].active)
-            visitor.template count<c>(Mapper::slot(map.ch[c], loadSample<T>(p + c * sizeof(T))));
+        visitSample<c, Mapper>(map, loadSample<T>(p + c * sizeof(T)), visitor, tracker);
     });
 }
 
@@ -87,8 +113,8 @@ __device__ __forceinline__ std::int64_t alignedHead(const unsigned char* row, in
     return width;
 }
 
-template <typename T, int C, typename Mapper, typename Visitor>
-__device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMap& map, Visitor& visitor)
+template <typename T, int C, typename Mapper, typename Visitor, typename Tracker>
+__device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMap& map, Visitor& visitor, Tracker& tracker)
 {
     constexpr int kPixelBytes = C * int(sizeof(T));
     constexpr int kGroupPixels = 16 / int(sizeof(T));  // C loads of 16 bytes hold this many pixels
@@ -104,7 +130,7 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
         const std::int64_t tail = head + groups * kGroupPixels;
 
         for (std::int64_t i = first; i < head; i += step)
-            visitPixel<T, C, Mapper>(map, row + i * kPixelBytes, visitor);
+            visitPixel<T, C, Mapper>(map, row + i * kPixelBytes, visitor, tracker);
 
         const uint4* vec = reinterpret_cast<const uint4*>(row + head * kPixelBytes);
         for (std::int64_t g = first; g < groups; g += step) {
@@ -119,14 +145,12 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
             }
             staticFor<kWords * kSamplesPerWord>([&](auto element) {
                 constexpr int e = decltype(element)::value;
-                constexpr int c = e % C;
-                if (map.ch[c].active)
-                    visitor.template count<c>(Mapper::slot(map.ch[c], SampleBits<T>::from(w[e / kSamplesPerWord], e)));
+                visitSample<e % C, Mapper>(map, SampleBits<T>::from(w[e / kSamplesPerWord], e), visitor, tracker);
             });
         }
 
         for (std::int64_t i = tail + first; i < grid.width; i += step)
-            visitPixel<T, C, Mapper>(map, row + i * kPixelBytes, visitor);
+            visitPixel<T, C, Mapper>(map, row + i * kPixelBytes, visitor, tracker);
     }
 }
 

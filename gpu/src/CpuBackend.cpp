@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 
 namespace hs::detail {
 
@@ -47,9 +48,44 @@ std::vector<std::uint32_t> buildLut(const RequestPlan& plan)
     return lut;
 }
 
+// A thread's extremes of one channel, as order-preserving keys (SlotMapping.h).
+struct KeyRange {
+    std::uint32_t lo = 0xffffffffu;
+    std::uint32_t hi = 0;
+    void see(std::uint32_t key)
+    {
+        lo = std::min(lo, key);
+        hi = std::max(hi, key);
+    }
+    bool seen() const { return lo <= hi; }
+};
+using KeyRanges = std::array<KeyRange, kMaxChannels>;
+
+// 8- and 16-bit samples need their extremes tracked only when the counts cannot give them
+// (extremaFromCounts): a pass over the values, kept apart so the counting loop stays as it was.
+template <typename T, int C>
+void trackValues(const T* s, std::int64_t n, KeyRanges& ranges)
+{
+    T lo[C], hi[C];
+    for (int c = 0; c < C; ++c) {
+        lo[c] = std::numeric_limits<T>::max();
+        hi[c] = 0;
+    }
+    for (std::int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < C; ++c) {
+            lo[c] = std::min(lo[c], s[i * C + c]);
+            hi[c] = std::max(hi[c], s[i * C + c]);
+        }
+    for (int c = 0; c < C; ++c)
+        if (n > 0) {
+            ranges[c].see(lo[c]);
+            ranges[c].see(hi[c]);
+        }
+}
+
 template <typename T, int C>
 void countLut(const unsigned char* p, std::int64_t n, const std::uint32_t* lut, std::uint32_t* sub,
-              std::uint32_t stride)
+              std::uint32_t stride, bool track, KeyRanges& ranges)
 {
     constexpr std::size_t values = std::size_t(1) << (8 * sizeof(T));
     constexpr int K = kCpuTuning.subHistograms;
@@ -63,6 +99,8 @@ void countLut(const unsigned char* p, std::int64_t n, const std::uint32_t* lut, 
     for (; i < n; ++i)
         for (int c = 0; c < C; ++c)
             ++sub[lut[c * values + s[i * C + c]]];
+    if (track)
+        trackValues<T, C>(s, n, ranges);
 }
 
 // 8-bit samples whose every channel maps value v to slot base + v (256 bins over [0, 256)): the
@@ -99,7 +137,7 @@ void countDirectU8(const unsigned char* s, std::int64_t n, const SlotMap& map, s
 
 template <typename T, int C>
 void countMapped(const unsigned char* p, std::int64_t n, const SlotMap& map, std::uint32_t* sub,
-                 std::uint32_t stride, int numSub)
+                 std::uint32_t stride, int numSub, KeyRanges& ranges)
 {
     int k = 0;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -111,6 +149,9 @@ void countMapped(const unsigned char* p, std::int64_t n, const SlotMap& map, std
             T v;
             std::memcpy(&v, p + (std::size_t(i) * C + c) * sizeof(T), sizeof(T));
             ++h[slotOf(map.ch[c], v)];
+            std::uint32_t key;
+            if (orderedKey(v, key))
+                ranges[c].see(key);
         }
     }
 }
@@ -130,11 +171,14 @@ void withChannels(int channels, F&& f)
 
 CpuBackend::CpuBackend(int threads) : m_threads(threads > 0 ? threads : omp_get_max_threads()) {}
 
-void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots)
+void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots,
+                            ExtremaWords& extrema)
 {
     slots.assign(plan.map.num_slots, 0);
+    extrema.fill(0);
     if (plan.pixels() == 0)
         return;
+    const bool track = !extremaFromCounts(plan.type, plan.map);
     const std::vector<Task> tasks = makeTasks(plan);
     const std::uint32_t stride = plan.map.num_slots + 1;  // + the spare slot of inactive channels
     const int numSub = subHistogramsFor(plan.map.num_slots);
@@ -153,6 +197,7 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
         {
             std::vector<std::uint32_t> sub(std::size_t(stride) * subs, 0);
             std::vector<std::uint64_t> local(plan.map.num_slots, 0);
+            KeyRanges ranges{};
             std::int64_t sinceFlush = 0;
             auto flush = [&] {
                 for (int k = 0; k < subs; ++k)
@@ -178,15 +223,22 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
                         }
                     }
                     if constexpr (useLut)
-                        countLut<T, C>(p, n, lut.data(), sub.data(), stride);
+                        countLut<T, C>(p, n, lut.data(), sub.data(), stride, track, ranges);
                     else
-                        countMapped<T, C>(p, n, plan.map, sub.data(), stride, subs);
+                        countMapped<T, C>(p, n, plan.map, sub.data(), stride, subs, ranges);
                 });
             }
             flush();
 #pragma omp critical
-            for (std::uint32_t s = 0; s < plan.map.num_slots; ++s)
-                slots[s] += local[s];
+            {
+                for (std::uint32_t s = 0; s < plan.map.num_slots; ++s)
+                    slots[s] += local[s];
+                for (int c = 0; c < plan.channels; ++c)
+                    if (plan.map.ch[c].active && ranges[c].seen()) {
+                        extrema[2 * c] = std::max(extrema[2 * c], encodeMinKey(ranges[c].lo));
+                        extrema[2 * c + 1] = std::max(extrema[2 * c + 1], encodeMaxKey(ranges[c].hi));
+                    }
+            }
         }
     });
 }
@@ -208,7 +260,7 @@ Status CpuBackend::submit(const RequestPlan& plan, Strategy requested)
                              "the CPU backend cannot read device memory");
     const auto start = std::chrono::steady_clock::now();
     m_plan = plan;
-    countSlots(plan, m_threads, m_slots);
+    countSlots(plan, m_threads, m_slots, m_extrema);
     m_milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return Status::success();
@@ -216,7 +268,7 @@ Status CpuBackend::submit(const RequestPlan& plan, Strategy requested)
 
 Status CpuBackend::finish(HistogramResult& result, bool accumulate)
 {
-    unpackSlots(m_plan, m_slots.data(), result, accumulate);
+    unpackSlots(m_plan, m_slots.data(), m_extrema.data(), result, accumulate);
     result.strategyRan = Strategy::Cpu;
     result.strategyReason = m_reason;
     result.timings = {};
@@ -282,9 +334,10 @@ Status CpuBackend::equalize(const RequestPlan& plan, unsigned char* output, std:
 {
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::uint64_t> slots;
-    countSlots(plan, m_threads, slots);
+    ExtremaWords extrema;
+    countSlots(plan, m_threads, slots, extrema);
     const auto counted = std::chrono::steady_clock::now();
-    unpackSlots(plan, slots.data(), result.histogram, false);
+    unpackSlots(plan, slots.data(), extrema.data(), result.histogram, false);
     result.histogram.strategyRan = Strategy::Cpu;
     buildLuts(plan, slots, result);
     applyLuts(plan, result, output, outputPitch, m_threads);

@@ -22,13 +22,15 @@ public:
     static void applyLuts(const RequestPlan& plan, const EqualizeResult& result, unsigned char* output,
                           std::size_t outputPitch, int threads);
 
-    // Counts into slot totals; also used by the CUDA backend for its `cpu` strategy.
-    static void countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots);
+    // Counts into slot totals and tracked extremes; also the CUDA backend's `cpu` strategy.
+    static void countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots,
+                           ExtremaWords& extrema);
 
 private:
     int m_threads;
     RequestPlan m_plan;
     std::vector<std::uint64_t> m_slots;
+    ExtremaWords m_extrema{};
     std::string m_reason;
     double m_milliseconds = 0;
 };

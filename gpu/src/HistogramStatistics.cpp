@@ -89,10 +89,16 @@ ChannelStatistics computeStatistics(const ChannelHistogram& h, const StatisticsC
                 first = i;
             last = i;
         }
-    // Extremes: the engine's exact values when given; otherwise, with one value per bin and
-    // nothing outside the range, the first and last non-empty bins are the data's extremes.
+    // Extremes: the engine's exact values (the context's, else the histogram's own); otherwise,
+    // with one value per bin and nothing outside the range, the first and last non-empty bins.
     s.min = context.dataMin;
     s.max = context.dataMax;
+    if (h.hasValues) {
+        if (!s.min)
+            s.min = h.minValue;
+        if (!s.max)
+            s.max = h.maxValue;
+    }
     if (exact && first >= 0) {
         if (!s.min && h.below == 0)
             s.min = b.lo + double(first);

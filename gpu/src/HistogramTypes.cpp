@@ -149,7 +149,8 @@ std::uint64_t ChannelHistogram::inRange() const
 bool ChannelHistogram::operator==(const ChannelHistogram& other) const
 {
     return channel == other.channel && counts == other.counts && below == other.below
-        && above == other.above && nan == other.nan;
+        && above == other.above && nan == other.nan && hasValues == other.hasValues
+        && (!hasValues || (minValue == other.minValue && maxValue == other.maxValue));
 }
 
 }  // namespace hs

@@ -1,6 +1,8 @@
 #include "RequestPlan.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -153,8 +155,70 @@ Status buildPlan(const HistogramRequest& request, RequestPlan& plan)
     return Status::success();
 }
 
-void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, HistogramResult& result,
-                 bool accumulate)
+bool extremaFromCounts(SampleType type, const SlotMap& map)
+{
+    if (type != SampleType::U8 && type != SampleType::U16)
+        return false;
+    const std::int64_t values = std::int64_t(1) << (8 * sampleSize(type));
+    for (int c = 0; c < map.num_channels; ++c) {
+        const ChannelMap& m = map.ch[c];
+        if (m.active && (m.mode != MapMode::Identity || m.ilo > 0 || m.ilo + std::int64_t(m.num_bins) < values))
+            return false;
+    }
+    return true;
+}
+
+namespace {
+
+double valueOfKey(SampleType type, std::uint32_t key)
+{
+    switch (type) {
+    case SampleType::U8:
+    case SampleType::U16:
+    case SampleType::U32: return double(key);
+    case SampleType::I32: return double(std::int32_t(key ^ 0x80000000u));
+    case SampleType::F16:
+    case SampleType::F32: break;
+    }
+    const std::uint32_t bits = (key & 0x80000000u) ? (key ^ 0x80000000u) : ~key;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return double(f) + 0.0;  // + 0.0 turns -0 into +0
+}
+
+struct Extremes {
+    bool seen = false;
+    double lo = 0;
+    double hi = 0;
+};
+
+Extremes channelExtremes(const RequestPlan& plan, const ChannelMap& m, const std::uint64_t* counts,
+                         const unsigned long long* words, int channel)
+{
+    Extremes e;
+    // One value per bin and nothing below or above: the first and last non-empty bins are the
+    // extremes, whatever the counting path tracked (the `cub` path tracks only when needed).
+    if (m.mode == MapMode::Identity && counts[m.num_bins] == 0 && counts[m.num_bins + 1] == 0) {
+        std::uint32_t first = 0, last = m.num_bins;
+        while (first < m.num_bins && counts[first] == 0)
+            ++first;
+        while (last > first && counts[last - 1] == 0)
+            --last;
+        if (first < m.num_bins) {
+            e = {true, double(m.ilo + std::int64_t(first)), double(m.ilo + std::int64_t(last) - 1)};
+        }
+        return e;
+    }
+    const unsigned long long minWord = words[2 * channel], maxWord = words[2 * channel + 1];
+    if (minWord & kExtremaSeen)
+        e = {true, valueOfKey(plan.type, ~std::uint32_t(minWord)), valueOfKey(plan.type, std::uint32_t(maxWord))};
+    return e;
+}
+
+}  // namespace
+
+void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsigned long long* extrema,
+                 HistogramResult& result, bool accumulate)
 {
     if (!accumulate)
         result.channels.clear();
@@ -177,6 +241,16 @@ void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, HistogramR
         h.below += s[m.num_bins];
         h.above += s[m.num_bins + 1];
         h.nan += s[m.num_bins + 2];
+        const Extremes e = channelExtremes(plan, m, s, extrema, c);
+        if (e.seen) {
+            const bool merge = accumulate && h.hasValues;
+            h.minValue = merge ? std::min(h.minValue, e.lo) : e.lo;
+            h.maxValue = merge ? std::max(h.maxValue, e.hi) : e.hi;
+            h.hasValues = true;
+        } else if (!accumulate) {
+            h.hasValues = false;
+            h.minValue = h.maxValue = 0;
+        }
     }
     result.samples = accumulate ? result.samples + plan.samples() : plan.samples();
 }

@@ -5,6 +5,7 @@
 #include "SlotMapping.h"
 #include "histoscope/HistogramTypes.h"
 
+#include <array>
 #include <cstdint>
 #include <utility>
 
@@ -30,9 +31,19 @@ struct RequestPlan {
 
 Status buildPlan(const HistogramRequest& request, RequestPlan& plan);
 
-// Slot counts (plan.map.num_slots of them) into per-channel histograms.
-void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, HistogramResult& result,
-                 bool accumulate);
+// True when the counts alone are sure to give every channel's exact extremes: 8- or 16-bit
+// samples whose active channels all bin one value per bin over the type's whole range, so no
+// sample can fall below or above and the first and last non-empty bins are the minimum and
+// maximum. Counting paths then skip tracking them; every other plan tracks them beside the counts
+// (encodeMinKey/MaxKey). unpackSlots takes them from the counts for any one-value-per-bin channel
+// that turned out to have nothing below or above.
+bool extremaFromCounts(SampleType type, const SlotMap& map);
+using ExtremaWords = std::array<unsigned long long, kExtremaWords>;
+
+// Slot counts (plan.map.num_slots of them) and the tracked extremes (kExtremaWords encoded words,
+// unread where the counts give them) into per-channel histograms.
+void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsigned long long* extrema,
+                 HistogramResult& result, bool accumulate);
 
 // Calls f(T{}) with the storage type of a sample type: HalfBits stands in for f16.
 template <typename F>

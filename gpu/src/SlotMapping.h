@@ -106,4 +106,29 @@ HS_HD std::uint32_t slotOf(const ChannelMap& m, std::uint32_t v) { return slotOf
 HS_HD std::uint32_t slotOf(const ChannelMap& m, float v) { return slotOfFloat(m, v); }
 HS_HD std::uint32_t slotOf(const ChannelMap& m, HalfBits v) { return slotOfFloat(m, halfToFloat(v.bits)); }
 
+// The extremes of the counted samples travel as order-preserving 32-bit keys: an unsigned compare
+// of two keys is the numeric compare of their samples, so min and max are integer min and max on
+// every type, and one 64-bit atomic max per word merges them. NaN has no key.
+HS_HD bool orderedKey(std::uint8_t v, std::uint32_t& key) { key = v; return true; }
+HS_HD bool orderedKey(std::uint16_t v, std::uint32_t& key) { key = v; return true; }
+HS_HD bool orderedKey(std::uint32_t v, std::uint32_t& key) { key = v; return true; }
+HS_HD bool orderedKey(std::int32_t v, std::uint32_t& key) { key = std::uint32_t(v) ^ 0x80000000u; return true; }
+HS_HD bool orderedKey(float v, std::uint32_t& key)
+{
+    if (!(v == v))
+        return false;
+    union { float f; std::uint32_t u; } pun{v};
+    // Negative floats order backwards by their bits: flip them all; positive ones go above.
+    key = (pun.u & 0x80000000u) ? ~pun.u : (pun.u | 0x80000000u);
+    return true;
+}
+HS_HD bool orderedKey(HalfBits v, std::uint32_t& key) { return orderedKey(halfToFloat(v.bits), key); }
+
+// Per channel, two 64-bit words after the slot totals: both merged by atomic max, zero while no
+// sample was seen. The minimum is stored complemented so that max finds it.
+inline constexpr std::uint32_t kExtremaWords = 2 * 4;
+inline constexpr unsigned long long kExtremaSeen = 1ull << 32;
+HS_HD unsigned long long encodeMinKey(std::uint32_t key) { return kExtremaSeen | std::uint32_t(~key); }
+HS_HD unsigned long long encodeMaxKey(std::uint32_t key) { return kExtremaSeen | key; }
+
 }  // namespace hs::detail

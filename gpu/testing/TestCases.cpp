@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <iomanip>
 #include <sstream>
 
 namespace hs::testing {
@@ -174,6 +175,27 @@ std::vector<Case> exactnessMatrix()
         cases.push_back(rgb);
     }
     {
+        // Extremes where the counts cannot give them: nothing but NaN (no extremes at all), zeros
+        // of both signs (reported as +0), and one value per bin with samples beyond both ends.
+        Case nan = base("extremes-nan-only-f32", SampleType::F32, 67, 13, 2);
+        nan.everySample = std::numeric_limits<double>::quiet_NaN();
+        cases.push_back(nan);
+        Case zero = base("extremes-negative-zero-f16", SampleType::F16, 67, 13, 1);
+        zero.everySample = -0.0;
+        cases.push_back(zero);
+        Case u16 = base("extremes-identity-out-of-range-u16", SampleType::U16, 513, 65, 2);
+        u16.lo = 100;
+        u16.hi = 100 + 4096;
+        u16.floatSpecials = true;
+        cases.push_back(u16);
+        Case u8 = base("extremes-identity-partial-u8", SampleType::U8, 513, 65, 4);
+        u8.bins = 128;
+        u8.lo = 64;
+        u8.hi = 192;
+        u8.floatSpecials = true;
+        cases.push_back(u8);
+    }
+    {
         Case c = base("int-out-of-range-i32", SampleType::I32, 513, 65);
         c.identity = false;
         c.lo = -1000;
@@ -310,6 +332,20 @@ SyntheticImage makeSyntheticImage(const Case& c, std::mt19937_64& rng)
     // One spare sample so the data pointer can be offset, and so nothing is ever empty.
     image.bytes.resize((total + 1) * sample);
     fillSamples(image.bytes.data(), total, c.type, c.distribution, c.bins, c.lo, c.hi, rng, c.floatSpecials);
+    if (c.everySample) {
+        const double v = *c.everySample;
+        void* out = image.bytes.data();
+        for (std::size_t i = 0; i < total; ++i) {
+            switch (c.type) {
+            case SampleType::U8: store<std::uint8_t>(out, i, std::uint8_t(v)); break;
+            case SampleType::U16: store<std::uint16_t>(out, i, std::uint16_t(v)); break;
+            case SampleType::I32: store<std::int32_t>(out, i, std::int32_t(v)); break;
+            case SampleType::U32: store<std::uint32_t>(out, i, std::uint32_t(v)); break;
+            case SampleType::F16: store<std::uint16_t>(out, i, floatToHalf(float(v))); break;
+            case SampleType::F32: store<float>(out, i, float(v)); break;
+            }
+        }
+    }
     image.view.data = image.bytes.data();
     image.view.type = c.type;
     image.view.width = c.width;
@@ -359,6 +395,18 @@ std::string describeDifference(const HistogramResult& expected, const HistogramR
             out << "channel " << e.channel << " above: " << a.above << " != " << e.above << "; ";
         if (e.nan != a.nan)
             out << "channel " << e.channel << " nan: " << a.nan << " != " << e.nan << "; ";
+        if (e.hasValues != a.hasValues || (e.hasValues && (e.minValue != a.minValue || e.maxValue != a.maxValue))) {
+            auto range = [](const ChannelHistogram& h) {
+                std::ostringstream text;
+                text << std::setprecision(17);
+                if (h.hasValues)
+                    text << "[" << h.minValue << ", " << h.maxValue << "]";
+                else
+                    text << "none";
+                return text.str();
+            };
+            out << "channel " << e.channel << " extremes: " << range(a) << " != " << range(e) << "; ";
+        }
     }
     return out.str();
 }
@@ -369,6 +417,9 @@ HistogramResult poisonedResult()
     ChannelHistogram h;
     h.counts.assign(300, 0xdeadbeefdeadbeefull);
     h.below = h.above = h.nan = 0xdeadbeefull;
+    h.hasValues = true;
+    h.minValue = -1234.5;
+    h.maxValue = 1234.5;
     poisoned.channels.assign(4, h);
     poisoned.samples = 0xdeadbeef;
     return poisoned;

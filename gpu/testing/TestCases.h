@@ -29,6 +29,7 @@ struct Case {
     bool identity = false;
     Distribution distribution = Distribution::Uniform;
     bool floatSpecials = false;           // NaN, +-inf, out of range and values just below hi
+    std::optional<double> everySample;    // every sample this value (NaN, -0, ...) instead of a distribution
     unsigned activeMask = 0xf;
 };
 

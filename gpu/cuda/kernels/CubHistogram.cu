@@ -5,6 +5,10 @@
 // some are missing. Float samples are first turned into channel-local slot numbers, because
 // CUB's float binning can round x just below `hi` to bin == bins and has no upper-bound check
 // (agent_histogram.cuh), and it has no NaN counter; CUB then counts those slots.
+// CUB reports no extremes. Floats track them in the slot conversion; integers in the
+// classification pass, which therefore also runs when a channel is not one value per bin. Where
+// every channel is one value per bin and every sample was in range, the counts give the extremes
+// and nothing extra runs: a u8/u16/u32 frame binned by value costs CUB's histogram alone.
 #include "../LaunchSupport.cuh"
 #include "../SampleWalker.cuh"
 #include "Kernels.h"
@@ -20,6 +24,7 @@ namespace {
 template <typename T, int C>
 __global__ void localSlotKernel(KernelArgs a, std::int32_t* d_out)
 {
+    ExtremaTracker<C> tracker;
     const std::int64_t pixels = a.grid.width * a.grid.rows;
     for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; p < pixels;
          p += std::int64_t(gridDim.x) * blockDim.x) {
@@ -29,9 +34,13 @@ __global__ void localSlotKernel(KernelArgs a, std::int32_t* d_out)
         staticFor<C>([&](auto channel) {
             constexpr int c = decltype(channel)::value;
             const ChannelMap& m = a.map.ch[c];
-            d_out[p * C + c] = m.active ? std::int32_t(slotOf(m, loadSample<T>(pixel + c * sizeof(T))) - m.base) : -1;
+            const T v = loadSample<T>(pixel + c * sizeof(T));
+            if (m.active)
+                tracker.template see<c>(v);
+            d_out[p * C + c] = m.active ? std::int32_t(slotOf(m, v) - m.base) : -1;
         });
     }
+    tracker.publishWarp(a.map, a.d_extrema);
 }
 
 // Adds CUB's 32-bit counters into the 64-bit totals and sums each channel's in-range counts.
@@ -62,25 +71,31 @@ __global__ void mergeCountersKernel(SlotMap map, const std::uint32_t* d_counters
 struct OutOfRangeVisitor {
     const SlotMap* map;
     unsigned long long* d_slots;
+    bool complete;
     template <int C>
     __device__ void count(std::uint32_t slot)
     {
-        if (slot >= map->ch[C].base + map->ch[C].num_bins)
+        if (!complete && slot >= map->ch[C].base + map->ch[C].num_bins)
             atomicAdd(d_slots + slot, 1ull);
     }
 };
 
-template <typename T, int C>
-__global__ void outOfRangeKernel(KernelArgs a, const unsigned long long* d_inRange)
+// countsGiveExtremes: every active channel bins one value per bin, so once all samples are in
+// range the host reads the extremes off the counts (unpackSlots).
+template <typename T, int C, typename M>
+__global__ void outOfRangeKernel(KernelArgs a, const unsigned long long* d_inRange, bool countsGiveExtremes)
 {
     const unsigned long long pixels = (unsigned long long)(a.grid.width * a.grid.rows);
     bool complete = true;
     for (int c = 0; c < C; ++c)
         complete &= !a.map.ch[c].active || d_inRange[c] == pixels;
-    if (complete)
-        return;  // every sample was in range: nothing to classify
-    OutOfRangeVisitor visitor{&a.map, a.d_slots};
-    walkSamples<T, C, GeneralMapper>(a.grid, a.map, visitor);
+    using Tracker = typename M::template Tracker<C>;
+    if (complete && (countsGiveExtremes || !Tracker::kTracks))
+        return;  // nothing to classify, and the counts give the extremes
+    OutOfRangeVisitor visitor{&a.map, a.d_slots, complete};
+    Tracker tracker;
+    walkSamples<T, C, M>(a.grid, a.map, visitor, tracker);
+    tracker.publishWarp(a.map, a.d_extrema);
 }
 
 template <typename SampleT, typename LevelT, int C>
@@ -113,6 +128,31 @@ Status runCub(CubScratch& scratch, const SampleT* d_samples, std::int64_t rowPix
     HS_TRY(scratch.temp.reserve(std::max<std::size_t>(tempBytes, 1)));
     const cudaError_t error = histogram(scratch.temp.get(), tempBytes);
     return cudaStatus(error, "cub::DeviceHistogram");
+}
+
+bool everyChannelIdentity(const SlotMap& map)
+{
+    for (int c = 0; c < map.num_channels; ++c)
+        if (map.ch[c].active && map.ch[c].mode != MapMode::Identity)
+            return false;
+    return true;
+}
+
+template <typename T, int C>
+Status launchOutOfRange(const KernelArgs& args, const unsigned long long* d_inRange, const LaunchContext& ctx)
+{
+    const int threads = ctx.tuning.simpleThreads;
+    auto launch = [&](auto kernel) -> Status {
+        dim3 blocks;
+        HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, args.grid, ctx.props, groupPixels<T>(), blocks));
+        kernel<<<blocks, threads, 0, ctx.stream>>>(args, d_inRange, everyChannelIdentity(args.map));
+        return lastLaunchStatus("outOfRangeKernel");
+    };
+    if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>) {
+        if (extremaFromCounts(args.type, args.map))
+            return launch(outOfRangeKernel<T, C, CoveredMapper>);
+    }
+    return launch(outOfRangeKernel<T, C, GeneralMapper>);
 }
 
 }  // namespace
@@ -169,13 +209,8 @@ Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const Lau
         mergeCountersKernel<<<mergeBlocks, threads, 0, ctx.stream>>>(map, scratch.counters.get<std::uint32_t>(),
                                                                       args.d_slots, d_inRange);
         HS_TRY(lastLaunchStatus("mergeCountersKernel"));
-        if constexpr (!isFloat) {
-            const auto kernel = outOfRangeKernel<T, C>;
-            dim3 blocks;
-            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, args.grid, ctx.props, groupPixels<T>(), blocks));
-            kernel<<<blocks, threads, 0, ctx.stream>>>(args, d_inRange);
-            HS_TRY(lastLaunchStatus("outOfRangeKernel"));
-        }
+        if constexpr (!isFloat)
+            return launchOutOfRange<T, C>(args, d_inRange, ctx);
         return Status::success();
     });
 }

@@ -17,7 +17,9 @@ template <typename T, int C, typename M>
 __global__ void globalAtomicKernel(KernelArgs a)
 {
     GlobalAtomicVisitor visitor{a.d_slots};
-    walkSamples<T, C, M>(a.grid, a.map, visitor);
+    typename M::template Tracker<C> tracker;
+    walkSamples<T, C, M>(a.grid, a.map, visitor, tracker);
+    tracker.publishWarp(a.map, a.d_extrema);
 }
 
 }  // namespace

@@ -29,19 +29,26 @@ struct HotCacheVisitor {
 template <typename T, int C, typename M>
 __global__ void hotCacheKernel(KernelArgs a)
 {
+    using Tracker = typename M::template Tracker<C>;
+    __shared__ std::uint32_t blockExtrema[kExtremaWords];
     std::uint32_t* keys = sharedCounters;
     std::uint32_t* counts = sharedCounters + a.hot_entries;
     for (std::uint32_t i = threadIdx.x; i < a.hot_entries; i += blockDim.x) {
         keys[i] = a.d_hot_keys[i];
         counts[i] = 0;
     }
+    initBlockExtrema(blockExtrema);
     __syncthreads();
     HotCacheVisitor visitor{keys, counts, a.hot_entries - 1, a.d_slots};
-    walkSamples<T, C, M>(a.grid, a.map, visitor);
+    Tracker tracker;
+    walkSamples<T, C, M>(a.grid, a.map, visitor, tracker);
+    tracker.foldIntoBlock(blockExtrema);
     __syncthreads();
     for (std::uint32_t i = threadIdx.x; i < a.hot_entries; i += blockDim.x)
         if (counts[i])
             atomicAdd(a.d_slots + keys[i], static_cast<unsigned long long>(counts[i]));
+    if (Tracker::kTracks)
+        publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
 }
 
 // The one-pass form runs through the table-driven launcher: its row's opt-in budget holds every

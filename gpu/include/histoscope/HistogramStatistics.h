@@ -40,8 +40,8 @@ struct ChannelStatistics {
 
 struct StatisticsContext {
     std::optional<SampleType> type;    // the counted samples' type; unknown: no clipping shares for integers
-    std::optional<double> dataMin;     // exact data extremes from the engine, when it reports them
-    std::optional<double> dataMax;
+    std::optional<double> dataMin;     // exact data extremes; by default the histogram's own
+    std::optional<double> dataMax;     // (ChannelHistogram::minValue/maxValue when hasValues)
     std::optional<int> bitDepth;       // integer data held in a wider container (10, 12, 14 bits)
 };
 

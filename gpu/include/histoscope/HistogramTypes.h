@@ -102,6 +102,13 @@ struct ChannelHistogram {
     std::uint64_t below = 0;            // samples < lo
     std::uint64_t above = 0;            // samples >= hi (and +inf)
     std::uint64_t nan = 0;              // NaN samples
+    // The exact extremes of the counted samples (the region's samples of this channel, NaN
+    // excluded, out-of-range and infinite ones included): the data's own, not bin edges. Every
+    // supported sample type converts to double exactly; a zero is reported as +0. hasValues is
+    // false when no such sample was counted, and then both are 0.
+    bool hasValues = false;
+    double minValue = 0;
+    double maxValue = 0;
 
     std::uint64_t inRange() const;
     std::uint64_t total() const { return inRange() + below + above + nan; }

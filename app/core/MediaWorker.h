@@ -1,0 +1,47 @@
+// The decoding side of MediaController: lives on the controller's thread, owns the source and
+// the playback timer, and answers through its own signals.
+#pragma once
+
+#include "app/core/MediaController.h"
+
+#include <QTimer>
+
+#include <chrono>
+
+class FrameSource;
+
+class MediaWorker : public QObject {
+    Q_OBJECT
+
+public:
+    explicit MediaWorker(std::shared_ptr<LatestSlot<MediaFrame>> frames);
+    ~MediaWorker() override;
+
+    void perform(const MediaCommand& command);   // on the worker's thread, in posting order
+
+signals:
+    void opened(const QString& source, qint64 frameCount, double fps, bool live, quint64 command);
+    void frameAvailable();
+    void failed(const Error& error);
+    void warning(const QString& message);
+    void playingChanged(bool playing);
+    void endOfStream();
+    void commandDone(quint64 id, MediaCommandKind kind);
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void execute(const MediaCommand& command);
+    void open(const MediaCommand& command);
+    void setPlaying(bool playing);
+    void tick();
+    bool decodeOne();
+    void scheduleNext();
+
+    std::shared_ptr<LatestSlot<MediaFrame>> m_frames;
+    std::unique_ptr<FrameSource> m_source;
+    QTimer* m_timer = nullptr;
+    Clock::time_point m_due;
+    quint64 m_sourceCommand = 0;
+    qint64 m_index = -1;
+    bool m_playing = false;
+};
