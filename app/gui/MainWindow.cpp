@@ -15,7 +15,11 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QFormLayout>
+#include <QSpinBox>
 #include <QDragEnterEvent>
 #include <QBuffer>
 #include <QFileDialog>
@@ -164,6 +168,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         statusBar()->showMessage(settingNotices.join(QStringLiteral("; ")), 15000);
     m_histogramView->setLogCounts(m_settings.display.logCounts);
     m_histogramView->setCumulative(m_settings.display.cumulative);
+    m_histogramView->setHiddenSeries(m_settings.display.hiddenSeries);
     buildMenus();
 
     // The controllers live on this thread and re-emit their workers' answers here, in order.
@@ -179,6 +184,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); });
     connect(m_imageView, &ImageCanvas::roiChanged, this, [this] { resubmit(); });
     connect(m_histogramView, &HistogramView::hovered, m_hover, &QLabel::setText);
+    connect(m_histogramView, &HistogramView::hiddenSeriesChanged, this, [this](const QStringList& hidden) {
+        // Display only: nothing is counted again.
+        m_settings.display.hiddenSeries = hidden;
+        m_settingsPanel->setSettings(m_settings);
+        QSettings store;
+        m_settings.save(store);
+    });
     connect(m_settingsPanel, &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) { setSettings(s); });
     updateActions();
     resize(1400, 860);
@@ -218,9 +230,12 @@ void MainWindow::buildMenus()
             exportJson(path);
     });
     m_exportActions << file->addAction(tr("Export &Plot as PNG..."), this, [this] {
+        const QSize size = askPlotSize();
+        if (size.isEmpty())
+            return;
         const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), tr("PNG (*.png)"));
         if (!path.isEmpty())
-            exportPlot(path);
+            exportPlot(path, size);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -291,6 +306,7 @@ void MainWindow::setSettings(const HistogramSettings& settings)
         m_settingsPanel->setSettings(settings);
     m_histogramView->setLogCounts(settings.display.logCounts);
     m_histogramView->setCumulative(settings.display.cumulative);
+    m_histogramView->setHiddenSeries(settings.display.hiddenSeries);
     QSettings store;
     m_settings.save(store);
     resubmit();
@@ -467,13 +483,45 @@ bool MainWindow::exportJson(const QString& path)
     });
 }
 
-bool MainWindow::exportPlot(const QString& path)
+bool MainWindow::exportPlot(const QString& path, QSize size)
 {
     if (!m_snapshot)
         return false;
+    if (size.isEmpty())
+        size = m_histogramView->size();
+    size = size.boundedTo(QSize(16384, 16384)).expandedTo(QSize(200, 120));
     const QString target = withSuffix(path, QStringLiteral("png"));
-    // Painting happens here (widgets belong to this thread); encoding and writing do not.
-    return startExport(target, [target, image = m_histogramView->grab().toImage()] { return writeImage(target, image); });
+    // Painting happens here (widgets belong to this thread), at the size asked for, axes and
+    // legend included; encoding and writing do not.
+    return startExport(target, [target, image = m_histogramView->render(size)] { return writeImage(target, image); });
+}
+
+QSize MainWindow::askPlotSize()
+{
+    QSettings store;
+    const QSize last = store.value("export/plotSize", QSize(1200, 600)).toSize();
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Plot size"));
+    auto* form = new QFormLayout(&dialog);
+    auto* width = new QSpinBox;
+    auto* height = new QSpinBox;
+    width->setRange(200, 16384);
+    height->setRange(120, 16384);
+    width->setSuffix(tr(" px"));
+    height->setSuffix(tr(" px"));
+    width->setValue(last.width());
+    height->setValue(last.height());
+    form->addRow(tr("Width"), width);
+    form->addRow(tr("Height"), height);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    const QSize size(width->value(), height->value());
+    store.setValue("export/plotSize", size);
+    return size;
 }
 
 void MainWindow::addRecent(const QString& path)

@@ -38,7 +38,8 @@ public:
     // format's extension when it has none). False, and nothing written, when nothing is open.
     bool exportCsv(const QString& path);
     bool exportJson(const QString& path);
-    bool exportPlot(const QString& path);
+    // The plot at `size` (the view's size when empty), axes and legend included.
+    bool exportPlot(const QString& path, QSize size = {});
     void setSettings(const HistogramSettings& settings);
 
     // For tests and screenshots.
@@ -74,6 +75,7 @@ private:
     enum class ErrorCause { Media, Histogram, Tool, Export };
 
     void buildMenus();
+    QSize askPlotSize();
     bool startExport(const QString& path, std::function<Error()> write);
     qint64 exportedFrameIndex() const;
     void takeFrame();

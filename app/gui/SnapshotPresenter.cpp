@@ -22,14 +22,30 @@ QVector<NamedChannel> orderedChannels(const HistogramSnapshot& snapshot)
     return out;
 }
 
+QString valueAxisTitle(hs::SampleType type)
+{
+    switch (type) {
+    case hs::SampleType::U8: return QObject::tr("value (8-bit)");
+    case hs::SampleType::U16: return QObject::tr("value (16-bit)");
+    case hs::SampleType::I32: return QObject::tr("value (32-bit signed)");
+    case hs::SampleType::U32: return QObject::tr("value (32-bit)");
+    case hs::SampleType::F16: return QObject::tr("value (16-bit float)");
+    case hs::SampleType::F32: return QObject::tr("value (float)");
+    }
+    return QObject::tr("value");
+}
+
 HistogramDisplay toDisplay(const HistogramSnapshot& snapshot)
 {
     HistogramDisplay display;
     display.generation = snapshot.generation;
+    display.integerValues = !hs::isFloatType(snapshot.frame.type());
+    display.valueTitle = valueAxisTitle(snapshot.frame.type());
     for (const auto& [name, h] : orderedChannels(snapshot)) {
         HistogramSeries series;
         series.name = name;
         series.color = channelColor(name);
+        series.outline = name == QStringLiteral("luma");
         series.counts.reserve(qsizetype(h->counts.size()));
         for (std::uint64_t c : h->counts)
             series.counts.append(double(c));

@@ -8,6 +8,7 @@
 
 QColor channelColor(const QString& name);
 HistogramDisplay toDisplay(const HistogramSnapshot& snapshot);
+QString valueAxisTitle(hs::SampleType type);   // "value (8-bit)", "value (float)"
 TableContent statisticsTable(const HistogramSnapshot& snapshot);
 TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, qint64 droppedFrames, double fps);
 // Display-ordered (name, histogram) pairs: R, G, B, A or gray, then luma.
