@@ -16,6 +16,10 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTableWidget>
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
@@ -51,6 +55,12 @@ private slots:
     void equalizeFromTheWindow();
     void dropOpensFile();
     void frameTakenBeforeItsOpenedSignalIsStillCounted();
+    void statisticsTableIsReadableWithoutTruncation_data();
+    void statisticsTableIsReadableWithoutTruncation();
+    void settingsDockIsCompact();
+    void everyDockReopensFromTheViewMenu();
+    void dockLayoutIsSavedAndRestored();
+    void scopePanelsGetADockOfTheirOwn();
 
 private:
     QString writeImage(int width, int height, int type, const QString& name);
@@ -332,6 +342,103 @@ void TestMainWindow::frameTakenBeforeItsOpenedSignalIsStillCounted()
     const SnapshotPtr s = waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 17 * 11; });
     QVERIFY(s);
     QVERIFY(m_window->errorText().isEmpty());
+}
+
+void TestMainWindow::statisticsTableIsReadableWithoutTruncation_data()
+{
+    QTest::addColumn<QSize>("windowSize");
+    QTest::addColumn<int>("cvType");
+    QTest::newRow("1280x720, 8-bit colour") << QSize(1280, 720) << CV_8UC3;
+    QTest::newRow("1280x720, 16-bit colour") << QSize(1280, 720) << CV_16UC3;
+    QTest::newRow("default size, 16-bit colour") << QSize() << CV_16UC3;
+    QTest::newRow("1024x640, 16-bit colour") << QSize(1024, 640) << CV_16UC3;
+}
+
+void TestMainWindow::statisticsTableIsReadableWithoutTruncation()
+{
+    QFETCH(QSize, windowSize);
+    QFETCH(int, cvType);
+    if (windowSize.isValid())
+        m_window->resize(windowSize);
+    // Large counts and long fractions: a 16-bit image of 640x512 has counts of 6 digits.
+    m_window->openPath(writeImage(640, 512, cvType, "wide.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    TablePanel* stats = m_window->statisticsPanel();
+    QTRY_VERIFY(stats->isVisible());
+    QCOMPARE(stats->cell(stats->rowOf("count"), 0), QStringLiteral("327680"));
+    QTRY_VERIFY(stats->showsEveryCellWhole());   // columns follow their contents once laid out
+    QCOMPARE(stats->table()->textElideMode(), Qt::ElideNone);
+}
+
+void TestMainWindow::settingsDockIsCompact()
+{
+    m_window->resize(1280, 720);
+    auto* dock = m_window->findChild<QDockWidget*>("settingsDock");
+    QVERIFY(dock);
+    QTRY_VERIFY(dock->isVisible());
+    QVERIFY2(dock->width() <= 1280 / 4, qPrintable(QString::number(dock->width())));
+    QVERIFY(m_window->imageView()->width() > dock->width());
+}
+
+void TestMainWindow::everyDockReopensFromTheViewMenu()
+{
+    QMenu* view = nullptr;
+    for (QAction* a : m_window->menuBar()->actions())
+        if (a->menu() && a->text().remove('&') == QStringLiteral("View"))
+            view = a->menu();
+    QVERIFY(view);
+    const QStringList expected{"settingsDock", "histogramDock", "statisticsDock", "timingDock", "strategiesDock"};
+    for (const QString& name : expected) {
+        auto* dock = m_window->findChild<QDockWidget*>(name);
+        QVERIFY2(dock, qPrintable(name));
+        QVERIFY2(view->actions().contains(dock->toggleViewAction()), qPrintable(name));
+        dock->close();
+        QVERIFY(!dock->isVisible());
+        dock->toggleViewAction()->trigger();
+        QTRY_VERIFY2(dock->isVisible(), qPrintable(name));
+    }
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+        QVERIFY2(view->actions().contains(dock->toggleViewAction()), qPrintable(dock->objectName()));
+}
+
+void TestMainWindow::dockLayoutIsSavedAndRestored()
+{
+    auto* settings = m_window->findChild<QDockWidget*>("settingsDock");
+    auto* timing = m_window->findChild<QDockWidget*>("timingDock");
+    QVERIFY(settings && timing);
+    m_window->addDockWidget(Qt::RightDockWidgetArea, settings);
+    timing->close();
+    m_window->close();   // saves the layout
+    MainWindow second;
+    second.show();
+    auto* settings2 = second.findChild<QDockWidget*>("settingsDock");
+    auto* timing2 = second.findChild<QDockWidget*>("timingDock");
+    QCOMPARE(second.dockWidgetArea(settings2), Qt::RightDockWidgetArea);
+    QTRY_VERIFY(settings2->isVisible());
+    QVERIFY(!timing2->isVisible());
+}
+
+void TestMainWindow::scopePanelsGetADockOfTheirOwn()
+{
+    QDockWidget* dock = m_window->scopesDock();
+    QVERIFY(dock);
+    QCOMPARE(dock->objectName(), QStringLiteral("scopesDock"));
+    QVERIFY(!dock->isVisible());
+    QVERIFY(!dock->toggleViewAction()->isEnabled());
+    auto* panel = new QLabel(QStringLiteral("waveform"));
+    m_window->addScopePanel(QStringLiteral("Waveform"), panel);
+    QTRY_VERIFY(panel->isVisible());
+    QVERIFY(dock->toggleViewAction()->isEnabled());
+    // A scope follows the frames the window counts.
+    QSignalSpy submitted(m_window.get(), &MainWindow::frameSubmitted);
+    m_window->openPath(writeImage(33, 21, CV_8UC3, "scope.png"));
+    QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 10000);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    m_window->imageView()->setRoi(QRect(2, 3, 10, 5));
+    QTRY_VERIFY(submitted.size() >= 2);
+    const auto roi = submitted.last().at(1).value<std::optional<hs::Rect>>();
+    QVERIFY(roi.has_value());
+    QCOMPARE(roi->width, 10);
 }
 
 QTEST_MAIN(TestMainWindow)

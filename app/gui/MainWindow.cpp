@@ -19,6 +19,7 @@
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFormLayout>
+#include <QScreen>
 #include <QSpinBox>
 #include <QDragEnterEvent>
 #include <QBuffer>
@@ -131,32 +132,38 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_notice->setStyleSheet("QLabel { background: #6b5a12; color: white; padding: 2px 6px; }");
     m_notice->hide();
 
-    auto* tabs = new QTabWidget;
-    tabs->addTab(m_statistics, tr("Statistics"));
-    tabs->addTab(m_timing, tr("Timing"));
-    tabs->addTab(m_comparisonChart, tr("Strategies"));
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(m_histogramView);
-    right->addWidget(tabs);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(m_imageView);
-    split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    // The image is the centre; everything else is a dock that can be moved, closed, and
+    // reopened from the View menu, and whose layout is saved with the window.
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_error);
     layout->addWidget(m_notice);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_imageView, 1);
     setCentralWidget(central);
-    auto* dock = new QDockWidget(tr("Settings"), this);
-    dock->setObjectName("settingsDock");
-    dock->setWidget(m_settingsPanel);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    QDockWidget* settingsDock = addDock(m_settingsPanel, tr("Settings"), QStringLiteral("settingsDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* histogramDock = addDock(m_histogramView, tr("Histogram"), QStringLiteral("histogramDock"), Qt::RightDockWidgetArea);
+    QDockWidget* statisticsDock = addDock(m_statistics, tr("Statistics"), QStringLiteral("statisticsDock"), Qt::RightDockWidgetArea);
+    QDockWidget* timingDock = addDock(m_timing, tr("Timing"), QStringLiteral("timingDock"), Qt::RightDockWidgetArea);
+    QDockWidget* strategiesDock = addDock(m_comparisonChart, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::RightDockWidgetArea);
+    splitDockWidget(histogramDock, statisticsDock, Qt::Vertical);
+    tabifyDockWidget(statisticsDock, timingDock);
+    tabifyDockWidget(timingDock, strategiesDock);
+    statisticsDock->raise();
+    // Scopes (waveform, parade, vectorscope) are added as tabs of their own dock: addScopePanel.
+    m_scopeTabs = new QTabWidget;
+    m_scopeTabs->setDocumentMode(true);
+    m_scopesDock = addDock(m_scopeTabs, tr("Scopes"), QStringLiteral("scopesDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(histogramDock, m_scopesDock);
+    histogramDock->raise();
+    m_scopesDock->hide();
+    m_scopesDock->toggleViewAction()->setEnabled(false);
+    resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
+    resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
 
     m_backend = new QLabel;
     m_frameLabel = new QLabel;
@@ -193,7 +200,32 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_settingsPanel, &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) { setSettings(s); });
     updateActions();
-    resize(1400, 860);
+    // A size that fits the screen (1280x720 included); then the user's own, if saved.
+    QSize size(1280, 760);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
+    m_defaultState = saveState(kStateVersion);
+    restoreGeometry(store.value("window/geometry").toByteArray());
+    restoreState(store.value("window/state").toByteArray(), kStateVersion);
+}
+
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    m_docks.append(dock);
+    return dock;
+}
+
+void MainWindow::addScopePanel(const QString& title, QWidget* panel)
+{
+    m_scopeTabs->addTab(panel, title);
+    m_scopesDock->toggleViewAction()->setEnabled(true);
+    m_scopesDock->show();
+    m_scopesDock->raise();
 }
 
 MainWindow::~MainWindow() = default;
@@ -250,6 +282,12 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit Image"), this, [this] { m_imageView->fitToWindow(); });
     view->addAction(tr("&Clear Region"), this, [this] { m_imageView->setRoi(QRect()); });
+    view->addSeparator();
+    // Every dock, closed or not, comes back from here.
+    for (QDockWidget* dock : m_docks)
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset Layout"), this, [this] { restoreState(m_defaultState, kStateVersion); });
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(tr("&Compare Strategies"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::compareStrategies);
@@ -330,7 +368,11 @@ void MainWindow::takeFrame()
     m_frameSource = latest->command;
     m_frameIndex = latest->index;
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
-    m_imageView->setImage(frameImage(latest->preview));
+    {
+        // A new size clears the region (roiChanged); the frame is submitted once, below.
+        const QSignalBlocker quiet(m_imageView);
+        m_imageView->setImage(frameImage(latest->preview));
+    }
     resubmit();
 }
 
@@ -338,7 +380,9 @@ void MainWindow::resubmit()
 {
     if (m_frame.isNull())
         return;
-    m_histograms.submit(m_frame, m_settings, roi(), m_frameIndex);
+    const std::optional<hs::Rect> region = roi();
+    m_histograms.submit(m_frame, m_settings, region, m_frameIndex);
+    emit frameSubmitted(m_frame, region, m_frameIndex);
 }
 
 void MainWindow::showSnapshot(SnapshotPtr snapshot)
@@ -400,8 +444,10 @@ void MainWindow::showComparison(ComparisonPtr comparison)
     m_comparisonChart->setBars(bars, QStringLiteral("ms"));
     if (comparison->error.isError())
         showError(ErrorCause::Tool, comparison->error.message());
-    if (auto* tabs = qobject_cast<QTabWidget*>(m_comparisonChart->parentWidget()->parentWidget()))
-        tabs->setCurrentWidget(m_comparisonChart);
+    if (auto* dock = qobject_cast<QDockWidget*>(m_comparisonChart->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
     emit comparisonShown();
 }
 
@@ -559,6 +605,9 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    QSettings store;
+    store.setValue("window/geometry", saveGeometry());
+    store.setValue("window/state", saveState(kStateVersion));
     m_media.close();
     QMainWindow::closeEvent(event);
 }

@@ -18,6 +18,8 @@ class BarChart;
 class HistogramView;
 class ImageCanvas;
 class QAction;
+class QDockWidget;
+class QTabWidget;
 class QLabel;
 class QMenu;
 class SettingsPanel;
@@ -42,6 +44,13 @@ public:
     bool exportPlot(const QString& path, QSize size = {});
     void setSettings(const HistogramSettings& settings);
 
+    // The place for scopes (waveform, parade, vectorscope, 2-D histograms): each panel becomes a
+    // tab of the "Scopes" dock (object name "scopesDock"), which is shown and listed in the View
+    // menu once it has one. A panel follows the frames through frameSubmitted.
+    void addScopePanel(const QString& title, QWidget* panel);
+    QDockWidget* scopesDock() const { return m_scopesDock; }
+    QList<QDockWidget*> docks() const { return m_docks; }
+
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
     ImageCanvas* imageView() const { return m_imageView; }
@@ -60,6 +69,10 @@ public:
     QStringList recentFiles() const { return m_recent; }
 
 signals:
+    // Each frame (or region change) the window sends to be counted, on the GUI thread: the
+    // frame at native depth (pixels shared, read-only), the region (none: the whole frame) and
+    // its index in the source.
+    void frameSubmitted(const Frame& frame, std::optional<hs::Rect> roi, qint64 frameIndex);
     void snapshotShown(quint64 generation);
     void comparisonShown();
     void errorShown(const QString& message);
@@ -74,6 +87,8 @@ private:
     // What an error on the banner is about: it clears when that cause is gone.
     enum class ErrorCause { Media, Histogram, Tool, Export };
 
+    static constexpr int kStateVersion = 2;
+    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
     QSize askPlotSize();
     bool startExport(const QString& path, std::function<Error()> write);
@@ -100,6 +115,10 @@ private:
     TablePanel* m_statistics = nullptr;
     TablePanel* m_timing = nullptr;
     BarChart* m_comparisonChart = nullptr;
+    QList<QDockWidget*> m_docks;
+    QDockWidget* m_scopesDock = nullptr;
+    QTabWidget* m_scopeTabs = nullptr;
+    QByteArray m_defaultState;
     QLabel* m_error = nullptr;
     QLabel* m_notice = nullptr;   // settings that could not apply, samples outside the range
     QString m_errorMessage;
