@@ -4,6 +4,7 @@
 // Fixtures are fresh random images written by the test.
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/ProbePanel.h"
 #include "app/gui/SettingsPanel.h"
 #include "widgets/BarChart.h"
 #include "widgets/HistogramView.h"
@@ -61,6 +62,9 @@ private slots:
     void everyDockReopensFromTheViewMenu();
     void dockLayoutIsSavedAndRestored();
     void scopePanelsGetADockOfTheirOwn();
+    void probeShowsTheValueUnderTheCursor_data();
+    void probeShowsTheValueUnderTheCursor();
+    void regionCanBeTypedInTheProbe();
 
 private:
     QString writeImage(int width, int height, int type, const QString& name);
@@ -387,7 +391,7 @@ void TestMainWindow::everyDockReopensFromTheViewMenu()
         if (a->menu() && a->text().remove('&') == QStringLiteral("View"))
             view = a->menu();
     QVERIFY(view);
-    const QStringList expected{"settingsDock", "histogramDock", "statisticsDock", "timingDock", "strategiesDock"};
+    const QStringList expected{"settingsDock", "probeDock", "histogramDock", "statisticsDock", "timingDock", "strategiesDock"};
     for (const QString& name : expected) {
         auto* dock = m_window->findChild<QDockWidget*>(name);
         QVERIFY2(dock, qPrintable(name));
@@ -439,6 +443,93 @@ void TestMainWindow::scopePanelsGetADockOfTheirOwn()
     const auto roi = submitted.last().at(1).value<std::optional<hs::Rect>>();
     QVERIFY(roi.has_value());
     QCOMPARE(roi->width, 10);
+}
+
+void TestMainWindow::probeShowsTheValueUnderTheCursor_data()
+{
+    QTest::addColumn<int>("cvType");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QStringList>("channels");
+    QTest::newRow("8-bit colour PNG") << CV_8UC3 << "probe8.png" << QStringList{"R", "G", "B"};
+    QTest::newRow("16-bit gray PNG") << CV_16UC1 << "probe16.png" << QStringList{"gray"};
+    QTest::newRow("16-bit RGBA PNG") << CV_16UC4 << "probe16a.png" << QStringList{"R", "G", "B", "A"};
+    QTest::newRow("float TIFF") << CV_32FC1 << "probef.tif" << QStringList{"gray"};
+}
+
+void TestMainWindow::probeShowsTheValueUnderTheCursor()
+{
+    QFETCH(int, cvType);
+    QFETCH(QString, name);
+    QFETCH(QStringList, channels);
+    const int w = 37, h = 23;
+    cv::Mat m(h, w, cvType);
+    const int depth = CV_MAT_DEPTH(cvType);
+    if (depth == CV_32F)
+        cv::randu(m, cv::Scalar::all(-0.5), cv::Scalar::all(1.5));
+    else
+        cv::randu(m, cv::Scalar::all(0), cv::Scalar::all(depth == CV_16U ? 65536 : 256));
+    const QString path = m_dir.filePath(name);
+    QVERIFY(cv::imwrite(path.toStdString(), m));
+    const cv::Mat back = cv::imread(path.toStdString(), cv::IMREAD_UNCHANGED);
+    m_window->openPath(path);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    ImageCanvas* canvas = m_window->imageView();
+    ProbePanel* probe = m_window->probePanel();
+    QTRY_VERIFY(canvas->isVisible());
+    for (const QPoint pixel : {QPoint(w - 3, 5), QPoint(0, h - 1), QPoint(17, 11)}) {
+        // The canvas may still be fitting itself to the window's final layout: aim again each turn.
+        const QString where = QStringLiteral("x %1  y %2").arg(pixel.x()).arg(pixel.y());
+        auto aim = [&] {
+            QTest::mouseMove(canvas, QPoint(1, 1));
+            QTest::mouseMove(canvas, canvas->imageToWidget(QPointF(pixel) + QPointF(0.5, 0.5)).toPoint());
+            return probe->positionText() == where;
+        };
+        QTRY_VERIFY2(aim(), qPrintable(probe->positionText() + " != " + where));
+        QCOMPARE(probe->rowCount(), int(channels.size()));
+        for (int c = 0; c < channels.size(); ++c) {
+            // Display order from OpenCV's BGR(A): R is plane 2, alpha stays 3.
+            const int plane = back.channels() >= 3 && c < 3 ? 2 - c : c;
+            double expected = 0, scale = 1;
+            switch (depth) {
+            case CV_8U: expected = back.ptr<std::uint8_t>(pixel.y())[pixel.x() * back.channels() + plane]; scale = 255; break;
+            case CV_16U: expected = back.ptr<std::uint16_t>(pixel.y())[pixel.x() * back.channels() + plane]; scale = 65535; break;
+            default: expected = back.ptr<float>(pixel.y())[pixel.x() * back.channels() + plane]; break;
+            }
+            QCOMPARE(probe->valueText(c, 0), channels[c]);
+            if (depth == CV_32F)
+                QVERIFY2(std::abs(probe->valueText(c, 1).toDouble() - expected) <= 1e-6 * std::max(1.0, std::abs(expected)),
+                         qPrintable(probe->valueText(c, 1)));
+            else
+                QCOMPARE(probe->valueText(c, 1), QString::number(qint64(expected)));
+            QVERIFY(std::abs(probe->valueText(c, 2).toDouble() - expected / scale) <= 1e-6);
+        }
+    }
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(canvas, &leave);
+    QCOMPARE(probe->rowCount(), 0);
+}
+
+void TestMainWindow::regionCanBeTypedInTheProbe()
+{
+    m_window->openPath(writeImage(120, 80, CV_8UC3, "typed.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 120 * 80 * 3; }));
+    ProbePanel* probe = m_window->probePanel();
+    const int values[] = {10, 5, 30, 20};
+    for (int i = 0; i < 4; ++i)
+        probe->roiBox(i)->setValue(values[i]);
+    QCOMPARE(m_window->imageView()->roi(), QRect(10, 5, 30, 20));
+    const SnapshotPtr s = waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 30 * 20 * 3; });
+    QVERIFY(s);
+    QCOMPARE(s->roi->x, 10);
+    QCOMPARE(s->roi->y, 5);
+    // Drawn on the image: the boxes follow.
+    m_window->imageView()->setRoi(QRect(1, 2, 3, 4));
+    QCOMPARE(probe->roi(), QRect(1, 2, 3, 4));
+    QCOMPARE(probe->roiBox(2)->value(), 3);
+    // A region past the frame's edge is clipped to it.
+    probe->roiBox(2)->setValue(119);
+    QCOMPARE(m_window->imageView()->roi(), QRect(1, 2, 119, 4));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 119 * 4 * 3; }));
 }
 
 QTEST_MAIN(TestMainWindow)

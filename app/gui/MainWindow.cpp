@@ -4,9 +4,11 @@
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
 #include "app/core/HistogramExport.h"
+#include "app/core/PixelProbe.h"
 #include "widgets/HistogramView.h"
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
+#include "app/gui/ProbePanel.h"
 #include "app/gui/SettingsPanel.h"
 #include "app/gui/SnapshotPresenter.h"
 #include "widgets/TablePanel.h"
@@ -112,6 +114,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_imageView = new ImageCanvas;
     m_histogramView = new HistogramView;
     m_settingsPanel = new SettingsPanel;
+    m_probe = new ProbePanel;
     m_settingsPanel->setSettings(m_settings);
     m_statistics = new TablePanel;
     m_timing = new TablePanel;
@@ -146,6 +149,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     QDockWidget* settingsDock = addDock(m_settingsPanel, tr("Settings"), QStringLiteral("settingsDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* probeDock = addDock(m_probe, tr("Probe"), QStringLiteral("probeDock"), Qt::LeftDockWidgetArea);
+    splitDockWidget(settingsDock, probeDock, Qt::Vertical);
     QDockWidget* histogramDock = addDock(m_histogramView, tr("Histogram"), QStringLiteral("histogramDock"), Qt::RightDockWidgetArea);
     QDockWidget* statisticsDock = addDock(m_statistics, tr("Statistics"), QStringLiteral("statisticsDock"), Qt::RightDockWidgetArea);
     QDockWidget* timingDock = addDock(m_timing, tr("Timing"), QStringLiteral("timingDock"), Qt::RightDockWidgetArea);
@@ -189,7 +194,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_histograms, &HistogramController::resultReady, this, &MainWindow::showSnapshot);
     connect(&m_histograms, &HistogramController::comparisonReady, this, &MainWindow::showComparison);
     connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); });
-    connect(m_imageView, &ImageCanvas::roiChanged, this, [this] { resubmit(); });
+    connect(m_imageView, &ImageCanvas::roiChanged, this, [this](const QRect& r) {
+        m_probe->setRoi(r);
+        resubmit();
+    });
+    // The probe reads one pixel of the frame this thread already holds: cheap, never waits.
+    connect(m_imageView, &ImageCanvas::hoveredPixel, this,
+            [this](const QPoint& p) { m_probe->showProbe(probePixel(m_frame, p.x(), p.y())); });
+    connect(m_imageView, &ImageCanvas::hoverLeft, m_probe, &ProbePanel::clearProbe);
+    connect(m_probe, &ProbePanel::roiEdited, m_imageView, &ImageCanvas::setRoi);
     connect(m_histogramView, &HistogramView::hovered, m_hover, &QLabel::setText);
     connect(m_histogramView, &HistogramView::hiddenSeriesChanged, this, [this](const QStringList& hidden) {
         // Display only: nothing is counted again.
@@ -373,6 +386,8 @@ void MainWindow::takeFrame()
         const QSignalBlocker quiet(m_imageView);
         m_imageView->setImage(frameImage(latest->preview));
     }
+    m_probe->setFrameSize(QSize(int(m_frame.width()), int(m_frame.height())));
+    m_probe->setRoi(m_imageView->roi());
     resubmit();
 }
 

@@ -22,6 +22,7 @@ class QDockWidget;
 class QTabWidget;
 class QLabel;
 class QMenu;
+class ProbePanel;
 class SettingsPanel;
 class TablePanel;
 
@@ -57,6 +58,7 @@ public:
     TablePanel* statisticsPanel() const { return m_statistics; }
     TablePanel* timingPanel() const { return m_timing; }
     SettingsPanel* settingsPanel() const { return m_settingsPanel; }
+    ProbePanel* probePanel() const { return m_probe; }
     BarChart* comparisonChart() const { return m_comparisonChart; }
     QLabel* errorBanner() const { return m_error; }
     QString errorText() const;
@@ -112,6 +114,7 @@ private:
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
+    ProbePanel* m_probe = nullptr;
     TablePanel* m_statistics = nullptr;
     TablePanel* m_timing = nullptr;
     BarChart* m_comparisonChart = nullptr;
