@@ -18,6 +18,8 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QElapsedTimer>
+#include <QStatusBar>
 #include <QMenu>
 #include <QMenuBar>
 #include <QTableWidget>
@@ -65,6 +67,10 @@ private slots:
     void probeShowsTheValueUnderTheCursor_data();
     void probeShowsTheValueUnderTheCursor();
     void regionCanBeTypedInTheProbe();
+    void everyFrameProducedIsShownOrCountedAsDropped_data();
+    void everyFrameProducedIsShownOrCountedAsDropped();
+    void liveSourceDropsAreCounted();
+    void newSettingsForTheSameFrameDropNothing();
 
 private:
     QString writeImage(int width, int height, int type, const QString& name);
@@ -530,6 +536,121 @@ void TestMainWindow::regionCanBeTypedInTheProbe()
     probe->roiBox(2)->setValue(119);
     QCOMPARE(m_window->imageView()->roi(), QRect(1, 2, 119, 4));
     QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 119 * 4 * 3; }));
+}
+
+void TestMainWindow::everyFrameProducedIsShownOrCountedAsDropped_data()
+{
+    QTest::addColumn<QString>("stall");
+    QTest::newRow("histogram worker stalled") << "histogram";
+    QTest::newRow("window stalled") << "window";
+}
+
+void TestMainWindow::everyFrameProducedIsShownOrCountedAsDropped()
+{
+    QFETCH(QString, stall);
+    const int frames = 40;
+    const QString path = m_dir.filePath("fast.avi");
+    {
+        cv::VideoWriter writer(path.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 1000.0, cv::Size(48, 32));
+        if (!writer.isOpened())
+            QSKIP("no MJPEG/AVI writer in this OpenCV build");
+        for (int i = 0; i < frames; ++i)
+            writer.write(cv::Mat(32, 48, CV_8UC3, cv::Scalar(i * 6, 255 - i * 6, 128)));
+    }
+    m_window->openPath(path);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.frameIndex == 0; }));
+    QCOMPARE(m_window->liveCounters().shown, qint64(1));
+    QSignalSpy ended(m_window->media(), &MediaController::endOfStream);
+    if (stall == "histogram") {
+        // The engine is held: every frame the window takes waits in the histogram slot, and
+        // each newer one replaces it there.
+        ThreadGate gate(m_window->histograms()->workerThread());
+        m_window->media()->play();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
+        QTRY_VERIFY(m_window->liveCounters().droppedHistogram > 0);
+    } else {
+        // This (GUI) thread turns no event loop while the decoder runs: the frames replace each
+        // other in the media slot before the window takes them.
+        m_window->media()->play();
+        QElapsedTimer waited;
+        waited.start();
+        while (m_window->media()->deliveredFrames() < frames && waited.elapsed() < 30000)
+            QThread::yieldCurrentThread();
+        QCOMPARE(m_window->media()->deliveredFrames(), qint64(frames));
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
+    }
+    // Settled: the last frame is shown, and every frame is shown or dropped, none twice.
+    QVERIFY(waitForSnapshot([&](const HistogramSnapshot& s) { return s.frameIndex == frames - 1; }));
+    QTRY_COMPARE(m_window->liveCounters().inFlight(), qint64(0));
+    const LiveCounters c = m_window->liveCounters();
+    QCOMPARE(c.produced, qint64(frames));
+    QVERIFY2(c.dropped() > 0, qPrintable(QString::number(c.dropped())));
+    QCOMPARE(c.shown + c.dropped(), c.produced);
+    if (stall == "window")
+        QVERIFY(c.droppedMedia > 0);
+    QCOMPARE(c.sourceFps, 1000.0);
+    // The Timing panel and the status line say the same.
+    TablePanel* timing = m_window->timingPanel();
+    QTRY_COMPARE(timing->cell(timing->rowOf("dropped in all"), 0), QString::number(c.dropped()));
+    QCOMPARE(timing->cell(timing->rowOf("frames decoded"), 0), QString::number(frames));
+    QCOMPARE(timing->cell(timing->rowOf("frames shown"), 0), QString::number(c.shown));
+    QVERIFY(timing->rowOf("counted and shown (measured)") >= 0);
+    QVERIFY(timing->rowOf("decoded (measured)") >= 0);
+    QVERIFY(timing->cell(timing->rowOf("source rate"), 0).startsWith("1000.00 fps"));
+    QVERIFY(m_window->statusBar()->findChildren<QLabel*>().size() > 0);
+    bool said = false;
+    for (QLabel* label : m_window->statusBar()->findChildren<QLabel*>())
+        said |= label->text().contains(QStringLiteral("dropped %1").arg(c.dropped()));
+    QVERIFY(said);
+}
+
+void TestMainWindow::liveSourceDropsAreCounted()
+{
+    // A GStreamer test source far faster than this machine shows: 1000 frames a second.
+    QSignalSpy failed(m_window->media(), &MediaController::failed);
+    QSignalSpy opened(m_window->media(), &MediaController::opened);
+    m_window->openLive(QStringLiteral("videotestsrc num-buffers=5000 pattern=ball ! video/x-raw,width=160,height=120,framerate=1000/1"));
+    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty() || !failed.isEmpty(), 20000);
+    if (opened.isEmpty())
+        QSKIP(qPrintable("no GStreamer test source here: " + failed.at(0).at(0).value<Error>().message()));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    {
+        // Hold the engine while the source runs on: frames pile up in the histogram slot.
+        ThreadGate gate(m_window->histograms()->workerThread());
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->histograms()->replacedFrames() > 0, 20000);
+        QVERIFY(m_window->media()->isPlaying());
+    }
+    // Paused, everything settles: the frame in the slot is taken and shown.
+    m_window->media()->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->media()->isPlaying(), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->liveCounters().inFlight(), qint64(0), 10000);
+    const LiveCounters c = m_window->liveCounters();
+    QVERIFY(c.live);
+    QVERIFY2(c.dropped() > 0, qPrintable(QString::number(c.dropped())));
+    QVERIFY(c.droppedHistogram > 0);
+    QCOMPARE(c.shown + c.dropped(), c.produced);
+    QVERIFY(c.produced <= 5000);
+    QVERIFY(c.notReadEstimate >= 0);
+    QCOMPARE(c.sourceFps, 1000.0);
+}
+
+void TestMainWindow::newSettingsForTheSameFrameDropNothing()
+{
+    m_window->openPath(writeImage(64, 48, CV_8UC3, "same.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    {
+        ThreadGate gate(m_window->histograms()->workerThread());
+        for (int bins : {16, 32, 64}) {
+            HistogramSettings s = panel()->settings();
+            s.counting.bins = bins;
+            m_window->setSettings(s);   // the same frame again, each replacing the last
+        }
+    }
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.channels[0].counts.size() == 64; }));
+    const LiveCounters c = m_window->liveCounters();
+    QCOMPARE(c.dropped(), qint64(0));
+    QCOMPARE(c.shown, qint64(1));
+    QCOMPARE(c.produced, qint64(1));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -44,6 +44,7 @@ SnapshotPtr HistogramWorker::count(const HistogramJob& job)
     snapshot->generation = job.generation;
     snapshot->frame = job.frame;
     snapshot->frameIndex = job.frameIndex;
+    snapshot->frameSerial = job.frameSerial;
     snapshot->settings = job.settings;
     snapshot->roi = job.roi;
     try {

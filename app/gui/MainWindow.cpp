@@ -41,6 +41,7 @@
 #include <QSizePolicy>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace {
@@ -187,6 +188,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_media, &MediaController::frameAvailable, this, &MainWindow::takeFrame);
     connect(&m_media, &MediaController::failed, this,
             [this](const Error& error) { showError(ErrorCause::Media, error.message()); });
+    connect(&m_media, &MediaController::endOfStream, this, &MainWindow::updateCounters);
     connect(&m_media, &MediaController::warning, this, [this](const QString& w) { statusBar()->showMessage(w, 8000); });
     connect(&m_media, &MediaController::opened, this, &MainWindow::sourceOpened);
     connect(&m_media, &MediaController::playingChanged, this,
@@ -212,6 +214,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_settings.save(store);
     });
     connect(m_settingsPanel, &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) { setSettings(s); });
+    // Rates are measured over the last second; while a video plays they are refreshed twice a
+    // second even when no frame arrives, so a stall shows as a falling rate.
+    m_clock.start();
+    m_counterTimer = new QTimer(this);
+    m_counterTimer->setInterval(500);
+    connect(m_counterTimer, &QTimer::timeout, this, &MainWindow::updateCounters);
+    connect(&m_media, &MediaController::playingChanged, this, [this](bool playing) {
+        playing ? m_counterTimer->start() : m_counterTimer->stop();
+        updateCounters();
+    });
     updateActions();
     // A size that fits the screen (1280x720 included); then the user's own, if saved.
     QSize size(1280, 760);
@@ -330,6 +342,12 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     m_source = source;
     m_fps = fps;
     m_multiFrame = live || frames > 1;
+    m_live = live;
+    // Counters start again with the source (the media slot's and the histogram slot's too).
+    m_shownFrames = 0;
+    m_lastShownSerial = 0;
+    m_decodedRate.reset();
+    m_shownRate.reset();
     m_snapshot.reset();
     if (m_frameSource == command) {
         resubmit();   // its first frame was taken before this signal came: count it again
@@ -380,6 +398,7 @@ void MainWindow::takeFrame()
     m_preview = latest->preview;
     m_frameSource = latest->command;
     m_frameIndex = latest->index;
+    m_frameSerial = ++m_serials;
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
     {
         // A new size clears the region (roiChanged); the frame is submitted once, below.
@@ -396,7 +415,7 @@ void MainWindow::resubmit()
     if (m_frame.isNull())
         return;
     const std::optional<hs::Rect> region = roi();
-    m_histograms.submit(m_frame, m_settings, region, m_frameIndex);
+    m_histograms.submit(m_frame, m_settings, region, m_frameIndex, m_frameSerial);
     emit frameSubmitted(m_frame, region, m_frameIndex);
 }
 
@@ -420,14 +439,55 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     updateActions();
     m_histogramView->setDisplay(toDisplay(*snapshot));
     m_statistics->setContent(statisticsTable(*snapshot));
-    m_timing->setContent(timingTable(*snapshot, snapshot->backend, m_media.droppedFrames(), m_fps));
-    m_frameLabel->setText(tr("frame %1  %2x%3 %4  dropped %5")
-                              .arg(snapshot->frameIndex)
-                              .arg(snapshot->frame.width())
-                              .arg(snapshot->frame.height())
-                              .arg(QString::fromStdString(std::string(hs::sampleTypeName(snapshot->frame.type()))))
-                              .arg(m_media.droppedFrames()));
+    if (snapshot->frameSerial != m_lastShownSerial) {
+        m_lastShownSerial = snapshot->frameSerial;
+        ++m_shownFrames;
+    }
+    updateCounters();
     emit snapshotShown(snapshot->generation);
+}
+
+LiveCounters MainWindow::liveCounters() const
+{
+    LiveCounters c;
+    c.sourceFps = m_fps;
+    c.live = m_live;
+    c.produced = m_media.deliveredFrames();
+    c.shown = m_shownFrames;
+    c.droppedMedia = m_media.droppedFrames();
+    c.droppedHistogram = m_histograms.replacedFrames();
+    c.decodedFps = m_decodedRate.rate();
+    c.shownFps = m_shownRate.rate();
+    c.notReadEstimate = m_live ? m_media.notReadEstimate() : -1;
+    return c;
+}
+
+void MainWindow::updateCounters()
+{
+    const qint64 now = m_clock.nsecsElapsed();
+    m_decodedRate.add(now, m_media.deliveredFrames());
+    m_shownRate.add(now, m_shownFrames);
+    const LiveCounters c = liveCounters();
+    if (m_snapshot)
+        m_timing->setContent(timingTable(*m_snapshot, m_snapshot->backend, c));
+    if (!m_snapshot)
+        return;
+    const HistogramSnapshot& s = *m_snapshot;
+    QString text = tr("frame %1  %2x%3 %4")
+                       .arg(s.frameIndex)
+                       .arg(s.frame.width())
+                       .arg(s.frame.height())
+                       .arg(QString::fromStdString(std::string(hs::sampleTypeName(s.frame.type()))));
+    if (m_multiFrame) {
+        text += tr("  source %1  shown %2 fps  dropped %3")
+                    .arg(c.sourceFps > 0 ? tr("%1 fps").arg(c.sourceFps, 0, 'f', 2) : tr("rate unknown"))
+                    .arg(c.shownFps, 0, 'f', 1)
+                    .arg(c.dropped());
+        if (c.notReadEstimate > 0)
+            text += tr("  not read ≈%1").arg(c.notReadEstimate);
+    }
+    m_frameLabel->setText(text);
+    emit countersUpdated();
 }
 
 void MainWindow::compareStrategies()

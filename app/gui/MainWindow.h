@@ -8,8 +8,10 @@
 #include "app/core/EqualizationService.h"
 #include "app/core/HistogramController.h"
 #include "app/core/HistogramSettings.h"
+#include "app/core/LiveCounters.h"
 #include "app/core/MediaController.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <functional>
@@ -20,6 +22,7 @@ class ImageCanvas;
 class QAction;
 class QDockWidget;
 class QTabWidget;
+class QTimer;
 class QLabel;
 class QMenu;
 class ProbePanel;
@@ -69,6 +72,8 @@ public:
     EqualizationService* equalization() { return &m_equalization; }
     QList<QAction*> exportActions() const { return m_exportActions; }
     QStringList recentFiles() const { return m_recent; }
+    // The current source's rates and frame counts, as the Timing panel and status line show them.
+    LiveCounters liveCounters() const;
 
 signals:
     // Each frame (or region change) the window sends to be counted, on the GUI thread: the
@@ -79,6 +84,7 @@ signals:
     void comparisonShown();
     void errorShown(const QString& message);
     void exportFinished(const QString& path, const Error& error);
+    void countersUpdated();   // the Timing panel and the status line were refreshed
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -96,6 +102,7 @@ private:
     bool startExport(const QString& path, std::function<Error()> write);
     qint64 exportedFrameIndex() const;
     void takeFrame();
+    void updateCounters();
     void resubmit();
     void sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command);
     void showSnapshot(SnapshotPtr snapshot);
@@ -140,5 +147,14 @@ private:
     QString m_source;
     bool m_multiFrame = false;   // a video, a stack or a live source: records carry the frame
     double m_fps = 0;
+    bool m_live = false;
+    quint64 m_serials = 0;          // one per frame taken from the media slot
+    quint64 m_frameSerial = 0;      // the current frame's
+    quint64 m_lastShownSerial = 0;
+    qint64 m_shownFrames = 0;       // distinct frames counted and shown, for this source
+    QElapsedTimer m_clock;
+    RateMeter m_decodedRate;
+    RateMeter m_shownRate;
+    QTimer* m_counterTimer = nullptr;
     SnapshotPtr m_snapshot;
 };

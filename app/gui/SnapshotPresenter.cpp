@@ -100,7 +100,7 @@ TableContent statisticsTable(const HistogramSnapshot& snapshot)
     return t;
 }
 
-TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, qint64 droppedFrames, double fps)
+TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, const LiveCounters& counters)
 {
     const hs::PhaseTimings& p = snapshot.result.timings;
     TableContent t;
@@ -118,10 +118,23 @@ TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backe
         {"engine total", ms(p.totalMs())},
         {"wall (worker)", ms(snapshot.wallMs)},
         {"throughput", QStringLiteral("%1 Gsamples/s").arg(double(snapshot.result.samples) / seconds / 1e9, 0, 'f', 3)},
-        {"source fps", fps > 0 ? QString::number(fps, 'f', 2) : QStringLiteral("-")},
-        {"dropped frames", QString::number(droppedFrames)},
     };
-    for (const auto& [label, value] : rows) {
+    const LiveCounters& c = counters;
+    auto fps = [](double v) { return QStringLiteral("%1 fps").arg(v, 0, 'f', 1); };
+    QVector<QPair<QString, QString>> live{
+        {"source rate", c.sourceFps > 0 ? QStringLiteral("%1 fps").arg(c.sourceFps, 0, 'f', 2) : QStringLiteral("unknown")},
+        {"decoded (measured)", fps(c.decodedFps)},
+        {"counted and shown (measured)", fps(c.shownFps)},
+        {"frames decoded", QString::number(c.produced)},
+        {"frames shown", QString::number(c.shown)},
+        {"dropped before shown", QString::number(c.droppedMedia)},
+        {"dropped before counted", QString::number(c.droppedHistogram)},
+        {"dropped in all", QString::number(c.dropped())},
+    };
+    if (c.live)
+        live.append({"not read from the source", c.notReadEstimate >= 0 ? QStringLiteral("≈%1 (from its rate and the clock)").arg(c.notReadEstimate)
+                                                                       : QStringLiteral("unknown (no declared rate)")});
+    for (const auto& [label, value] : rows + live) {
         t.rowLabels << label;
         t.cells.append({value});
     }

@@ -3,6 +3,7 @@
 
 #include "app/core/FrameRequest.h"
 #include "app/core/HistogramController.h"
+#include "app/core/LiveCounters.h"
 #include "widgets/HistogramDisplay.h"
 #include "widgets/TablePanel.h"
 
@@ -10,6 +11,6 @@ QColor channelColor(const QString& name);
 HistogramDisplay toDisplay(const HistogramSnapshot& snapshot);
 QString valueAxisTitle(hs::SampleType type);   // "value (8-bit)", "value (float)"
 TableContent statisticsTable(const HistogramSnapshot& snapshot);
-TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, qint64 droppedFrames, double fps);
+TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, const LiveCounters& counters);
 // Display-ordered (name, histogram) pairs: R, G, B, A or gray, then luma.
 QVector<NamedChannel> orderedChannels(const HistogramSnapshot& snapshot);
