@@ -10,6 +10,7 @@
 #include "widgets/ImageCanvas.h"
 #include "app/gui/ProbePanel.h"
 #include "app/gui/SettingsPanel.h"
+#include "app/gui/TimelinePanel.h"
 #include "app/gui/SnapshotPresenter.h"
 #include "widgets/TablePanel.h"
 #include "io/VideoReader.h"
@@ -160,6 +161,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabifyDockWidget(statisticsDock, timingDock);
     tabifyDockWidget(timingDock, strategiesDock);
     statisticsDock->raise();
+    m_timeline = new TimelinePanel;
+    m_timelineDock = addDock(m_timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
+    m_timelineDock->hide();   // shown when a video or a live source opens
     // Scopes (waveform, parade, vectorscope) are added as tabs of their own dock: addScopePanel.
     m_scopeTabs = new QTabWidget;
     m_scopeTabs->setDocumentMode(true);
@@ -170,6 +174,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_scopesDock->toggleViewAction()->setEnabled(false);
     resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
     resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
+    resizeDocks({m_timelineDock}, {130}, Qt::Vertical);
 
     m_backend = new QLabel;
     m_frameLabel = new QLabel;
@@ -198,7 +203,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); });
     connect(m_imageView, &ImageCanvas::roiChanged, this, [this](const QRect& r) {
         m_probe->setRoi(r);
+        restartTrends();   // the statistics over time were of another region
         resubmit();
+    });
+    connect(m_timeline, &TimelinePanel::seekRequested, this, &MainWindow::seekTo);
+    connect(m_timeline, &TimelinePanel::playToggled, this, [this] { m_media.isPlaying() ? m_media.pause() : m_media.play(); });
+    connect(m_timeline, &TimelinePanel::scanRequested, this, &MainWindow::toggleScan);
+    connect(&m_media, &MediaController::commandDone, this, [this](quint64 id, MediaCommandKind) {
+        if (id == m_seekInFlight) {
+            m_seekInFlight = 0;
+            postPendingSeek();
+        }
+    });
+    connect(&m_scanner, &TrendScanner::progress, this, [this](quint64 scan, const QVector<FrameTrend>& trends, qint64 done, qint64 total) {
+        if (scan != m_scan)
+            return;
+        m_timeline->addTrends(trends);
+        m_timeline->setScanStatus(total > 0 ? tr("%1 / %2").arg(done).arg(total) : tr("%1 frames").arg(done), true);
+    });
+    connect(&m_scanner, &TrendScanner::finished, this, [this](quint64 scan, const Error& error) {
+        if (scan != m_scan)
+            return;
+        m_scan = 0;
+        m_timeline->setScanStatus(error.isError() ? error.cause : tr("%1 frames scanned").arg(m_timeline->knownTrends()), false);
+        emit scanFinished(error);
     });
     // The probe reads one pixel of the frame this thread already holds: cheap, never waits.
     connect(m_imageView, &ImageCanvas::hoveredPixel, this,
@@ -221,6 +249,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_counterTimer->setInterval(500);
     connect(m_counterTimer, &QTimer::timeout, this, &MainWindow::updateCounters);
     connect(&m_media, &MediaController::playingChanged, this, [this](bool playing) {
+        m_timeline->setPlaying(playing);
         playing ? m_counterTimer->start() : m_counterTimer->stop();
         updateCounters();
     });
@@ -302,7 +331,7 @@ void MainWindow::buildMenus()
         m_media.isPlaying() ? m_media.pause() : m_media.play();
     });
     play->addAction(tr("&Step"), QKeySequence(Qt::Key_Period), this, [this] { m_media.step(); });
-    play->addAction(tr("&Rewind"), QKeySequence(Qt::Key_Home), this, [this] { m_media.seek(0); });
+    play->addAction(tr("&Rewind"), QKeySequence(Qt::Key_Home), this, [this] { seekTo(0); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit Image"), this, [this] { m_imageView->fitToWindow(); });
@@ -364,12 +393,18 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     const QString name = QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName();
     setWindowTitle(QStringLiteral("HistoScope - %1").arg(name));
     m_frameLabel->setText(live ? tr("live") : tr("%1 frame(s)").arg(frames));
+    cancelScan();
+    m_pendingSeek = -1;
+    m_timeline->setSource(live ? -1 : frames, fps, live);
+    m_timelineDock->setVisible(m_multiFrame);
     if (!live)
         addRecent(source);
 }
 
 void MainWindow::setSettings(const HistogramSettings& settings)
 {
+    if (settings.counting != m_settings.counting || settings.display.luma != m_settings.display.luma)
+        restartTrends();   // counted another way: the statistics over time start again
     m_settings = settings;
     if (m_settingsPanel->settings() != settings)
         m_settingsPanel->setSettings(settings);
@@ -425,6 +460,11 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     m_notice->setVisible(!snapshot->notices.isEmpty());
     m_notice->setText(snapshot->notices.join(QStringLiteral("; ")));
     m_notice->setToolTip(snapshot->notices.join('\n'));
+    // A frame is shown once, with its counts or with why it could not be counted.
+    if (snapshot->frameSerial != m_lastShownSerial) {
+        m_lastShownSerial = snapshot->frameSerial;
+        ++m_shownFrames;
+    }
     if (snapshot->error.isError()) {
         // Nothing was counted for these settings (no channel selected): show no stale histogram.
         if (snapshot->error.kind == ErrorKind::InvalidInput) {
@@ -439,12 +479,60 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     updateActions();
     m_histogramView->setDisplay(toDisplay(*snapshot));
     m_statistics->setContent(statisticsTable(*snapshot));
-    if (snapshot->frameSerial != m_lastShownSerial) {
-        m_lastShownSerial = snapshot->frameSerial;
-        ++m_shownFrames;
+    if (m_multiFrame) {
+        const HistogramDisplay& d = m_histogramView->display();
+        m_timeline->setMeanAxis(frameTrendMeanName(*snapshot), d.lo, d.integerValues ? d.hi - 1 : d.hi);
+        if (const auto trend = frameTrendOf(*snapshot))
+            m_timeline->addTrends({*trend});
+        m_timeline->setCurrentFrame(snapshot->frameIndex);
     }
     updateCounters();
     emit snapshotShown(snapshot->generation);
+}
+
+void MainWindow::seekTo(qint64 frame)
+{
+    // One seek at a time: while one is decoding, only the newest request waits its turn, so a
+    // dragged seek bar never queues a backlog of seeks.
+    m_pendingSeek = frame;
+    if (m_seekInFlight == 0)
+        postPendingSeek();
+}
+
+void MainWindow::postPendingSeek()
+{
+    if (m_pendingSeek < 0)
+        return;
+    m_seekInFlight = m_media.seek(m_pendingSeek);
+    m_pendingSeek = -1;
+}
+
+void MainWindow::toggleScan()
+{
+    if (m_scan != 0) {
+        cancelScan();
+        m_timeline->setScanStatus(tr("stopped"), false);
+        return;
+    }
+    if (m_source.isEmpty() || m_live)
+        return;
+    m_scan = m_scanner.start(m_source, m_settings, roi());
+    m_timeline->setScanStatus(tr("scanning..."), true);
+}
+
+void MainWindow::cancelScan()
+{
+    m_scanner.cancel();
+    m_scan = 0;
+}
+
+void MainWindow::restartTrends()
+{
+    const bool scanning = m_scan != 0;
+    cancelScan();
+    m_timeline->clearTrends();
+    if (scanning)
+        toggleScan();   // scan again with the new region or settings
 }
 
 LiveCounters MainWindow::liveCounters() const

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "app/core/EqualizationService.h"
+#include "app/core/FrameTrend.h"
 #include "app/core/HistogramController.h"
 #include "app/core/HistogramSettings.h"
 #include "app/core/LiveCounters.h"
@@ -27,6 +28,7 @@ class QLabel;
 class QMenu;
 class ProbePanel;
 class SettingsPanel;
+class TimelinePanel;
 class TablePanel;
 
 class MainWindow : public QMainWindow {
@@ -62,6 +64,10 @@ public:
     TablePanel* timingPanel() const { return m_timing; }
     SettingsPanel* settingsPanel() const { return m_settingsPanel; }
     ProbePanel* probePanel() const { return m_probe; }
+    TimelinePanel* timelinePanel() const { return m_timeline; }
+    // Asks the source for `frame`; while a seek is decoding only the newest request waits.
+    void seekTo(qint64 frame);
+    void toggleScan();   // starts (or stops) the background pass over the open file
     BarChart* comparisonChart() const { return m_comparisonChart; }
     QLabel* errorBanner() const { return m_error; }
     QString errorText() const;
@@ -85,6 +91,7 @@ signals:
     void errorShown(const QString& message);
     void exportFinished(const QString& path, const Error& error);
     void countersUpdated();   // the Timing panel and the status line were refreshed
+    void scanFinished(const Error& error);   // the timeline's background pass ended
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -103,6 +110,9 @@ private:
     qint64 exportedFrameIndex() const;
     void takeFrame();
     void updateCounters();
+    void postPendingSeek();
+    void cancelScan();
+    void restartTrends();
     void resubmit();
     void sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command);
     void showSnapshot(SnapshotPtr snapshot);
@@ -122,6 +132,12 @@ private:
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
     ProbePanel* m_probe = nullptr;
+    TimelinePanel* m_timeline = nullptr;
+    QDockWidget* m_timelineDock = nullptr;
+    TrendScanner m_scanner;
+    quint64 m_scan = 0;            // the background pass running, 0: none
+    quint64 m_seekInFlight = 0;    // the seek command decoding now
+    qint64 m_pendingSeek = -1;     // the newest seek asked for meanwhile
     TablePanel* m_statistics = nullptr;
     TablePanel* m_timing = nullptr;
     BarChart* m_comparisonChart = nullptr;
