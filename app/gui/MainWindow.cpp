@@ -620,7 +620,7 @@ void MainWindow::equalize()
         showError(ErrorCause::Tool, tr("Open an image first"));
         return;
     }
-    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, this);
+    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(), Frame(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }
