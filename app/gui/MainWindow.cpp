@@ -1,6 +1,7 @@
 #include "app/gui/MainWindow.h"
 
 #include "widgets/BarChart.h"
+#include "app/gui/ComparePanel.h"
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
 #include "app/core/HistogramExport.h"
@@ -121,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_statistics = new TablePanel;
     m_timing = new TablePanel;
     m_comparisonChart = new BarChart;
+    m_compare = new ComparePanel;
     // One line, never taller: the full message is in the tooltip and the status bar. It may
     // not widen the window either (the text is clipped instead).
     m_error = new QLabel;
@@ -157,9 +159,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     QDockWidget* statisticsDock = addDock(m_statistics, tr("Statistics"), QStringLiteral("statisticsDock"), Qt::RightDockWidgetArea);
     QDockWidget* timingDock = addDock(m_timing, tr("Timing"), QStringLiteral("timingDock"), Qt::RightDockWidgetArea);
     QDockWidget* strategiesDock = addDock(m_comparisonChart, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::RightDockWidgetArea);
+    QDockWidget* compareDock = addDock(m_compare, tr("Compare"), QStringLiteral("compareDock"), Qt::RightDockWidgetArea);
     splitDockWidget(histogramDock, statisticsDock, Qt::Vertical);
     tabifyDockWidget(statisticsDock, timingDock);
     tabifyDockWidget(timingDock, strategiesDock);
+    tabifyDockWidget(strategiesDock, compareDock);
     statisticsDock->raise();
     m_timeline = new TimelinePanel;
     m_timelineDock = addDock(m_timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
@@ -205,6 +209,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_probe->setRoi(r);
         restartTrends();   // the statistics over time were of another region
         resubmit();
+    });
+    connect(m_compare, &ComparePanel::pinRequested, this, &MainWindow::pinReference);
+    connect(m_compare, &ComparePanel::clearRequested, this, &MainWindow::clearReference);
+    connect(m_compare, &ComparePanel::matchRequested, this, &MainWindow::matchToReference);
+    connect(&m_distanceWatcher, &QFutureWatcher<HistogramDistances>::finished, this, [this] {
+        const HistogramDistances d = m_distanceWatcher.result();
+        if (m_reference) {
+            m_compare->showDistances(d);
+            emit distancesShown(d);
+        }
+        if (std::exchange(m_distancesPending, false))
+            startDistances();
     });
     connect(m_timeline, &TimelinePanel::seekRequested, this, &MainWindow::seekTo);
     connect(m_timeline, &TimelinePanel::playToggled, this, [this] { m_media.isPlaying() ? m_media.pause() : m_media.play(); });
@@ -346,12 +362,20 @@ void MainWindow::buildMenus()
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(tr("&Compare Strategies"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::compareStrategies);
     tools->addAction(tr("&Equalize..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::equalize);
+    tools->addSeparator();
+    m_pinAction = tools->addAction(tr("&Pin as Reference"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, &MainWindow::pinReference);
+    m_clearReferenceAction = tools->addAction(tr("C&lear Reference"), this, &MainWindow::clearReference);
+    m_matchAction = tools->addAction(tr("&Match to Reference..."), this, &MainWindow::matchToReference);
 }
 
 void MainWindow::updateActions()
 {
     for (QAction* action : m_exportActions)
         action->setEnabled(m_snapshot != nullptr);
+    m_pinAction->setEnabled(m_snapshot != nullptr);
+    m_clearReferenceAction->setEnabled(m_reference != nullptr);
+    m_matchAction->setEnabled(m_reference != nullptr && !m_frame.isNull());
+    m_compare->setCanPin(m_snapshot != nullptr);
 }
 
 void MainWindow::openPath(const QString& path)
@@ -477,8 +501,9 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     clearError(ErrorCause::Histogram);
     m_snapshot = snapshot;
     updateActions();
-    m_histogramView->setDisplay(toDisplay(*snapshot));
+    showDisplay();
     m_statistics->setContent(statisticsTable(*snapshot));
+    startDistances();
     if (m_multiFrame) {
         const HistogramDisplay& d = m_histogramView->display();
         m_timeline->setMeanAxis(frameTrendMeanName(*snapshot), d.lo, d.integerValues ? d.hi - 1 : d.hi);
@@ -488,6 +513,70 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     }
     updateCounters();
     emit snapshotShown(snapshot->generation);
+}
+
+void MainWindow::showDisplay()
+{
+    if (!m_snapshot)
+        return;
+    HistogramDisplay display = toDisplay(*m_snapshot);
+    if (m_reference)
+        addReference(display, *m_reference, tr("reference: %1").arg(m_referenceName));
+    m_histogramView->setDisplay(display);
+}
+
+void MainWindow::pinReference()
+{
+    if (!m_snapshot)
+        return;
+    m_reference = m_snapshot;
+    const QString name = QFileInfo(m_source).fileName().isEmpty() ? m_source : QFileInfo(m_source).fileName();
+    m_referenceName = m_multiFrame ? tr("%1, frame %2").arg(name).arg(m_reference->frameIndex) : name;
+    m_compare->setReference(tr("%1 (%2×%3, %4 bins)")
+                                .arg(m_referenceName)
+                                .arg(m_reference->frame.width())
+                                .arg(m_reference->frame.height())
+                                .arg(m_reference->result.channels.empty() ? 0 : m_reference->result.channels.front().counts.size()));
+    if (auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
+    updateActions();
+    showDisplay();
+    startDistances();
+}
+
+void MainWindow::clearReference()
+{
+    m_reference.reset();
+    m_referenceName.clear();
+    m_compare->setReference({});
+    updateActions();
+    showDisplay();
+}
+
+void MainWindow::matchToReference()
+{
+    if (!m_reference || m_frame.isNull())
+        return;
+    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(),
+                                      m_reference->frame, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setMethod(EqualizeMethod::Match);
+    dialog->show();
+}
+
+void MainWindow::startDistances()
+{
+    // Off this thread, one at a time; while one runs only the newest pair waits.
+    if (!m_reference || !m_snapshot)
+        return;
+    if (m_distanceWatcher.isRunning()) {
+        m_distancesPending = true;
+        return;
+    }
+    m_distanceWatcher.setFuture(QtConcurrent::run(
+        [current = m_snapshot, reference = m_reference] { return histogramDistances(*current, *reference); }));
 }
 
 void MainWindow::seekTo(qint64 frame)
@@ -620,7 +709,8 @@ void MainWindow::equalize()
         showError(ErrorCause::Tool, tr("Open an image first"));
         return;
     }
-    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(), Frame(), this);
+    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(),
+                                      m_reference ? m_reference->frame : Frame(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }

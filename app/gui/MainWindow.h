@@ -7,12 +7,14 @@
 
 #include "app/core/EqualizationService.h"
 #include "app/core/FrameTrend.h"
+#include "app/core/HistogramDistances.h"
 #include "app/core/HistogramController.h"
 #include "app/core/HistogramSettings.h"
 #include "app/core/LiveCounters.h"
 #include "app/core/MediaController.h"
 
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QMainWindow>
 
 #include <functional>
@@ -26,6 +28,7 @@ class QTabWidget;
 class QTimer;
 class QLabel;
 class QMenu;
+class ComparePanel;
 class ProbePanel;
 class SettingsPanel;
 class TimelinePanel;
@@ -68,6 +71,14 @@ public:
     // Asks the source for `frame`; while a seek is decoding only the newest request waits.
     void seekTo(qint64 frame);
     void toggleScan();   // starts (or stops) the background pass over the open file
+    // Compare: the histogram shown now becomes the reference, overlaid dashed and measured
+    // against every later one (compareHist distances, off this thread); matching remaps the
+    // current image to the reference's histogram (the equalization dialog, Match).
+    void pinReference();
+    void clearReference();
+    void matchToReference();
+    SnapshotPtr reference() const { return m_reference; }
+    ComparePanel* comparePanel() const { return m_compare; }
     BarChart* comparisonChart() const { return m_comparisonChart; }
     QLabel* errorBanner() const { return m_error; }
     QString errorText() const;
@@ -92,6 +103,7 @@ signals:
     void exportFinished(const QString& path, const Error& error);
     void countersUpdated();   // the Timing panel and the status line were refreshed
     void scanFinished(const Error& error);   // the timeline's background pass ended
+    void distancesShown(const HistogramDistances& distances);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -111,6 +123,8 @@ private:
     void takeFrame();
     void updateCounters();
     void postPendingSeek();
+    void showDisplay();
+    void startDistances();
     void cancelScan();
     void restartTrends();
     void resubmit();
@@ -132,6 +146,14 @@ private:
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
     ProbePanel* m_probe = nullptr;
+    ComparePanel* m_compare = nullptr;
+    SnapshotPtr m_reference;
+    QString m_referenceName;
+    QFutureWatcher<HistogramDistances> m_distanceWatcher;
+    bool m_distancesPending = false;
+    QAction* m_pinAction = nullptr;
+    QAction* m_clearReferenceAction = nullptr;
+    QAction* m_matchAction = nullptr;
     TimelinePanel* m_timeline = nullptr;
     QDockWidget* m_timelineDock = nullptr;
     TrendScanner m_scanner;

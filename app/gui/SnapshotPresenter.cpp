@@ -56,6 +56,34 @@ HistogramDisplay toDisplay(const HistogramSnapshot& snapshot)
     return display;
 }
 
+void addReference(HistogramDisplay& display, const HistogramSnapshot& reference, const QString& title)
+{
+    const HistogramDisplay ref = toDisplay(reference);
+    display.reference.clear();
+    display.referenceLo = ref.lo;
+    display.referenceHi = ref.hi;
+    display.referenceTitle = title;
+    for (HistogramSeries r : ref.series)
+        for (const HistogramSeries& s : display.series)
+            if (s.name == r.name) {
+                // Equal areas: a reference of another size compares by shape.
+                double mine = 0, theirs = 0;
+                for (double c : s.counts)
+                    mine += c;
+                for (double c : r.counts)
+                    theirs += c;
+                // Per unit of value too: a reference counted in finer bins holds less per bin.
+                const double widthRatio = s.counts.isEmpty() || r.counts.isEmpty() || !(ref.hi > ref.lo)
+                                              ? 1.0
+                                              : ((display.hi - display.lo) / double(s.counts.size())) /
+                                                    ((ref.hi - ref.lo) / double(r.counts.size()));
+                const double scale = theirs > 0 ? mine / theirs * widthRatio : 0;
+                for (double& c : r.counts)
+                    c *= scale;
+                display.reference.append(r);
+            }
+}
+
 namespace {
 
 // The worker computed them; a snapshot built elsewhere (the equalize dialog) has none.

@@ -9,7 +9,10 @@
 
 QColor channelColor(const QString& name);
 HistogramDisplay toDisplay(const HistogramSnapshot& snapshot);
-QString valueAxisTitle(hs::SampleType type);   // "value (8-bit)", "value (float)"
+QString valueAxisTitle(hs::SampleType type);
+// The reference's channels that `display` also has, scaled to the same total (equal areas),
+// as dashed outlines titled `title`.
+void addReference(HistogramDisplay& display, const HistogramSnapshot& reference, const QString& title);   // "value (8-bit)", "value (float)"
 TableContent statisticsTable(const HistogramSnapshot& snapshot);
 TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, const LiveCounters& counters);
 // Display-ordered (name, histogram) pairs: R, G, B, A or gray, then luma.
