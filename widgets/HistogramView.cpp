@@ -275,6 +275,18 @@ QVector<QPair<QString, QRectF>> HistogramView::legendEntries(const QSize& size) 
     return entries;
 }
 
+QRectF HistogramView::referenceTitleRect(const QSize& size) const
+{
+    if (m_display.reference.isEmpty() || m_display.referenceTitle.isEmpty())
+        return {};
+    const QRectF r = plotRect(size);
+    const QFontMetricsF fm(font());
+    const auto legend = legendEntries(size);
+    const double top = legend.isEmpty() ? r.top() + 4 : legend.last().second.bottom() + 2;
+    const double w = std::min(r.width() - 8, fm.horizontalAdvance(m_display.referenceTitle) + fm.height() * 0.8 + 14);
+    return QRectF(r.right() - 4 - w, top, w, fm.height() + 4);
+}
+
 QVector<HistogramView::PercentileLabel> HistogramView::percentileLabels(const QSize& size) const
 {
     QVector<PercentileLabel> placed;
@@ -286,6 +298,8 @@ QVector<HistogramView::PercentileLabel> HistogramView::percentileLabels(const QS
     QVector<QRectF> taken;
     for (const auto& entry : legendEntries(size))
         taken.append(entry.second.adjusted(-2, -2, 2, 2));
+    if (const QRectF title = referenceTitleRect(size); !title.isEmpty())
+        taken.append(title.adjusted(-2, -2, 2, 2));
     // The guide labels ("p50") at the left end of each guide come first.
     for (double p : m_marks) {
         const double y = r.bottom() - p / 100.0 * r.height();
@@ -585,10 +599,15 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         p.drawText(QRectF(box.right() + 4, rect.top(), rect.width() - swatch - 8, rect.height()), Qt::AlignVCenter, name);
         p.restore();
     }
-    if (!m_display.reference.isEmpty() && !m_display.referenceTitle.isEmpty()) {
-        const QString text = tr("- - %1").arg(m_display.referenceTitle);
-        p.setPen(QColor(170, 170, 170));
-        p.drawText(QRectF(r.left() + 6, r.top() + 4, r.width() / 2, fm.height()), Qt::AlignLeft, fm.elidedText(text, Qt::ElideMiddle, r.width() / 2));
+    const QRectF titleRect = referenceTitleRect(size);
+    if (!titleRect.isEmpty()) {
+        p.fillRect(titleRect, QColor(0, 0, 0, 130));
+        p.setPen(QPen(QColor(200, 200, 200), 1, Qt::DashLine));
+        const double y = titleRect.center().y();
+        p.drawLine(QPointF(titleRect.left() + 4, y), QPointF(titleRect.left() + 4 + swatch, y));
+        p.setPen(QColor(200, 200, 200));
+        p.drawText(titleRect.adjusted(swatch + 8, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(m_display.referenceTitle, Qt::ElideMiddle, titleRect.width() - swatch - 12));
     }
 
     if (withHover && m_hoverX >= 0 && !m_hoverText.isEmpty()) {
@@ -598,7 +617,9 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         double x = m_hoverX + 10;
         if (x + w > r.right())
             x = std::max(r.left(), m_hoverX - 10 - w);
-        const double legendBottom = legendEntries(size).isEmpty() ? r.top() : legendEntries(size).last().second.bottom();
+        double legendBottom = legendEntries(size).isEmpty() ? r.top() : legendEntries(size).last().second.bottom();
+        if (const QRectF title = referenceTitleRect(size); !title.isEmpty())
+            legendBottom = title.bottom();
         const QRectF box(x, legendBottom + 6, w, h);
         p.fillRect(box, QColor(0, 0, 0, 190));
         p.setPen(Qt::white);

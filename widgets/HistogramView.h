@@ -54,6 +54,7 @@ public:
     QVector<Tick> percentTicks(const QSize& size) const;       // empty unless cumulative
     QVector<QPair<QString, QRectF>> legendEntries(const QSize& size) const;
     QVector<PercentileLabel> percentileLabels(const QSize& size) const;   // placed, none overlapping
+    QRectF referenceTitleRect(const QSize& size) const;                    // under the legend; empty without a reference
 
     // The plot painted at `size` (axes, legend, overlays; no hover), at a device pixel ratio of 1.
     QImage render(const QSize& size) const;

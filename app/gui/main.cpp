@@ -1,5 +1,6 @@
 // histoscope: the desktop app.
 #include "app/gui/MainWindow.h"
+#include "widgets/ImageCanvas.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -21,15 +22,27 @@ int main(int argc, char** argv)
         {"screenshot", "Save a screenshot of the window to FILE once the histogram is shown, then quit.", "FILE"},
         {"compare", "Run Compare Strategies once the histogram is shown."},
         {"equalize", "Open the equalization dialog once the histogram is shown."},
+        {"reference", "Open FILE first and pin its histogram as the reference to compare with.", "FILE"},
+        {"roi", "Count only the region X,Y,WIDTH,HEIGHT (pixels).", "X,Y,W,H"},
     });
     parser.process(app);
 
     MainWindow window;
     window.show();
-    if (parser.isSet("live"))
-        window.openLive(parser.value("live"));
-    else if (!parser.positionalArguments().isEmpty())
-        window.openPath(parser.positionalArguments().first());
+    auto openMain = [&] {
+        if (parser.isSet("live"))
+            window.openLive(parser.value("live"));
+        else if (!parser.positionalArguments().isEmpty())
+            window.openPath(parser.positionalArguments().first());
+    };
+    // --reference: that file's first histogram is pinned, then the main source opens.
+    bool referencePending = parser.isSet("reference");
+    if (referencePending)
+        window.openPath(parser.value("reference"));
+    else
+        openMain();
+    const QStringList roi = parser.value("roi").split(',');
+    bool roiApplied = false;
 
     const QString screenshot = parser.value("screenshot");
     bool done = false;
@@ -47,6 +60,17 @@ int main(int argc, char** argv)
         });
     };
     QObject::connect(&window, &MainWindow::snapshotShown, &window, [&] {
+        if (referencePending) {
+            referencePending = false;
+            window.pinReference();
+            openMain();
+            return;
+        }
+        if (roi.size() == 4 && !roiApplied) {
+            roiApplied = true;   // the next snapshot is the region's
+            window.imageView()->setRoi(QRect(roi[0].toInt(), roi[1].toInt(), roi[2].toInt(), roi[3].toInt()));
+            return;
+        }
         static bool first = true;
         if (!first)
             return;
