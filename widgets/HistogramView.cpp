@@ -425,6 +425,8 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         p.drawLine(QPointF(t.position, r.top()), QPointF(t.position, r.bottom()));
     for (const Tick& t : yTicks)
         p.drawLine(QPointF(r.left(), t.position), QPointF(r.right(), t.position));
+    p.setPen(kAxis);
+    p.drawRect(r);
 
     // One column per pixel: the fullest bin that falls into it, so narrow spikes stay visible.
     auto pathOf = [&](const QVector<double>& counts, double lo, double hi, bool closed) {
@@ -528,10 +530,8 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
     }
     p.restore();
 
-    // Axes: frame, ticks, labels and titles.
+    // Axes: ticks, labels and titles (the frame is under the data, so edge bins stay visible).
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.setPen(kAxis);
-    p.drawRect(r);
     p.setPen(kText);
     for (int i = 0; i < xTicks.size(); ++i) {
         const Tick& t = xTicks[i];

@@ -6,6 +6,8 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <algorithm>
+
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
@@ -24,6 +26,7 @@ int main(int argc, char** argv)
         {"equalize", "Open the equalization dialog once the histogram is shown."},
         {"reference", "Open FILE first and pin its histogram as the reference to compare with.", "FILE"},
         {"roi", "Count only the region X,Y,WIDTH,HEIGHT (pixels).", "X,Y,W,H"},
+        {"delay", "With --screenshot: wait MS milliseconds after the histogram is shown (default 400), e.g. to let a live source play.", "MS"},
     });
     parser.process(app);
 
@@ -50,7 +53,8 @@ int main(int argc, char** argv)
         if (done || screenshot.isEmpty())
             return;
         done = true;
-        QTimer::singleShot(400, &app, [&] {
+        const int delay = parser.isSet("delay") ? parser.value("delay").toInt() : 400;
+        QTimer::singleShot(std::max(0, delay), &app, [&] {
             QWidget* target = QApplication::activeModalWidget() ? QApplication::activeModalWidget() : &window;
             for (QWidget* w : QApplication::topLevelWidgets())
                 if (w != &window && w->isVisible() && w->inherits("QDialog"))
