@@ -71,6 +71,7 @@ private slots:
     void everyFrameProducedIsShownOrCountedAsDropped();
     void liveSourceDropsAreCounted();
     void newSettingsForTheSameFrameDropNothing();
+    void hiddenChannelsArePersistedAndNotRecounted();
 
 private:
     QString writeImage(int width, int height, int type, const QString& name);
@@ -651,6 +652,27 @@ void TestMainWindow::newSettingsForTheSameFrameDropNothing()
     QCOMPARE(c.dropped(), qint64(0));
     QCOMPARE(c.shown, qint64(1));
     QCOMPARE(c.produced, qint64(1));
+}
+
+void TestMainWindow::hiddenChannelsArePersistedAndNotRecounted()
+{
+    m_window->openPath(writeImage(40, 30, CV_8UC3, "legend.png"));
+    const SnapshotPtr s = waitForSnapshot([](const HistogramSnapshot&) { return true; });
+    QVERIFY(s);
+    HistogramView* view = m_window->histogramView();
+    QTRY_VERIFY(view->isVisible());
+    const auto entries = view->legendEntries(view->size());
+    QCOMPARE(entries.size(), 4);   // R, G, B, luma
+    QCOMPARE(entries[3].first, QStringLiteral("luma"));
+    QTest::mouseClick(view, Qt::LeftButton, {}, entries[3].second.center().toPoint());
+    QVERIFY(!view->isSeriesVisible("luma"));
+    QCOMPARE(m_window->settingsPanel()->settings().display.hiddenSeries, QStringList{"luma"});
+    // Display only: nothing was counted again, and the statistics still list luma.
+    QCOMPARE(m_window->lastSnapshot()->generation, s->generation);
+    QVERIFY(m_window->statisticsPanel()->table()->columnCount() == 4);
+    MainWindow second;
+    QVERIFY(!second.histogramView()->isSeriesVisible("luma"));
+    QVERIFY(second.histogramView()->isSeriesVisible("R"));
 }
 
 QTEST_MAIN(TestMainWindow)
