@@ -655,6 +655,8 @@ void MainWindow::updateCounters()
                        .arg(s.frame.width())
                        .arg(s.frame.height())
                        .arg(QString::fromStdString(std::string(hs::sampleTypeName(s.frame.type()))));
+    if (s.roi)
+        text += tr("  region x %1 y %2, %3×%4").arg(s.roi->x).arg(s.roi->y).arg(s.roi->width).arg(s.roi->height);
     if (m_multiFrame) {
         text += tr("  source %1  shown %2 fps  dropped %3")
                     .arg(c.sourceFps > 0 ? tr("%1 fps").arg(c.sourceFps, 0, 'f', 2) : tr("rate unknown"))
