@@ -633,8 +633,9 @@ LiveCounters MainWindow::liveCounters() const
     c.shown = m_shownFrames;
     c.droppedMedia = m_media.droppedFrames();
     c.droppedHistogram = m_histograms.replacedFrames();
-    c.decodedFps = m_decodedRate.rate();
-    c.shownFps = m_shownRate.rate();
+    // Measured over the last second of playback; nothing plays when paused or stopped.
+    c.decodedFps = m_media.isPlaying() ? m_decodedRate.rate() : 0;
+    c.shownFps = m_media.isPlaying() ? m_shownRate.rate() : 0;
     c.notReadEstimate = m_live ? m_media.notReadEstimate() : -1;
     return c;
 }
@@ -658,10 +659,10 @@ void MainWindow::updateCounters()
     if (s.roi)
         text += tr("  region x %1 y %2, %3×%4").arg(s.roi->x).arg(s.roi->y).arg(s.roi->width).arg(s.roi->height);
     if (m_multiFrame) {
-        text += tr("  source %1  shown %2 fps  dropped %3")
-                    .arg(c.sourceFps > 0 ? tr("%1 fps").arg(c.sourceFps, 0, 'f', 2) : tr("rate unknown"))
-                    .arg(c.shownFps, 0, 'f', 1)
-                    .arg(c.dropped());
+        text += tr("  source %1").arg(c.sourceFps > 0 ? tr("%1 fps").arg(c.sourceFps, 0, 'f', 2) : tr("rate unknown"));
+        if (m_media.isPlaying())
+            text += tr("  shown %1 fps").arg(c.shownFps, 0, 'f', 1);
+        text += tr("  dropped %1").arg(c.dropped());
         if (c.notReadEstimate > 0)
             text += tr("  not read ≈%1").arg(c.notReadEstimate);
     }

@@ -43,15 +43,25 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent)
     m_scan->setObjectName("scanFile");
     m_scan->setToolTip(tr("Count every frame of the file in the background, to plot its statistics over time"));
     m_scanStatus = new QLabel;
+    m_slider->setMinimumWidth(160);
+    m_scanStatus->setWordWrap(true);
+    m_scanStatus->setMaximumWidth(120);
+    m_scanStatus->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     row->addWidget(m_play);
     row->addWidget(m_slider, 1);
     row->addWidget(m_timecode);
-    row->addWidget(m_scan);
-    row->addWidget(m_scanStatus);
     layout->addLayout(row);
+    // The plot takes the width; the background pass's button and progress sit beside it.
+    auto* below = new QHBoxLayout;
     m_plot = new TimeSeriesView;
     m_plot->setObjectName("trendPlot");
-    layout->addWidget(m_plot, 1);
+    below->addWidget(m_plot, 1);
+    auto* side = new QVBoxLayout;
+    side->addWidget(m_scan);
+    side->addWidget(m_scanStatus);
+    side->addStretch(1);
+    below->addLayout(side);
+    layout->addLayout(below, 1);
 
     connect(m_play, &QPushButton::clicked, this, &TimelinePanel::playToggled);
     connect(m_scan, &QPushButton::clicked, this, &TimelinePanel::scanRequested);
@@ -183,7 +193,7 @@ void TimelinePanel::showTimecode(qint64 frame)
         return;
     }
     const qint64 last = std::max<qint64>(0, m_frames - 1);
-    m_timecode->setText(tr("%1 / %2  frame %3/%4")
+    m_timecode->setText(tr("%1 / %2  %3/%4")
                             .arg(timecode(std::max<qint64>(0, frame), m_fps), timecode(last, m_fps))
                             .arg(frame < 0 ? QStringLiteral("-") : QString::number(frame))
                             .arg(last));

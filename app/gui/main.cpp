@@ -26,6 +26,8 @@ int main(int argc, char** argv)
         {"equalize", "Open the equalization dialog once the histogram is shown."},
         {"reference", "Open FILE first and pin its histogram as the reference to compare with.", "FILE"},
         {"roi", "Count only the region X,Y,WIDTH,HEIGHT (pixels).", "X,Y,W,H"},
+        {"scan", "Scan the whole video in the background once it is open (the timeline's statistics over time)."},
+        {"seek", "Show frame N of a video once it is open.", "N"},
         {"delay", "With --screenshot: wait MS milliseconds after the histogram is shown (default 400), e.g. to let a live source play.", "MS"},
     });
     parser.process(app);
@@ -79,7 +81,19 @@ int main(int argc, char** argv)
         if (!first)
             return;
         first = false;
-        if (parser.isSet("compare"))
+        if (parser.isSet("seek")) {
+            const qint64 target = parser.value("seek").toLongLong();
+            static bool sought = false;
+            if (!sought) {
+                sought = true;
+                first = true;   // the sought frame's snapshot continues below
+                window.seekTo(target);
+                return;
+            }
+        }
+        if (parser.isSet("scan"))
+            window.toggleScan();
+        else if (parser.isSet("compare"))
             window.compareStrategies();
         else if (parser.isSet("equalize"))
             window.equalize();
@@ -87,6 +101,7 @@ int main(int argc, char** argv)
             finish();
     });
     QObject::connect(&window, &MainWindow::comparisonShown, &window, finish);
+    QObject::connect(&window, &MainWindow::scanFinished, &window, finish);
     QObject::connect(&window, &MainWindow::errorShown, &window, finish);
     if (parser.isSet("equalize"))
         QObject::connect(&window, &MainWindow::snapshotShown, &window, [&] { QTimer::singleShot(1500, &app, finish); });
