@@ -106,10 +106,8 @@ void TimeSeriesView::paintEvent(QPaintEvent*)
                 lo = std::min(lo, v);
                 hi = std::max(hi, v);
             }
-            if (lo > hi) {
-                open = false;   // a gap: frames not known yet
-                continue;
-            }
+            if (lo > hi)
+                continue;   // frames not known (dropped, not scanned yet): the line joins its neighbours
             const double x = r.left() + col + 0.5;
             if (!open)
                 line.moveTo(x, yOf(lo));
