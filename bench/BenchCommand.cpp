@@ -2,7 +2,9 @@
 
 #include "histoscope/HistogramTypes.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 namespace hs::bench {
@@ -14,7 +16,8 @@ void printUsage()
     std::cout << "usage: histoscope-bench [--list-strategies]\n"
                  "       histoscope-bench selfcheck [--big] [--host-only] [--filter TEXT]\n"
                  "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT] [--bins N] [--strategies A,B]\n"
-                 "       histoscope-bench cpu   (CPU backend on a 4K RGB frame)\n";
+                 "       histoscope-bench cpu   (CPU backend on a 4K RGB frame)\n"
+                 "       histoscope-bench keys FILE --type u32 --bins N [--strategy S] [--counts OUT] [--repeats N]\n";
 }
 
 bool takeValue(const std::vector<std::string>& args, std::size_t& i, std::string& value)
@@ -71,6 +74,29 @@ int runBenchCommand(const std::vector<std::string>& args)
             } else { std::cerr << "histoscope-bench: unknown option " << args[i] << "\n"; return 2; }
         }
         return runBenchmark(options);
+    }
+    if (args[0] == "keys") {
+        KeysFileOptions options;
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            std::string value;
+            if (args[i] == "--type") { if (!takeValue(args, i, options.type)) return 2; }
+            else if (args[i] == "--strategy") { if (!takeValue(args, i, options.strategy)) return 2; }
+            else if (args[i] == "--counts") { if (!takeValue(args, i, options.countsPath)) return 2; }
+            else if (args[i] == "--bins") {
+                if (!takeValue(args, i, value)) return 2;
+                options.bins = unsigned(std::strtoul(value.c_str(), nullptr, 10));
+            } else if (args[i] == "--repeats") {
+                if (!takeValue(args, i, value)) return 2;
+                options.repeats = std::max(1, std::atoi(value.c_str()));
+            } else if (options.path.empty() && args[i][0] != '-') {
+                options.path = args[i];
+            } else { std::cerr << "histoscope-bench: unknown option " << args[i] << "\n"; return 2; }
+        }
+        if (options.path.empty() || options.bins == 0 || options.bins > kMaxBins) {
+            std::cerr << "histoscope-bench keys: give FILE and --bins 1.." << kMaxBins << "\n";
+            return 2;
+        }
+        return runKeysFile(options);
     }
     std::cerr << "histoscope-bench: unknown command '" << args[0] << "'\n";
     printUsage();

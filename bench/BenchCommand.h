@@ -28,4 +28,15 @@ struct BenchmarkOptions {
 };
 int runBenchmark(const BenchmarkOptions& options);
 
+// `keys FILE`: one strategy on a file of keys, for the peers script (bench/peers.py).
+struct KeysFileOptions {
+    std::string path;
+    std::string type = "u32";
+    unsigned bins = 0;
+    std::string strategy = "auto";
+    std::string countsPath;    // exact counts as little-endian u64, one per bin
+    int repeats = 20;
+};
+int runKeysFile(const KeysFileOptions& options);
+
 }  // namespace hs::bench

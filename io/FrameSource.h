@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 class FrameSource {
 public:
@@ -17,13 +18,27 @@ public:
     virtual QString path() const = 0;
     virtual qint64 frameCount() const = 0;  // -1 when unknown (live)
     virtual double fps() const { return 0; }
-    // The next frame; false at the end (error unset) or on failure (error set).
+    // The next frame; false at the end (error unset) or on failure (error set). The call that
+    // returns false at the end also checks that the data read was whole (a mapped file that
+    // shrank under the reader is an error then).
     virtual bool next(Frame& frame, Error& error) = 0;
     virtual bool seek(qint64 index, Error& error);
+    // The smallest and largest finite samples over every frame, for a source that knows them
+    // before its frames are read (an array of floats delivered in chunks): a range taken from
+    // the data must then come from all of it, not from the first chunk.
+    virtual std::optional<std::pair<double, double>> finiteExtremes() { return std::nullopt; }
     QStringList warnings;
 };
 
-// `raw`: how to read files that are neither images, videos nor .npy (a headerless shape).
+struct SourceOptions {
+    std::optional<rawformat::RawSpec> raw;  // how to read files that are neither images, videos nor .npy
+    std::uint64_t memoryBudget = 0;         // bytes one file may take decoded; 0: the machine default
+    // Deliver arrays that need converting (big-endian, unaligned, i16, f64) in chunks of whole
+    // pixels, so they are never copied whole. Counting sums the chunks; a viewer wants false.
+    bool streamChunks = false;
+};
+
+std::unique_ptr<FrameSource> openFrameSource(const QString& path, const SourceOptions& options, Error& error);
 std::unique_ptr<FrameSource> openFrameSource(const QString& path, const std::optional<rawformat::RawSpec>& raw,
                                              Error& error);
 std::unique_ptr<FrameSource> openLiveSource(const QString& source, Error& error);

@@ -1,6 +1,8 @@
 #include "io/FrameWriter.h"
 
-#include <QFile>
+#include "io/AtomicFile.h"
+
+#include <QFileInfo>
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -17,11 +19,13 @@ Error saveFrame(const QString& path, const Frame& frame)
         return Error::make(ErrorKind::UnsupportedType, path, QStringLiteral("only 8-bit, 16-bit and float frames can be saved"));
     cv::Mat mat(int(frame.height()), int(frame.width()), CV_MAKETYPE(depth, frame.channels()),
                 const_cast<unsigned char*>(frame.data()), frame.strideBytes());
+    std::vector<unsigned char> encoded;
     try {
-        if (!cv::imwrite(QFile::encodeName(path).toStdString(), mat))
-            return Error::make(ErrorKind::Unreadable, path, QStringLiteral("could not be written"));
+        const QByteArray extension = QByteArray(".") + QFileInfo(path).suffix().toLower().toUtf8();
+        if (!cv::imencode(extension.constData(), mat, encoded))
+            return Error::make(ErrorKind::WriteFailed, path, QStringLiteral("could not be encoded"));
     } catch (const cv::Exception& e) {
-        return Error::make(ErrorKind::DecodeFailed, path, QString::fromStdString(e.msg).trimmed());
+        return Error::make(ErrorKind::WriteFailed, path, QString::fromStdString(e.msg).trimmed());
     }
-    return {};
+    return writeFileAtomically(path, QByteArray(reinterpret_cast<const char*>(encoded.data()), qsizetype(encoded.size())));
 }

@@ -1,4 +1,5 @@
-// Saves a frame at its native depth through OpenCV (PNG/TIFF keep 16 bits).
+// Saves a frame at its native depth through OpenCV (PNG/TIFF keep 16 bits), whole or not at
+// all (io/AtomicFile.h). The format follows the file name's extension.
 #pragma once
 
 #include "io/Frame.h"

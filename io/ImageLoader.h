@@ -15,7 +15,9 @@ struct ImageLoadResult {
 
 class ImageLoader {
 public:
-    static ImageLoadResult load(const QString& path);
+    // Every page at once, within `memoryBudget` bytes (0: io/MemoryBudget.h's default). Sources
+    // that can take pages one range at a time use io/ImageFile.h instead.
+    static ImageLoadResult load(const QString& path, std::uint64_t memoryBudget = 0);
     static QStringList nameFilters();  // "*.png", "*.jpg", ... as the file dialog and batch use them
     static bool isImageFile(const QString& path);
 };

@@ -1,6 +1,4 @@
-// Headerless raw files and NumPy .npy arrays, memory-mapped: a key file larger than memory is
-// paged in by the OS as the engine reads it, never loaded whole. Native little-endian types
-// are counted in place; big-endian, i16 and f64 data are converted into a copy.
+// Headerless raw files and NumPy .npy arrays as one frame (io/RawArray.h maps and converts).
 #pragma once
 
 #include "io/Frame.h"

@@ -1,10 +1,18 @@
 #include "io/VideoReader.h"
 
 #include "io/MatFrame.h"
+#include "io/NativePath.h"
 
 #include <QFileInfo>
 
 #include <opencv2/videoio.hpp>
+#include <opencv2/videoio/registry.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct VideoReader::Impl {
     cv::VideoCapture capture;
@@ -41,18 +49,40 @@ void readInfo(cv::VideoCapture& capture, VideoInfo& info, bool live)
 
 }  // namespace
 
+namespace {
+
+// Files go to FFmpeg first, then OpenCV's own MJPEG reader; never to GStreamer, whose
+// typefinding can hang forever inside open() on a corrupt file (GStreamer is for pipelines).
+std::vector<cv::VideoCaptureAPIs> fileBackends()
+{
+    std::vector<cv::VideoCaptureAPIs> out;
+    for (cv::VideoCaptureAPIs api : {cv::CAP_FFMPEG, cv::CAP_OPENCV_MJPEG})
+        if (cv::videoio_registry::hasBackend(api))
+            out.push_back(api);
+    return out;
+}
+
+}  // namespace
+
 std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& error)
 {
-    const QFileInfo fileInfo(path);
-    if (!fileInfo.exists()) {
-        error = Error::make(ErrorKind::Missing, path, QStringLiteral("no such file"));
+    const QByteArray native = nativePath(path);
+    const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        const int e = errno;
+        error = e == ENOENT ? Error::make(ErrorKind::Missing, path, QStringLiteral("no such file"))
+                            : Error::make(ErrorKind::Unreadable, path,
+                                          QStringLiteral("cannot be read (%1)").arg(QString::fromLocal8Bit(std::strerror(e))));
         return nullptr;
     }
-    if (!fileInfo.isReadable() || !fileInfo.isFile()) {
-        error = Error::make(ErrorKind::Unreadable, path, QStringLiteral("cannot be read"));
+    struct stat st {};
+    const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    ::close(fd);
+    if (!regular) {
+        error = Error::make(ErrorKind::NotAFile, path, QStringLiteral("not a regular file"));
         return nullptr;
     }
-    if (fileInfo.size() == 0) {
+    if (st.st_size == 0) {
         error = Error::make(ErrorKind::Empty, path, QStringLiteral("the file is empty"));
         return nullptr;
     }
@@ -60,17 +90,29 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& e
     Impl& d = *reader->m_impl;
     d.origin = Origin::File;
     d.source = path;
-    try {
-        if (!d.capture.open(QFile::encodeName(path).toStdString(), cv::CAP_ANY)) {
-            error = Error::make(ErrorKind::DecodeFailed, path,
-                                    QStringLiteral("not a video OpenCV can decode, or corrupt data"));
-            return nullptr;
+    const std::vector<cv::VideoCaptureAPIs> backends = fileBackends();
+    if (backends.empty()) {
+        error = Error::make(ErrorKind::UnsupportedType, path, QStringLiteral("this OpenCV has no FFmpeg or MJPEG video reader"));
+        return nullptr;
+    }
+    QString refusal;
+    for (cv::VideoCaptureAPIs api : backends) {
+        try {
+            if (d.capture.open(native.toStdString(), api))
+                break;
+        } catch (const cv::Exception& e) {
+            refusal = QString::fromStdString(e.msg).trimmed();
         }
+    }
+    if (!d.capture.isOpened()) {
+        error = Error::make(ErrorKind::DecodeFailed, path,
+                            refusal.isEmpty() ? QStringLiteral("not a video OpenCV can decode, or corrupt data") : refusal);
+        return nullptr;
+    }
+    try {
         // Keep 16-bit and other native depths where the backend can.
         d.capture.set(cv::CAP_PROP_CONVERT_RGB, 1);
-    } catch (const cv::Exception& e) {
-        error = Error::make(ErrorKind::DecodeFailed, path, QString::fromStdString(e.msg).trimmed());
-        return nullptr;
+    } catch (const cv::Exception&) {
     }
     readInfo(d.capture, d.info, false);
     if (d.info.width <= 0 || d.info.height <= 0) {

@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh
+scripts/build.sh -DHISTOSCOPE_WERROR=ON
 cd build
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900

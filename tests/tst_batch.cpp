@@ -31,9 +31,12 @@ private slots:
     void csvMatchesJsonLines();
     void perFrameRecords();
     void shardsMergeBackExactly();
+    void mergeOfOneRecordEqualsIt_data();
+    void mergeOfOneRecordEqualsIt();
     void globFiltersAndExitCodes_data();
     void globFiltersAndExitCodes();
     void equalizedImagesAndPlots();
+    void interruptedRunLeavesValidOutput_data();
     void interruptedRunLeavesValidOutput();
 
 private:
@@ -65,8 +68,11 @@ QList<QJsonObject> TestBatch::records(const QByteArray& jsonl)
 {
     QList<QJsonObject> list;
     for (const QByteArray& line : jsonl.split('\n'))
-        if (!line.trimmed().isEmpty())
-            list << QJsonDocument::fromJson(line).object();
+        if (!line.trimmed().isEmpty()) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o["record"].toString() == "histogram")
+                list << o;
+        }
     return list;
 }
 
@@ -136,7 +142,7 @@ void TestBatch::jsonLinesMatchReference()
     const QList<QJsonObject> list = records(run.out);
     QSet<QString> files;
     for (const QJsonObject& r : list) {
-        QCOMPARE(r["schema"].toString(), QStringLiteral("histoscope.histogram/1"));
+        QCOMPARE(r["schema"].toString(), QStringLiteral("histoscope.histogram/2"));
         const QString file = r["file"].toString();
         files << file;
         const auto expected = reference(file);
@@ -159,14 +165,16 @@ void TestBatch::csvMatchesJsonLines()
     QCOMPARE(csv.exitCode, json.exitCode);
     const QList<QByteArray> lines = csv.out.trimmed().split('\n');
     const QList<QJsonObject> list = records(json.out);
-    QCOMPARE(lines.size(), list.size() + 1);
-    QVERIFY(lines[0].startsWith("schema,file,frame,channel,bins"));
+    QCOMPARE(lines.size(), list.size() + 2);  // header, records, summary
+    QVERIFY(lines[0].startsWith("schema,record,file,frame,channel,bins,lo,hi,binning"));
+    QVERIFY(lines.last().startsWith("histoscope.histogram/2,summary,"));
     for (int i = 0; i < list.size(); ++i) {
         const QList<QByteArray> fields = lines[i + 1].split(',');
-        QCOMPARE(QString::fromUtf8(fields[3]), list[i]["channel"].toString());
+        QCOMPARE(QString::fromUtf8(fields[4]), list[i]["channel"].toString());
+        QCOMPARE(QString::fromUtf8(fields[8]), list[i]["binning"].toString());
         const QJsonArray counts = list[i]["counts"].toArray();
         for (int b = 0; b < counts.size(); ++b)
-            QCOMPARE(fields[16 + b].toLongLong(), counts[b].toInteger());
+            QCOMPARE(fields[18 + b].toLongLong(), counts[b].toInteger());
     }
 }
 
@@ -194,22 +202,66 @@ void TestBatch::perFrameRecords()
 
 void TestBatch::shardsMergeBackExactly()
 {
+    // One range for 8- and 16-bit files, so every channel has one key and merges (issue 11, 6).
+    const QStringList counting{"-r", "--cpu", "--bins", "64", "--range", "0:65536"};
     const QString whole = m_dir.filePath("whole.jsonl");
-    QCOMPARE(cli({"batch", "-r", "--cpu", "--bins", "64", "-o", whole, m_root}).exitCode, 1);
+    QCOMPARE(cli(QStringList{"batch"} + counting + QStringList{"-o", whole, m_root}).exitCode, 1);
     QStringList shards;
     for (int i = 0; i < 3; ++i) {
         shards << m_dir.filePath(QStringLiteral("shard%1.jsonl").arg(i));
-        cli({"batch", "-r", "--cpu", "--bins", "64", "--shard", QStringLiteral("%1/3").arg(i), "-o", shards.last(), m_root});
+        cli(QStringList{"batch"} + counting + QStringList{"--shard", QStringLiteral("%1/3").arg(i), "-o", shards.last(), m_root});
     }
     const Run mergedShards = cli(QStringList{"merge"} + shards);
     const Run mergedWhole = cli({"merge", whole});
     QCOMPARE(mergedShards.exitCode, 0);
+    QCOMPARE(mergedWhole.exitCode, 0);
     const QList<QJsonObject> a = records(mergedShards.out), b = records(mergedWhole.out);
     QCOMPARE(a.size(), b.size());
     QVERIFY(a.size() >= 4);  // gray, R, G, B at 64 bins
     for (int i = 0; i < a.size(); ++i) {
         QCOMPARE(a[i]["channel"], b[i]["channel"]);
         QCOMPARE(a[i]["counts"], b[i]["counts"]);
+        QCOMPARE(a[i]["statistics"], b[i]["statistics"]);
+        QCOMPARE(a[i]["binning"], b[i]["binning"]);
+    }
+    // Both end with a summary that adds up the shards' files.
+    const QJsonObject summary = QJsonDocument::fromJson(mergedShards.out.trimmed().split('\n').last()).object();
+    QCOMPARE(summary["record"].toString(), QStringLiteral("summary"));
+    QCOMPARE(summary["records"].toInt(), a.size());
+    QCOMPARE(summary["files"].toInt(), m_haveVideo ? 5 : 4);
+    QCOMPARE(summary["failed"].toInt(), 2);
+}
+
+void TestBatch::mergeOfOneRecordEqualsIt_data()
+{
+    QTest::addColumn<QStringList>("counting");
+    QTest::addColumn<QString>("binning");
+    QTest::newRow("8-bit, one bin per value") << QStringList{} << "identity";
+    QTest::newRow("8-bit, 64 bins") << QStringList{"--bins", "64"} << "uniform";
+    QTest::newRow("8-bit, --bins 0") << QStringList{"--bins", "0"} << "identity";
+    QTest::newRow("8-bit, --range 10:200") << QStringList{"--range", "10:200", "--bins", "19"} << "uniform";
+}
+
+void TestBatch::mergeOfOneRecordEqualsIt()
+{
+    // Issue 11, item 6: merging dropped the one-bin-per-value flag, so the mean moved by half a
+    // bin and max by one. A merge of one file's records must give the same statistics.
+    QFETCH(QStringList, counting);
+    QFETCH(QString, binning);
+    const QString one = m_dir.filePath("one.jsonl");
+    QCOMPARE(cli(QStringList{"batch", "--cpu", "-o", one, m_root + "/a.png"} + counting).exitCode, 0);
+    QFile file(one);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QJsonObject> original = records(file.readAll());
+    const Run merged = cli({"merge", one});
+    QCOMPARE(merged.exitCode, 0);
+    const QList<QJsonObject> back = records(merged.out);
+    QCOMPARE(back.size(), 3);
+    QCOMPARE(original.size(), 3);
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(back[i]["binning"].toString(), binning);
+        for (const char* key : {"channel", "bins", "lo", "hi", "binning", "counts", "statistics"})
+            QCOMPARE(back[i][key], original[i][key]);
     }
 }
 
@@ -253,38 +305,59 @@ void TestBatch::equalizedImagesAndPlots()
     QCOMPARE(back.depth(), CV_16U);  // native depth kept
 }
 
+void TestBatch::interruptedRunLeavesValidOutput_data()
+{
+    QTest::addColumn<QList<int>>("sent");
+    QTest::addColumn<int>("exitCode");
+    QTest::newRow("Ctrl-C stops after the file") << QList<int>{SIGINT} << 130;
+    QTest::newRow("second Ctrl-C ends at once") << QList<int>{SIGINT, SIGINT} << 130;
+    QTest::newRow("SIGTERM ends at once") << QList<int>{SIGTERM} << 143;
+}
+
 void TestBatch::interruptedRunLeavesValidOutput()
 {
+    QFETCH(QList<int>, sent);
+    QFETCH(int, exitCode);
     const QString folder = m_dir.filePath("many");
-    QVERIFY(QDir().mkpath(folder));
-    cv::Mat big(1080, 1920, CV_8UC3);
-    cv::randu(big, cv::Scalar::all(0), cv::Scalar::all(256));
-    for (int i = 0; i < 40; ++i)
-        QVERIFY(cv::imwrite(QStringLiteral("%1/f%2.png").arg(folder).arg(i, 3, 10, QChar('0')).toStdString(), big));
+    if (!QFileInfo::exists(folder)) {
+        QVERIFY(QDir().mkpath(folder));
+        cv::Mat big(1080, 1920, CV_8UC3);
+        cv::randu(big, cv::Scalar::all(0), cv::Scalar::all(256));
+        for (int i = 0; i < 40; ++i)
+            QVERIFY(cv::imwrite(QStringLiteral("%1/f%2.png").arg(folder).arg(i, 3, 10, QChar('0')).toStdString(), big));
+    }
     const QString output = m_dir.filePath("partial.jsonl");
+    QFile::remove(output);
     QProcess p;
     p.start(QStringLiteral(HISTOSCOPE_CLI), {"batch", "--cpu", "-j", "1", "-o", output, folder});
     QVERIFY(p.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(output).size() > 0, 20000);
-    ::kill(pid_t(p.processId()), SIGINT);
+    for (int signal : sent)
+        ::kill(pid_t(p.processId()), signal);
     QVERIFY(p.waitForFinished(20000));
     QFile f(output);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = f.readAll().split('\n');
     QVERIFY(lines.last().isEmpty());  // ends with a complete line
     int records = 0;
+    bool summary = false;
     for (const QByteArray& line : lines)
         if (!line.isEmpty()) {
             QJsonParseError error;
-            QJsonDocument::fromJson(line, &error);
+            const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
             QCOMPARE(error.error, QJsonParseError::NoError);
-            ++records;
+            summary = o["record"].toString() == "summary";
+            records += o["record"].toString() == "histogram";
         }
     QVERIFY(records > 0);
-    if (p.exitCode() == 130)
-        QVERIFY(records < 40 * 3);
-    else
-        QCOMPARE(p.exitCode(), 0);  // it finished before the signal arrived: still valid
+    if (p.exitCode() == 0) {
+        QVERIFY(summary);  // it finished before the signal arrived: whole, with its summary
+        return;
+    }
+    QCOMPARE(p.exitCode(), exitCode);
+    QVERIFY(records < 40 * 3);
+    QVERIFY(!summary);  // merge can tell it from a finished output
+    QVERIFY(p.readAllStandardError().contains("whole"));
 }
 
 QTEST_GUILESS_MAIN(TestBatch)

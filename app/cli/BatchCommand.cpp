@@ -1,167 +1,30 @@
 #include "app/cli/BatchCommand.h"
 
-#include "app/cli/BatchInputs.h"
-#include "app/cli/CliOptions.h"
-#include "app/core/FrameRequest.h"
-#include "io/FrameSource.h"
-#include "io/FrameWriter.h"
-#include "app/core/HistogramExport.h"
-#include "app/cli/HistogramPlotSvg.h"
+#include "app/cli/BatchOptions.h"
+#include "app/cli/Console.h"
+#include "app/cli/FileCounter.h"
+#include "app/cli/Interrupts.h"
+#include "app/cli/OutputSink.h"
+#include "io/AtomicFile.h"
+#include "io/MemoryBudget.h"
 
 #include "histoscope/HistogramEngine.h"
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFile>
-#include <QFileInfo>
-#include <QFuture>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QMap>
-#include <QTextStream>
+#include <QHash>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <deque>
-#include <mutex>
+#include <memory>
 #include <unistd.h>
 
 namespace {
 
-std::atomic<bool> g_interrupted{false};
-void onInterrupt(int) { g_interrupted = true; }
-
-enum class Format { Csv, JsonLines };
-
-struct BatchOptions {
-    CliHistogramOptions histogram;
-    BatchInputOptions inputs;
-    Format format = Format::JsonLines;
-    bool perFrame = false;
-    QString equalizeDir;
-    QString plotDir;
-    bool allDevices = false;
-};
-
-struct FileOutcome {
-    QString path;
-    QStringList lines;
-    QStringList warnings;
-    QString error;
-    qint64 frames = 0;
-};
-
-// One engine per worker thread: engines on a GPU each have their own stream, so the threads'
-// uploads and counts overlap each other's decoding.
-hs::HistogramEngine& threadEngine(const BatchOptions& options)
-{
-    thread_local std::unique_ptr<hs::HistogramEngine> engine;
-    if (!engine) {
-        static std::atomic<int> next{0};
-        const int devices = std::max(1, hs::HistogramEngine::cudaDeviceCount());
-        hs::EngineOptions e;
-        e.useGpu = options.histogram.counting.useGpu;
-        e.device = options.allDevices ? next++ % devices : 0;
-        e.cpuThreads = 1;  // the batch is already parallel over files
-        engine = std::make_unique<hs::HistogramEngine>(e);
-    }
-    return *engine;
-}
-
-void appendRecords(FileOutcome& outcome, const BatchOptions& options, const Frame& frame,
-                   const hs::HistogramResult& result, qint64 frameIndex)
-{
-    for (const auto& [name, h] : displayOrderedChannels(frame, result)) {
-        const ChannelRecord record{outcome.path, frameIndex, name, h, statisticsContext(frame, *h)};
-        outcome.lines << (options.format == Format::Csv
-                              ? csvLine(record)
-                              : QString::fromUtf8(QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact)));
-    }
-}
-
-QString outputName(const QString& dir, const QString& path, const QString& suffix)
-{
-    // Folder-qualified so that a/x.png and b/x.png do not collide.
-    QString base = QFileInfo(path).filePath();
-    base.replace(QRegularExpression(QStringLiteral("[/\\\\:]+")), QStringLiteral("_"));
-    base.remove(QRegularExpression(QStringLiteral("^[._]+")));
-    return QDir(dir).filePath(base + suffix);
-}
-
-FileOutcome processFile(const QString& path, const BatchOptions& options)
-{
-    FileOutcome outcome;
-    outcome.path = path;
-    Error error;
-    auto source = openFrameSource(path, options.histogram.raw, error);
-    if (!source) {
-        outcome.error = error.message();
-        return outcome;
-    }
-    outcome.warnings = source->warnings;
-    hs::HistogramEngine& engine = threadEngine(options);
-    const bool perFrame = options.perFrame && source->kind() == FrameSource::MediaKind::Video;
-    hs::HistogramResult total;
-    Frame frame, first;
-    while (!g_interrupted && source->next(frame, error)) {
-        const hs::HistogramRequest request = frameRequest(frame, options.histogram.counting);
-        hs::HistogramResult result;
-        const bool accumulate = !perFrame && outcome.frames > 0;
-        const hs::Status status = accumulate ? engine.accumulate(request, total) : engine.compute(request, perFrame ? result : total);
-        if (!status) {
-            outcome.error = path + QStringLiteral(": ") + QString::fromStdString(status.message);
-            return outcome;
-        }
-        if (perFrame)
-            appendRecords(outcome, options, frame, result, outcome.frames);
-        if (outcome.frames++ == 0)
-            first = frame;
-    }
-    if (error.isError()) {
-        outcome.error = error.message();
-        outcome.lines.clear();  // a file that fails part-way is reported, not half-counted
-        return outcome;
-    }
-    if (outcome.frames == 0) {
-        outcome.error = path + QStringLiteral(": no frames");
-        return outcome;
-    }
-    if (!perFrame)
-        appendRecords(outcome, options, first, total, -1);
-    if (!options.plotDir.isEmpty() && !perFrame) {
-        QFile svg(outputName(options.plotDir, path, QStringLiteral(".svg")));
-        if (svg.open(QIODevice::WriteOnly))
-            svg.write(histogramSvg(path, displayOrderedChannels(first, total)).toUtf8());
-        else
-            outcome.warnings << svg.fileName() + QStringLiteral(": ") + svg.errorString();
-    }
-    if (!options.equalizeDir.isEmpty() && source->kind() != FrameSource::MediaKind::Video) {
-        if (first.type() == hs::SampleType::U8 || first.type() == hs::SampleType::U16) {
-            const std::size_t stride = std::size_t(first.width()) * first.channels() * hs::sampleSize(first.type());
-            auto pixels = std::make_shared<std::vector<unsigned char>>(stride * std::size_t(first.height()));
-            hs::EqualizeResult eq;
-            const hs::Status s = engine.equalize(first.view(), pixels->data(), stride, eq,
-                                                 {true, first.channels() != 2, true, false});
-            const Frame out(std::shared_ptr<const void>(pixels, pixels->data()), pixels->data(), first.type(), first.width(),
-                            first.height(), first.channels(), stride, first.channelOrder());
-            const Error saved = s ? saveFrame(outputName(options.equalizeDir, path, QStringLiteral(".png")), out)
-                                      : Error::make(ErrorKind::UnsupportedType, path, QString::fromStdString(s.message));
-            if (saved.isError())
-                outcome.warnings << saved.message();
-        } else {
-            outcome.warnings << path + QStringLiteral(": not equalized (only 8- and 16-bit images are)");
-        }
-    }
-    return outcome;
-}
-
 class Progress {
 public:
-    explicit Progress(qint64 total) : m_total(total), m_enabled(isatty(fileno(stderr))) { m_timer.start(); }
+    explicit Progress(qint64 total) : m_total(total), m_enabled(isatty(STDERR_FILENO)) { m_timer.start(); }
     void update(qint64 done, bool force = false)
     {
         if (!m_enabled || (!force && m_last.isValid() && m_last.elapsed() < 100))
@@ -171,15 +34,15 @@ public:
         const double rate = double(done) / seconds;
         const qint64 eta = rate > 0 ? qint64(double(m_total - done) / rate) : 0;
         const int width = 30, filled = m_total ? int(width * done / m_total) : width;
-        std::fprintf(stderr, "\r[%s%s] %lld/%lld files  %.1f files/s  ETA %02lld:%02lld ",
-                     QByteArray(filled, '=').constData(), QByteArray(width - filled, ' ').constData(), (long long)done,
-                     (long long)m_total, rate, (long long)(eta / 60), (long long)(eta % 60));
-        std::fflush(stderr);
+        printError(QStringLiteral("\r[%1%2] %3/%4 files  %5 files/s  ETA %6:%7 ")
+                       .arg(QString(filled, '='), QString(width - filled, ' '))
+                       .arg(done).arg(m_total).arg(rate, 0, 'f', 1)
+                       .arg(eta / 60, 2, 10, QChar('0')).arg(eta % 60, 2, 10, QChar('0')));
     }
     void finish()
     {
         if (m_enabled)
-            std::fprintf(stderr, "\n");
+            printError(QStringLiteral("\n"));
     }
     double seconds() const { return m_timer.elapsed() / 1000.0; }
 
@@ -190,326 +53,286 @@ private:
     QElapsedTimer m_last;
 };
 
-bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser, BatchOptions& options, QString& error)
+// Plots and equalized images mirror the input tree under their folder, so a/b_c.png and
+// a_b/c.png stay apart; two inputs that would still share a name are a usage error.
+QString mirrored(const QString& dir, const InputFile& input, const QString& suffix)
 {
-    parser.setApplicationDescription(QStringLiteral(
-        "Histograms of files and folders as CSV or JSON Lines (schema histoscope.histogram/1, see docs/SCHEMA.md).\n"
-        "Exit code: 0 all inputs counted, 1 some inputs failed (listed on stderr), 2 usage error."));
-    parser.addHelpOption();
-    addHistogramOptions(parser);
-    parser.addOptions({
-        {{"r", "recursive"}, "Descend into sub-folders."},
-        {"include", "Only files whose name matches GLOB (repeatable).", "GLOB"},
-        {"exclude", "Skip files whose name matches GLOB (repeatable).", "GLOB"},
-        {"per-frame", "One record per video frame instead of the sum over frames."},
-        {"format", "csv or jsonl.", "FORMAT", "jsonl"},
-        {{"o", "output"}, "Write records to FILE instead of stdout.", "FILE"},
-        {"equalize-dir", "Also write equalized images (8/16-bit) into DIR.", "DIR"},
-        {"plot-dir", "Also write an SVG plot per file into DIR.", "DIR"},
-        {{"j", "jobs"}, "Files decoded and counted at once (default: one per core).", "N"},
-        {"devices", "Spread the work over every GPU of the host."},
-        {"shard", "Process only share I of N of the sorted inputs (0-based), e.g. 3/8.", "I/N"},
-    });
-    parser.addPositionalArgument("paths", "Files and folders.", "PATH...");
-    if (!parser.parse(arguments)) {
-        error = parser.errorText();
-        return false;
+    return dir.isEmpty() ? QString() : QDir(dir).filePath(input.relative + suffix);
+}
+
+QString findCollision(const QList<InputFile>& files, const QString& dir, const QString& suffix)
+{
+    if (dir.isEmpty())
+        return {};
+    QHash<QString, QString> owners;
+    for (const InputFile& f : files) {
+        const QString name = mirrored(dir, f, suffix);
+        const auto it = owners.constFind(name);
+        if (it != owners.cend())
+            return QStringLiteral("%1 and %2 would both write %3; run them separately or give their folders")
+                .arg(*it, f.path, name);
+        owners.insert(name, f.path);
     }
-    if (parser.isSet("help"))
-        return true;
-    if (!readHistogramOptions(parser, options.histogram, error))
-        return false;
-    options.inputs.recursive = parser.isSet("recursive");
-    options.inputs.include = parser.values("include");
-    options.inputs.exclude = parser.values("exclude");
-    options.inputs.acceptAnyFile = options.histogram.raw.has_value();
-    options.perFrame = parser.isSet("per-frame");
-    const QString format = parser.value("format");
-    if (format != "csv" && format != "jsonl") {
-        error = QStringLiteral("--format takes csv or jsonl");
-        return false;
+    return {};
+}
+
+class BatchRun {
+public:
+    BatchRun(const BatchOptions& options, const ExpandedInputs& inputs, OutputSink& sink)
+        : m_options(options), m_inputs(inputs), m_sink(sink), m_progress(inputs.files.size())
+    {
+        m_pool.setMaxThreadCount(options.jobs);
     }
-    options.format = format == "csv" ? Format::Csv : Format::JsonLines;
-    options.equalizeDir = parser.value("equalize-dir");
-    options.plotDir = parser.value("plot-dir");
-    options.allDevices = parser.isSet("devices");
-    if (parser.isSet("shard")) {
-        const QStringList parts = parser.value("shard").split('/');
-        bool okI = false, okN = false;
-        if (parts.size() == 2) {
-            options.inputs.shardIndex = parts[0].toInt(&okI);
-            options.inputs.shardCount = parts[1].toInt(&okN);
-        }
-        if (!okI || !okN || options.inputs.shardCount < 1 || options.inputs.shardIndex < 0
-            || options.inputs.shardIndex >= options.inputs.shardCount) {
-            error = QStringLiteral("--shard takes I/N with 0 <= I < N, e.g. 0/4");
+    int run();
+
+private:
+    void fail(const QString& path, const QString& cause);
+    bool write(const HistogramRecord& record, FileJob& job);
+    bool drain(FileJob& job);
+    void finishFile(FileJob& job);
+    bool writeLine(const QByteArray& line);
+
+    const BatchOptions& m_options;
+    const ExpandedInputs& m_inputs;
+    OutputSink& m_sink;
+    Progress m_progress;
+    QThreadPool m_pool;
+    QStringList m_failed;
+    Error m_outputError;
+    int m_csvBins = -1;
+    int m_abandoned = 0;
+    qint64 m_counted = 0, m_done = 0, m_frames = 0, m_records = 0;
+};
+
+bool BatchRun::writeLine(const QByteArray& line)
+{
+    if (m_outputError.isError())
+        return false;
+    return m_sink.writeLine(line, m_outputError);
+}
+
+void BatchRun::fail(const QString& path, const QString& cause)
+{
+    m_failed << path;
+    printError(QStringLiteral("error: %1\n").arg(cause));
+}
+
+bool BatchRun::write(const HistogramRecord& record, FileJob& job)
+{
+    if (m_options.format == RecordFormat::JsonLines) {
+        if (!writeLine(RecordCodec::jsonLine(record)))
             return false;
-        }
+        ++m_records;
+        return true;
     }
-    if (parser.positionalArguments().isEmpty()) {
-        error = QStringLiteral("give at least one file or folder");
+    const int bins = int(record.histogram.counts.size());
+    if (m_csvBins < 0) {
+        m_csvBins = bins;
+        if (!writeLine(RecordCodec::csvHeader(bins)))
+            return false;
+    }
+    if (bins != m_csvBins) {
+        // One CSV file has one column layout; this file's records do not fit it.
+        job.cancel();
         return false;
     }
+    if (!writeLine(RecordCodec::csvLine(record)))
+        return false;
+    ++m_records;
     return true;
+}
+
+// Writes the job's records as they come; false when the file was given up on.
+bool BatchRun::drain(FileJob& job)
+{
+    const auto slice = std::chrono::milliseconds(100);
+    HistogramRecord record;
+    for (;;) {
+        switch (job.wait(record, slice)) {
+        case FileJob::Event::Record:
+            if (!write(record, job)) {
+                job.cancel();
+                if (!m_outputError.isError())
+                    fail(job.input().path, QStringLiteral("%1: %2 bins do not fit this CSV output's %3 count columns "
+                                                          "(one column layout per CSV file: give --bins N, or use --format jsonl)")
+                                               .arg(job.input().path).arg(record.histogram.counts.size()).arg(m_csvBins));
+                return false;
+            }
+            continue;
+        case FileJob::Event::Done:
+            return true;
+        case FileJob::Event::Idle:
+            if (Interrupts::requested()) {
+                job.cancel();
+                return false;
+            }
+            if (m_options.fileTimeout > 0 && job.idleMilliseconds() > qint64(m_options.fileTimeout * 1000)) {
+                job.cancel();
+                // The worker is stuck inside a decoder and cannot be stopped: leave it, and
+                // give the pool a thread in its place.
+                ++m_abandoned;
+                m_pool.setMaxThreadCount(m_options.jobs + m_abandoned);
+                if (!Interrupts::requested())
+                    fail(job.input().path, QStringLiteral("%1: no progress for %2 s (the decoder hangs); given up (--file-timeout)")
+                                               .arg(job.input().path).arg(m_options.fileTimeout));
+                return false;
+            }
+            continue;
+        }
+    }
+}
+
+void BatchRun::finishFile(FileJob& job)
+{
+    for (const QString& w : job.warnings())
+        printError(QStringLiteral("warning: %1\n").arg(w));
+    if (!job.error().isEmpty()) {
+        fail(job.input().path, job.error());
+        return;
+    }
+    ++m_counted;
+    m_frames += job.frames();
+}
+
+int BatchRun::run()
+{
+    for (const InputProblem& p : m_inputs.failed)
+        fail(p.path, QStringLiteral("%1: %2").arg(p.path, p.cause));
+    for (const QString& note : m_inputs.notes)
+        printError(QStringLiteral("note: %1\n").arg(note));
+    const QList<InputFile>& files = m_inputs.files;
+    std::deque<std::shared_ptr<FileJob>> inFlight;
+    qsizetype next = 0;
+    const int window = 2 * m_options.jobs;  // decoded frames of at most this many files in memory
+    while ((next < files.size() || !inFlight.empty()) && !Interrupts::requested() && !m_outputError.isError()) {
+        while (next < files.size() && int(inFlight.size()) < window) {
+            auto job = std::make_shared<FileJob>(files[next++]);
+            const FileOutputs outputs{mirrored(m_options.plotDir, job->input(), QStringLiteral(".svg")),
+                                      mirrored(m_options.equalizeDir, job->input(), QStringLiteral(".png"))};
+            const BatchOptions* options = &m_options;
+            // The job is shared: a worker given up on still holds it when it returns.
+            m_pool.start([job, options, outputs] { countFile(*job, *options, outputs); });
+            inFlight.push_back(job);
+        }
+        std::shared_ptr<FileJob> job = inFlight.front();
+        inFlight.pop_front();
+        const bool finished = drain(*job);
+        if (Interrupts::requested() || m_outputError.isError())
+            break;  // a file cut short by the interrupt is neither finished nor called failed
+        ++m_done;
+        if (finished)
+            finishFile(*job);
+        m_progress.update(m_done);
+    }
+    for (auto& job : inFlight)
+        job->cancel();
+    const bool interrupted = Interrupts::requested();
+    const qint64 failedCount = m_failed.size();
+    if (!interrupted && !m_outputError.isError()) {
+        if (m_options.format == RecordFormat::Csv && m_csvBins < 0 && writeLine(RecordCodec::csvHeader(0)))
+            m_csvBins = 0;
+        const RunSummary summary{m_records, m_counted, failedCount, m_frames};
+        writeLine(m_options.format == RecordFormat::Csv ? RecordCodec::summaryCsvLine(summary, m_csvBins)
+                                                        : RecordCodec::summaryJsonLine(summary));
+    }
+    if (!m_outputError.isError())
+        m_sink.close(m_outputError);
+    m_progress.update(m_done, true);
+    m_progress.finish();
+    printError(QStringLiteral("%1 %2 of %3 file(s), %4 frame(s), %5 record(s), %6 failed, %7 s (%8 files/s)\n")
+                   .arg(interrupted ? "interrupted after" : "counted")
+                   .arg(m_counted)
+                   .arg(files.size())
+                   .arg(m_frames)
+                   .arg(m_records)
+                   .arg(failedCount)
+                   .arg(m_progress.seconds(), 0, 'f', 2)
+                   .arg(double(m_done) / std::max(1e-3, m_progress.seconds()), 0, 'f', 1));
+    if (!m_failed.isEmpty()) {
+        printError(QStringLiteral("failed:\n"));
+        for (const QString& f : m_failed)
+            printError(QStringLiteral("  %1\n").arg(f));
+    }
+    int code = failedCount ? 1 : 0;
+    if (interrupted) {
+        printError(QStringLiteral("interrupted: %1 holds %2 whole line(s) and no summary record\n").arg(m_sink.name()).arg(m_sink.lines()));
+        code = 130;
+    }
+    if (m_outputError.isError()) {
+        printError(QStringLiteral("error: %1\n").arg(m_outputError.message()));
+        code = 3;
+    }
+    // Cancelled workers stop at their next frame; one stuck in a decoder never returns and
+    // cannot be joined. Everything is written by now, so the process may end without it.
+    const int grace = interrupted ? 3000 : m_options.fileTimeout > 0 ? int(m_options.fileTimeout * 1000) : -1;
+    if (m_abandoned || !m_pool.waitForDone(grace)) {
+        std::fflush(nullptr);
+        _exit(code);
+    }
+    return code;
 }
 
 }  // namespace
 
 int runBatchCommand(const QStringList& arguments)
 {
-    QTextStream err(stderr);
+    // First, before any thread exists, so that every thread inherits the blocked signals.
+    Interrupts::install();
     QCommandLineParser parser;
     BatchOptions options;
     QString problem;
-    if (!parseBatchOptions(arguments, parser, options, problem)) {
-        err << "histoscope-cli batch: " << problem << "\n";
+    auto usage = [](const QString& text) {
+        printError(QStringLiteral("histoscope-cli batch: %1\n").arg(text));
         return 2;
-    }
+    };
+    if (!parseBatchOptions(arguments, parser, options, problem))
+        return usage(problem);
     if (parser.isSet("help")) {
-        QTextStream(stdout) << parser.helpText();
+        printOutput(parser.helpText());
         return 0;
     }
-    for (const QString& dir : {options.equalizeDir, options.plotDir})
-        if (!dir.isEmpty() && !QDir().mkpath(dir)) {
-            err << "histoscope-cli batch: cannot create " << dir << "\n";
-            return 2;
-        }
-    QStringList missing;
-    const QStringList files = expandInputs(parser.positionalArguments(), options.inputs, missing);
-
-    QFile outFile;
-    if (parser.isSet("output")) {
-        outFile.setFileName(parser.value("output"));
-        if (!outFile.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
-            err << "histoscope-cli batch: " << outFile.fileName() << ": " << outFile.errorString() << "\n";
-            return 2;
-        }
-    } else {
-        outFile.open(stdout, QIODevice::WriteOnly | QIODevice::Text);
-    }
-    auto writeLine = [&](const QString& line) {
-        // Whole lines, flushed: an interrupted run leaves a file whose every line is complete.
-        outFile.write((line + '\n').toUtf8());
-        outFile.flush();
-    };
-
     {
         hs::HistogramEngine probe(hs::EngineOptions{options.histogram.counting.useGpu});
+        if (!checkStrategyAvailable(options.histogram.counting, probe.hasGpu(), problem))
+            return usage(problem);
         if (!probe.notice().empty())
-            err << "note: " << QString::fromStdString(probe.notice()) << "\n";
+            printError(QStringLiteral("note: %1\n").arg(QString::fromStdString(probe.notice())));
     }
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
-    QThreadPool pool;
-    const int jobs = parser.isSet("jobs") ? std::max(1, parser.value("jobs").toInt()) : QThread::idealThreadCount();
-    pool.setMaxThreadCount(jobs);
+    if (!options.jobsNote.isEmpty())
+        printError(QStringLiteral("note: %1\n").arg(options.jobsNote));
 
-    QStringList failed = missing;
-    for (const QString& m : missing)
-        err << "error: " << m << ": no such file or folder\n";
-    int csvBins = -1;
-    qint64 frames = 0, done = 0, records = 0;
-    Progress progress(files.size());
-    std::deque<QFuture<FileOutcome>> inFlight;
-    int next = 0;
-    const int window = 2 * jobs;  // bounded: decoded frames of at most this many files in memory
-    while ((next < files.size() || !inFlight.empty()) && !g_interrupted) {
-        while (next < files.size() && int(inFlight.size()) < window)
-            inFlight.push_back(QtConcurrent::run(&pool, processFile, files[next++], options));
-        FileOutcome outcome = inFlight.front().result();
-        inFlight.pop_front();
-        if (g_interrupted)
-            break;  // a file cut short by the interrupt is neither written nor called failed
-        ++done;
-        for (const QString& w : outcome.warnings)
-            err << "warning: " << w << "\n";
-        if (!outcome.error.isEmpty()) {
-            failed << outcome.path;
-            err << "error: " << outcome.error << "\n";
-        } else {
-            frames += outcome.frames;
-            for (const QString& line : outcome.lines) {
-                if (options.format == Format::Csv && csvBins < 0) {
-                    csvBins = line.section(',', 4, 4).toInt();
-                    writeLine(csvHeader(csvBins));
-                }
-                writeLine(line);
-                ++records;
-            }
-        }
-        err.flush();
-        progress.update(done);
+    const ExpandedInputs inputs = expandInputs(parser.positionalArguments(), options.inputs);
+    const QStringList named = parser.positionalArguments();
+    if (!options.output.isEmpty()) {
+        const QString conflict = outputConflict(options.output, false, inputs, named, options.inputs.recursive);
+        if (!conflict.isEmpty())
+            return usage(conflict);
     }
-    for (auto& f : inFlight)
-        f.waitForFinished();
-    progress.update(done, true);
-    progress.finish();
-    err << QStringLiteral("%1 %2 of %3 file(s), %4 frame(s), %5 record(s), %6 failed, %7 s (%8 files/s)\n")
-               .arg(g_interrupted ? "interrupted after" : "counted")
-               .arg(done - (failed.size() - missing.size()))
-               .arg(files.size())
-               .arg(frames)
-               .arg(records)
-               .arg(failed.size())
-               .arg(progress.seconds(), 0, 'f', 2)
-               .arg(double(done) / std::max(1e-3, progress.seconds()), 0, 'f', 1);
-    if (!failed.isEmpty()) {
-        err << "failed:\n";
-        for (const QString& f : failed)
-            err << "  " << f << "\n";
-    }
-    if (g_interrupted)
-        return 130;
-    return failed.isEmpty() ? 0 : 1;
-}
-
-namespace {
-
-struct MergedChannel {
-    QString channel;
-    qint64 bins = 0;
-    double lo = 0;
-    double hi = 0;
-    std::vector<std::uint64_t> counts;
-    std::uint64_t below = 0, above = 0, nan = 0;
-    int files = 0;
-};
-
-}  // namespace
-
-int runMergeCommand(const QStringList& arguments)
-{
-    QTextStream err(stderr);
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Adds the histograms of batch outputs (for example one per shard) into one record per channel, exactly."));
-    parser.addHelpOption();
-    parser.addOptions({{"format", "Output: csv or jsonl.", "FORMAT", "jsonl"}, {{"o", "output"}, "Output file.", "FILE"}});
-    parser.addPositionalArgument("files", "Batch outputs (.jsonl or .csv).", "FILE...");
-    if (!parser.parse(arguments) || parser.positionalArguments().isEmpty()) {
-        err << "histoscope-cli merge: " << (parser.errorText().isEmpty() ? QStringLiteral("give batch outputs to merge") : parser.errorText()) << "\n";
-        return 2;
-    }
-    if (parser.isSet("help")) {
-        QTextStream(stdout) << parser.helpText();
-        return 0;
-    }
-    QMap<QString, MergedChannel> merged;  // key: channel|bins|lo|hi
-    QStringList order;
-    int failures = 0;
-    for (const QString& path : parser.positionalArguments()) {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-            err << "error: " << path << ": " << file.errorString() << "\n";
-            ++failures;
+    for (const QString& dir : {options.equalizeDir, options.plotDir}) {
+        if (dir.isEmpty())
             continue;
-        }
-        int lineNumber = 0;
-        while (!file.atEnd()) {
-            const QByteArray line = file.readLine().trimmed();
-            ++lineNumber;
-            if (line.isEmpty() || line.startsWith("schema,"))
-                continue;
-            MergedChannel record;
-            QString source;
-            bool ok = true;
-            if (line.startsWith('{')) {
-                const QJsonObject o = QJsonDocument::fromJson(line).object();
-                ok = o["schema"].toString() == QLatin1String(kRecordSchema);
-                record.channel = o["channel"].toString();
-                record.bins = o["bins"].toInteger();
-                record.lo = o["lo"].toDouble();
-                record.hi = o["hi"].toDouble();
-                for (const QJsonValue v : o["counts"].toArray())
-                    record.counts.push_back(std::uint64_t(v.toInteger()));
-                const QJsonObject s = o["statistics"].toObject();
-                record.below = std::uint64_t(s["below"].toInteger());
-                record.above = std::uint64_t(s["above"].toInteger());
-                record.nan = std::uint64_t(s["nan"].toInteger());
-            } else {
-                // CSV: the file name may be quoted; the numeric columns follow it.
-                QStringList fields;
-                QString current;
-                bool quoted = false;
-                for (int i = 0; i < line.size(); ++i) {
-                    const char ch = line[i];
-                    if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') { current += '"'; ++i; }
-                    else if (ch == '"') quoted = !quoted;
-                    else if (ch == ',' && !quoted) { fields << current; current.clear(); }
-                    else current += QChar(ch);
-                }
-                fields << current;
-                ok = fields.size() >= 16 && fields[0] == QLatin1String(kRecordSchema);
-                if (ok) {
-                    record.channel = fields[3];
-                    record.bins = fields[4].toLongLong();
-                    record.lo = fields[5].toDouble();
-                    record.hi = fields[6].toDouble();
-                    record.below = fields[13].toULongLong();
-                    record.above = fields[14].toULongLong();
-                    record.nan = fields[15].toULongLong();
-                    for (int i = 16; i < fields.size(); ++i)
-                        record.counts.push_back(fields[i].toULongLong());
-                }
-            }
-            if (!ok || record.counts.size() != std::size_t(record.bins)) {
-                err << "error: " << path << ":" << lineNumber << ": not a " << kRecordSchema << " record\n";
-                ++failures;
-                continue;
-            }
-            const QString key = QStringLiteral("%1|%2|%3|%4").arg(record.channel).arg(record.bins).arg(record.lo, 0, 'g', 17).arg(record.hi, 0, 'g', 17);
-            auto it = merged.find(key);
-            if (it == merged.end()) {
-                record.files = 1;
-                merged.insert(key, record);
-                order << key;
-            } else {
-                for (std::size_t b = 0; b < record.counts.size(); ++b)
-                    it->counts[b] += record.counts[b];
-                it->below += record.below;
-                it->above += record.above;
-                it->nan += record.nan;
-                ++it->files;
-            }
+        const QString conflict = outputConflict(dir, true, inputs, named, options.inputs.recursive);
+        if (!conflict.isEmpty())
+            return usage(conflict);
+    }
+    for (const auto& [dir, suffix] : {std::pair{options.plotDir, QStringLiteral(".svg")}, std::pair{options.equalizeDir, QStringLiteral(".png")}}) {
+        const QString collision = findCollision(inputs.files, dir, suffix);
+        if (!collision.isEmpty())
+            return usage(collision);
+        if (!dir.isEmpty()) {
+            const Error made = makeFolders(dir);
+            if (made.isError())
+                return usage(made.message());
         }
     }
-    QFile out;
-    if (parser.isSet("output")) {
-        out.setFileName(parser.value("output"));
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Text)) {
-            err << "histoscope-cli merge: " << out.fileName() << ": " << out.errorString() << "\n";
-            return 2;
-        }
-    } else {
-        out.open(stdout, QIODevice::WriteOnly | QIODevice::Text);
+
+    Interrupts::setExitNote(QStringLiteral("the output has no summary record, so merge treats it as unfinished"));
+    OutputSink sink;
+    Error error;
+    if (!sink.open(options.output, error)) {
+        printError(QStringLiteral("histoscope-cli batch: %1\n").arg(error.message()));
+        return error.cause.contains(QLatin1String("another run")) ? 2 : 3;
     }
-    // A canonical order, whatever order the inputs came in: gray, R, G, B, A, luma, then bins.
-    static const QStringList rank{"gray", "R", "G", "B", "A", "luma"};
-    std::stable_sort(order.begin(), order.end(), [&](const QString& a, const QString& b) {
-        const MergedChannel &x = merged[a], &y = merged[b];
-        const int rx = rank.indexOf(x.channel), ry = rank.indexOf(y.channel);
-        if (rx != ry)
-            return rx < ry;
-        return x.bins != y.bins ? x.bins < y.bins : (x.lo != y.lo ? x.lo < y.lo : x.hi < y.hi);
-    });
-    const bool csv = parser.value("format") == "csv";
-    bool header = false;
-    for (const QString& key : order) {
-        const MergedChannel& m = merged[key];
-        hs::ChannelHistogram h;
-        h.binning.bins = std::uint32_t(m.bins);
-        h.binning.lo = m.lo;
-        h.binning.hi = m.hi;
-        h.counts = m.counts;
-        h.below = m.below;
-        h.above = m.above;
-        h.nan = m.nan;
-        const ChannelRecord record{QStringLiteral("merged:%1").arg(m.files), -1, m.channel, &h, {}};
-        if (csv && !header) {
-            out.write((csvHeader(int(m.bins)) + '\n').toUtf8());
-            header = true;
-        }
-        out.write(((csv ? csvLine(record) : QString::fromUtf8(QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact))) + '\n').toUtf8());
-    }
-    return failures ? 1 : 0;
+    BatchRun run(options, inputs, sink);
+    return run.run();
 }

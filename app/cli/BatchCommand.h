@@ -4,5 +4,3 @@
 
 // `histoscope-cli batch PATH...`: histograms of files and folders as CSV or JSON Lines.
 int runBatchCommand(const QStringList& arguments);
-// `histoscope-cli merge FILE...`: adds the records of several batch outputs (shards) exactly.
-int runMergeCommand(const QStringList& arguments);

@@ -1,17 +1,41 @@
 // Expands batch arguments into an ordered file list: folders (optionally recursive) filtered by
 // glob patterns, then the share of a shard (`--shard i/n`: every n-th file from the i-th).
+// Every path named or found is either in the list or in `failed` with its cause: unreadable
+// folders, files that are not regular, broken links and links that leave the folder given.
+// Names are handled as bytes (io/NativePath.h); each file is listed once, however reached.
 #pragma once
 
+#include <QList>
 #include <QStringList>
 
 struct BatchInputOptions {
     bool recursive = false;
-    QStringList include;   // globs on the file name; empty: any known image, video or .npy
+    bool followLinks = false;  // let symbolic links lead out of the folder given
+    QStringList include;       // globs on the file name; empty: any known image, video or .npy
     QStringList exclude;
     int shardIndex = 0;
     int shardCount = 1;
     bool acceptAnyFile = false;  // raw mode: any file is data
 };
 
-// Missing paths are returned in `missing` and not in the list.
-QStringList expandInputs(const QStringList& paths, const BatchInputOptions& options, QStringList& missing);
+struct InputFile {
+    QString path;      // as found: the folder given joined with the names under it
+    QString relative;  // under the folder given; the file name for a file named directly
+};
+
+struct InputProblem {
+    QString path;
+    QString cause;
+};
+
+struct ExpandedInputs {
+    QList<InputFile> files;
+    QList<InputProblem> failed;
+    QStringList notes;          // e.g. one file reached twice, counted once
+    QStringList walkedFolders;  // canonical paths of the folders given, to keep outputs out
+};
+
+ExpandedInputs expandInputs(const QStringList& paths, const BatchInputOptions& options);
+// True when `path` (existing or not) is one of the files, or would be found under a folder.
+QString outputConflict(const QString& output, bool isFolder, const ExpandedInputs& inputs,
+                       const QStringList& namedPaths, bool recursive);

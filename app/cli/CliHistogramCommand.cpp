@@ -1,15 +1,18 @@
 #include "app/cli/CliHistogramCommand.h"
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/Console.h"
+#include "app/cli/FirstFrameRequest.h"
 #include "app/core/FrameRequest.h"
 #include "io/FrameSource.h"
 
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/HistogramStatistics.h"
 
-#include <QTextStream>
-
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
 
 namespace {
 
@@ -31,84 +34,105 @@ QString sparkline(const hs::ChannelHistogram& h, int columns)
 int runHistogramCommand(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Prints the histogram and statistics of one file (all frames summed)."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Prints the histogram and statistics of one file (all frames summed).\n"
+        "Exit code: 0 counted, 1 the file failed, 2 usage error, 3 the output could not be written."));
     parser.addHelpOption();
     addHistogramOptions(parser);
     parser.addPositionalArgument("file", "Image, video, .npy or raw file.");
-    QTextStream out(stdout), err(stderr);
     if (!parser.parse(arguments)) {
-        err << parser.errorText() << "\n";
+        printError(parser.errorText() + "\n");
         return 2;
     }
-    if (parser.isSet("help")) {
-        out << parser.helpText();
-        return 0;
-    }
+    if (parser.isSet("help"))
+        return printOutput(parser.helpText()) ? 0 : 3;
     if (parser.positionalArguments().size() != 1) {
-        err << "histoscope-cli histogram: give exactly one file\n";
+        printError(QStringLiteral("histoscope-cli histogram: give exactly one file\n"));
         return 2;
     }
     CliHistogramOptions options;
     QString problem;
     if (!readHistogramOptions(parser, options, problem)) {
-        err << "histoscope-cli histogram: " << problem << "\n";
+        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem));
         return 2;
     }
+    hs::HistogramEngine engine(hs::EngineOptions{options.counting.useGpu});
+    if (!checkStrategyAvailable(options.counting, engine.hasGpu(), problem)) {
+        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem));
+        return 2;
+    }
+    if (!engine.notice().empty())
+        printError(QStringLiteral("note: %1\n").arg(QString::fromStdString(engine.notice())));
     const QString path = parser.positionalArguments().first();
+    SourceOptions sourceOptions;
+    sourceOptions.raw = options.raw;
+    sourceOptions.memoryBudget = options.memoryBudget;
+    sourceOptions.streamChunks = true;
     Error error;
-    auto source = openFrameSource(path, options.raw, error);
+    auto source = openFrameSource(path, sourceOptions, error);
     if (!source) {
-        err << "error: " << error.message() << "\n";
+        printError(QStringLiteral("error: %1\n").arg(error.message()));
         return 1;
     }
-    hs::HistogramEngine engine(hs::EngineOptions{options.counting.useGpu});
-    if (!engine.notice().empty())
-        err << "note: " << QString::fromStdString(engine.notice()) << "\n";
     hs::HistogramResult result;
     Frame frame, first;
+    hs::HistogramRequest firstRequest;
     qint64 frames = 0;
     while (source->next(frame, error)) {
-        const hs::HistogramRequest request = frameRequest(frame, options.counting);
+        // Every frame (or chunk) is counted with the first one's binning, so the sums add up.
+        const hs::HistogramRequest request = frames == 0 ? firstFrameRequest(frame, *source, options.counting)
+                                                         : sameBinningRequest(frame, firstRequest);
+        if (frames == 0)
+            firstRequest = request;
         const hs::Status s = frames == 0 ? engine.compute(request, result) : engine.accumulate(request, result);
         if (!s) {
-            err << "error: " << path << ": " << QString::fromStdString(s.message) << "\n";
+            printError(QStringLiteral("error: %1\n").arg(Error::fromStatus(s, path).message()));
             return 1;
         }
         if (frames++ == 0)
             first = frame;
     }
     for (const QString& w : source->warnings)
-        err << "warning: " << w << "\n";
+        printError(QStringLiteral("warning: %1\n").arg(w));
     if (error.isError()) {
-        err << "error: " << error.message() << "\n";
-        if (frames == 0)
+        printError(QStringLiteral("error: %1\n").arg(error.message()));
+        if (frames == 0 || error.kind == ErrorKind::Truncated)
             return 1;
     }
-    out << path << ": " << first.width() << "x" << first.height() << ", " << first.channels() << " channel(s), "
-        << QString::fromStdString(std::string(hs::sampleTypeName(first.type()))) << ", " << frames << " frame(s)\n";
-    out << "engine: " << (engine.hasGpu() ? QString::fromStdString(engine.deviceInfo()->name) : QStringLiteral("CPU"))
-        << ", strategy " << QString::fromStdString(std::string(hs::strategyName(result.strategyRan)))
-        << QStringLiteral(", %1 ms").arg(result.timings.totalMs(), 0, 'f', 3) << "\n";
+    if (frames == 0) {
+        printError(QStringLiteral("error: %1: no frames\n").arg(path));
+        return 1;
+    }
+    const bool chunked = source->kind() == FrameSource::MediaKind::Array && frames > 1;
+    const QString type = QString::fromStdString(std::string(hs::sampleTypeName(first.type())));
+    QString text = chunked ? QStringLiteral("%1: %2 channel(s), %3, converted and counted in %4 chunks\n")
+                                 .arg(path).arg(first.channels()).arg(type).arg(frames)
+                           : QStringLiteral("%1: %2x%3, %4 channel(s), %5, %6 frame(s)\n")
+                                 .arg(path).arg(first.width()).arg(first.height()).arg(first.channels()).arg(type).arg(frames);
+    text += QStringLiteral("engine: %1, strategy %2, %3 ms\n")
+                .arg(engine.hasGpu() ? QString::fromStdString(engine.deviceInfo()->name) : QStringLiteral("CPU"),
+                     QString::fromStdString(std::string(hs::strategyName(result.strategyRan))))
+                .arg(result.timings.totalMs(), 0, 'f', 3);
     for (const NamedChannel& channel : displayOrderedChannels(first, result)) {
         const hs::ChannelHistogram& h = *channel.histogram;
         const hs::ChannelStatistics st = hs::computeStatistics(h, statisticsContext(first, h));
-        out << QStringLiteral("%1  %2 bins [%3, %4)  count %5  mean %6  sd %7  median %8  min %9  max %10")
-                   .arg(resultChannelName(first, h), -4)
-                   .arg(h.counts.size())
-                   .arg(h.binning.lo)
-                   .arg(hs::upperEdge(h.binning))
-                   .arg(st.count)
-                   .arg(st.mean, 0, 'g', 6)
-                   .arg(st.stdDevPopulation, 0, 'g', 6)
-                   .arg(st.median, 0, 'g', 6)
-                   .arg(st.min ? QString::number(*st.min, 'g', 6) : QStringLiteral("?"))
-                   .arg(st.max ? QString::number(*st.max, 'g', 6) : QStringLiteral("?"))
-            << QStringLiteral("  entropy %1 bits  below %2  above %3  NaN %4\n")
-                   .arg(st.entropyBits, 0, 'f', 3)
-                   .arg(h.below)
-                   .arg(h.above)
-                   .arg(h.nan)
-            << "      |" << sparkline(h, 64) << "|\n";
+        text += QStringLiteral("%1  %2 bins [%3, %4)  count %5  mean %6  sd %7  median %8  min %9  max %10")
+                    .arg(channel.name, -4)
+                    .arg(h.counts.size())
+                    .arg(h.binning.lo)
+                    .arg(hs::upperEdge(h.binning))
+                    .arg(st.count)
+                    .arg(st.mean, 0, 'g', 6)
+                    .arg(st.stdDevPopulation, 0, 'g', 6)
+                    .arg(st.median, 0, 'g', 6)
+                    .arg(st.min ? QString::number(*st.min, 'g', 6) : QStringLiteral("?"))
+                    .arg(st.max ? QString::number(*st.max, 'g', 6) : QStringLiteral("?"));
+        text += QStringLiteral("  entropy %1 bits  below %2  above %3  NaN %4\n").arg(st.entropyBits, 0, 'f', 3).arg(h.below).arg(h.above).arg(h.nan);
+        text += QStringLiteral("      |%1|\n").arg(sparkline(h, 64));
+    }
+    if (!printOutput(text)) {
+        printError(QStringLiteral("error: <stdout>: write failed (%1)\n").arg(QString::fromLocal8Bit(std::strerror(errno))));
+        return 3;
     }
     return error.isError() ? 1 : 0;
 }

@@ -1,19 +1,86 @@
 #include "app/cli/CliOptions.h"
 
+#include "io/MemoryBudget.h"
+
 #include "histoscope/HistogramTypes.h"
 
 #include <QRegularExpression>
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+// The engine bins integer samples exactly within +-2^34 (gpu/src/RequestPlan.cpp).
+constexpr double kRangeLimit = 17179869184.0;
+
+bool readRange(const QString& text, CountSettings& s, QString& error)
+{
+    const QStringList parts = text.split(':');
+    bool okLo = false, okHi = false;
+    double lo = 0, hi = 0;
+    if (parts.size() == 2) {
+        lo = parts[0].trimmed().toDouble(&okLo);
+        hi = parts[1].trimmed().toDouble(&okHi);
+    }
+    if (!okLo || !okHi || !std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) {
+        error = QStringLiteral("--range takes LO:HI, two finite numbers with LO < HI, e.g. 0:1 or 0:4096 (got '%1')").arg(text);
+        return false;
+    }
+    if (std::fabs(lo) > kRangeLimit || std::fabs(hi) > kRangeLimit) {
+        error = QStringLiteral("--range %1 goes past +-2^34 (17179869184), beyond which bins are not exact").arg(text);
+        return false;
+    }
+    if (!(float(lo) < float(hi))) {
+        error = QStringLiteral("--range %1 is too narrow for 32-bit float samples").arg(text);
+        return false;
+    }
+    // The command line's range applies to every kind of data it meets.
+    s.rangeMode = RangeMode::Manual;
+    s.manualRanges.fill(ValueRange{lo, hi});
+    return true;
+}
+
+bool readRawShape(const QString& text, rawformat::RawSpec& spec, QString& error)
+{
+    static const QRegularExpression shape(QStringLiteral("^(\\d+)(?:x(\\d+))?(?:x(\\d+))?$"));
+    const auto m = shape.match(text);
+    bool okW = false, okH = true, okC = true;
+    if (m.hasMatch()) {
+        spec.width = m.captured(1).toLongLong(&okW);
+        spec.height = m.captured(2).isEmpty() ? 1 : m.captured(2).toLongLong(&okH);
+        spec.channels = m.captured(3).isEmpty() ? 1 : m.captured(3).toInt(&okC);
+    }
+    if (!m.hasMatch() || !okW || !okH || !okC) {
+        error = QStringLiteral("--raw-shape takes WIDTHxHEIGHT[xCHANNELS] or N, whole numbers that fit 64 bits (got '%1')").arg(text);
+        return false;
+    }
+    const bool oneD = m.captured(2).isEmpty();
+    if ((spec.width == 0 && !oneD) || spec.height == 0) {
+        error = QStringLiteral("--raw-shape %1 has a zero dimension (N = 0 alone means every sample of the file)").arg(text);
+        return false;
+    }
+    if (spec.channels < 1 || spec.channels > 4) {
+        error = QStringLiteral("--raw-shape %1: channels must be 1 to 4").arg(text);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
 
 void addHistogramOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
         {"bins", "Bins per channel (0: one per integer value).", "N", "256"},
-        {"range", "Counted range LO:HI, half-open (default: the data's nominal range).", "LO:HI"},
+        {"range", "Counted range LO:HI, half-open, finite, within +-2^34 (default: the data's nominal range).", "LO:HI"},
         {"channels", "Channels to count, e.g. R,G,B or gray (default: all).", "LIST"},
         {"strategy", "Engine strategy: auto, cpu, global-atomic, shared, warp-aggregated, replicated, "
-                     "run-length, large-bins, cub.", "NAME", "auto"},
+                     "run-length, large-bins, cub. A GPU strategy without a GPU is a usage error.", "NAME", "auto"},
         {"cpu", "Count on the CPU even when a GPU is present."},
-        {"raw-shape", "Read other files as headerless raw data of WIDTHxHEIGHT[xCHANNELS] (or N for 1-D keys).", "SHAPE"},
+        {"memory-budget", "Memory that decoding may take, e.g. 8G or 512M; a file that would need more is refused "
+                          "from its header (default: half of this machine's memory).", "BYTES"},
+        {"raw-shape", "Read other files as headerless raw data of WIDTHxHEIGHT[xCHANNELS], or N 1-D keys (0: all).", "SHAPE"},
         {"raw-type", "Raw sample type: u8, u16, i16, u32, i32, f32, f64.", "TYPE", "u8"},
         {"raw-endian", "Raw byte order: little or big.", "ORDER", "little"},
         {"raw-offset", "Raw header bytes to skip.", "BYTES", "0"},
@@ -26,24 +93,19 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
     bool ok = false;
     s.bins = parser.value("bins").toInt(&ok);
     if (!ok || s.bins < 0 || s.bins > int(hs::kMaxBins)) {
-        error = QStringLiteral("--bins takes a whole number from 0 to %1").arg(hs::kMaxBins);
+        error = QStringLiteral("--bins takes a whole number from 0 to %1 (got '%2')").arg(hs::kMaxBins).arg(parser.value("bins"));
         return false;
     }
-    if (parser.isSet("range")) {
-        const QStringList parts = parser.value("range").split(':');
-        bool okLo = false, okHi = false;
-        ValueRange range;
-        if (parts.size() == 2) {
-            range.lo = parts[0].toDouble(&okLo);
-            range.hi = parts[1].toDouble(&okHi);
-        }
-        if (!okLo || !okHi || !(range.lo < range.hi)) {
-            error = QStringLiteral("--range takes LO:HI with LO < HI, e.g. 0:1 or 0:4096");
+    if (parser.isSet("range") && !readRange(parser.value("range"), s, error))
+        return false;
+    if (s.bins == 0 && s.rangeMode == RangeMode::Manual) {
+        const ValueRange& range = *s.manualRanges.front();
+        const double values = std::ceil(range.hi) - std::ceil(range.lo);
+        if (values > double(hs::kMaxBins)) {
+            error = QStringLiteral("--bins 0 over --range %1 would need %2 bins, more than the %3 the engine counts; give --bins")
+                        .arg(parser.value("range")).arg(values, 0, 'f', 0).arg(hs::kMaxBins);
             return false;
         }
-        // The command line's range applies to every kind of data it meets.
-        s.rangeMode = RangeMode::Manual;
-        s.manualRanges.fill(range);
     }
     if (parser.isSet("channels")) {
         s.channelMask = 0;
@@ -58,6 +120,10 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
                 return false;
             }
         }
+        if (!s.channelMask) {
+            error = QStringLiteral("--channels names no channel");
+            return false;
+        }
     }
     QString strategyError;
     const auto strategy = parseStrategy(parser.value("strategy"), &strategyError);
@@ -67,20 +133,21 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
     }
     s.strategy = *strategy;
     s.useGpu = !parser.isSet("cpu");
-    if (parser.isSet("raw-shape")) {
-        rawformat::RawSpec spec;
-        static const QRegularExpression shape(QStringLiteral("^(\\d+)(?:x(\\d+))?(?:x(\\d))?$"));
-        const auto m = shape.match(parser.value("raw-shape"));
-        if (!m.hasMatch()) {
-            error = QStringLiteral("--raw-shape takes WIDTHxHEIGHT[xCHANNELS] or N");
+    if (parser.isSet("memory-budget")) {
+        const auto bytes = parseBytes(parser.value("memory-budget"));
+        if (!bytes) {
+            error = QStringLiteral("--memory-budget takes a size such as 8G, 512M or 1000000 (got '%1')").arg(parser.value("memory-budget"));
             return false;
         }
-        spec.width = m.captured(1).toLongLong();
-        spec.height = m.captured(2).isEmpty() ? 1 : m.captured(2).toLongLong();
-        spec.channels = m.captured(3).isEmpty() ? 1 : m.captured(3).toInt();
+        options.memoryBudget = *bytes;
+    }
+    if (parser.isSet("raw-shape")) {
+        rawformat::RawSpec spec;
+        if (!readRawShape(parser.value("raw-shape"), spec, error))
+            return false;
         const auto type = rawformat::rawTypeFromName(parser.value("raw-type").toStdString());
         if (!type) {
-            error = QStringLiteral("--raw-type: unknown type '%1'").arg(parser.value("raw-type"));
+            error = QStringLiteral("--raw-type: unknown type '%1' (u8, u16, i16, u32, i32, f32, f64)").arg(parser.value("raw-type"));
             return false;
         }
         spec.type = *type;
@@ -91,11 +158,21 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
         }
         spec.bigEndian = endian == "big";
         spec.offset = parser.value("raw-offset").toULongLong(&ok);
-        if (!ok) {
-            error = QStringLiteral("--raw-offset takes a byte count");
+        if (!ok || spec.offset > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+            error = QStringLiteral("--raw-offset takes a byte count (got '%1')").arg(parser.value("raw-offset"));
             return false;
         }
         options.raw = spec;
     }
     return true;
+}
+
+bool checkStrategyAvailable(const CountSettings& counting, bool hasGpu, QString& error)
+{
+    if (!hs::isGpuStrategy(counting.strategy) || (counting.useGpu && hasGpu))
+        return true;
+    error = QStringLiteral("--strategy %1 runs on a CUDA GPU, and %2; use --strategy auto or cpu")
+                .arg(QString::fromStdString(std::string(hs::strategyName(counting.strategy))),
+                     counting.useGpu ? QStringLiteral("no GPU was found") : QStringLiteral("--cpu was given"));
+    return false;
 }

@@ -1,22 +1,24 @@
 // histoscope-cli: the engine without a window, for scripts and pipelines.
 #include "app/cli/BatchCommand.h"
+#include "app/cli/Console.h"
+#include "app/cli/MergeCommand.h"
+#include "io/NativePath.h"
 #include "bench/BenchCommand.h"
 #include "app/cli/CliHistogramCommand.h"
 
 #include <QCoreApplication>
-#include <QTextStream>
 
 namespace {
 
-void printUsage(QTextStream& out)
+QString usageText()
 {
-    out << "usage: histoscope-cli <command> [options]\n\n"
+    return QStringLiteral("usage: histoscope-cli <command> [options]\n\n"
            "commands:\n"
            "  histogram FILE     histogram and statistics of one image, video, .npy or raw file\n"
            "  batch PATH...      histograms of files and folders as CSV or JSON Lines\n"
            "  merge FILE...      add batch outputs (shards) back together exactly\n"
            "  bench ...          GPU self-check and benchmark (bench --help)\n"
-           "\nRun 'histoscope-cli <command> --help' for a command's options.\n";
+           "\nRun 'histoscope-cli <command> --help' for a command's options.\n");
 }
 
 }  // namespace
@@ -26,16 +28,20 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("histoscope-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION));
-    QStringList args = app.arguments();
-    QTextStream out(stdout), err(stderr);
+    // From argv as bytes: QCoreApplication::arguments() would turn a file name that is not
+    // UTF-8 into replacement characters, and the file could not be opened again.
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << pathFromNative(QByteArray(argv[i]));
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h") {
-        printUsage(out);
-        return args.size() < 2 ? 2 : 0;
+        if (args.size() < 2) {
+            printError(usageText());
+            return 2;
+        }
+        return printOutput(usageText()) ? 0 : 3;
     }
-    if (args[1] == "--version") {
-        out << "histoscope-cli " << HISTOSCOPE_VERSION << "\n";
-        return 0;
-    }
+    if (args[1] == "--version")
+        return printOutput(QStringLiteral("histoscope-cli %1\n").arg(QStringLiteral(HISTOSCOPE_VERSION))) ? 0 : 3;
     const QString command = args[1];
     args.removeAt(1);  // the parser sees "histoscope-cli <options...>"
     if (command == "histogram")
@@ -50,7 +56,6 @@ int main(int argc, char** argv)
             rest.push_back(args[i].toStdString());
         return hs::bench::runBenchCommand(rest);
     }
-    err << "histoscope-cli: unknown command '" << command << "'\n";
-    printUsage(err);
+    printError(QStringLiteral("histoscope-cli: unknown command '%1'\n").arg(command) + usageText());
     return 2;
 }

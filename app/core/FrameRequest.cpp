@@ -150,6 +150,14 @@ hs::HistogramRequest frameRequest(const Frame& frame, const CountSettings& setti
     return resolveRequest(frame, settings, roi).request;
 }
 
+hs::HistogramRequest sameBinningRequest(const Frame& frame, const hs::HistogramRequest& first, std::optional<hs::Rect> roi)
+{
+    hs::HistogramRequest request = first;
+    request.image = frame.view();
+    request.image.roi = roi;
+    return request;
+}
+
 QString outOfRangeWarning(const hs::HistogramResult& result, double share)
 {
     std::uint64_t outside = 0, nonNan = 0;

@@ -27,6 +27,11 @@ ResolvedRequest resolveRequest(const Frame& frame, const CountSettings& settings
 hs::HistogramRequest frameRequest(const Frame& frame, const CountSettings& settings,
                                   std::optional<hs::Rect> roi = std::nullopt);
 
+// A later frame of the same file counted with the first frame's binning, so the counts of
+// every frame (or chunk) of a file add up: a range taken from the data is the first frame's.
+hs::HistogramRequest sameBinningRequest(const Frame& frame, const hs::HistogramRequest& first,
+                                        std::optional<hs::Rect> roi = std::nullopt);
+
 // The smallest and largest finite samples of the region (every channel), if there is one.
 std::optional<ValueRange> finiteExtremes(const Frame& frame, std::optional<hs::Rect> roi = std::nullopt);
 

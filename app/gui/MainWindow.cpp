@@ -4,8 +4,8 @@
 #include "app/gui/ComparePanel.h"
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
-#include "app/core/HistogramExport.h"
 #include "app/core/PixelProbe.h"
+#include "app/core/RecordCodec.h"
 #include "widgets/HistogramView.h"
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
@@ -65,26 +65,32 @@ Error writeBytes(const QString& path, const QByteArray& bytes)
     return {};
 }
 
+// What an export says about one channel: the counts, the samples' type, and the region and frame
+// they came from.
+HistogramRecord exportRecord(const HistogramSnapshot& snapshot, const QString& source, qint64 frame,
+                             const QString& channel, const hs::ChannelHistogram& histogram)
+{
+    HistogramRecord record{source, frame, channel, histogram, snapshot.frame.type(), snapshot.roi};
+    return record;
+}
+
 Error writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
 {
     const auto channels = orderedChannels(*snapshot);
     int bins = 0;
     for (const auto& c : channels)
         bins = std::max(bins, int(c.histogram->counts.size()));
-    QString text;
-    QTextStream out(&text);
-    out << csvHeader(bins) << "\n";
+    QByteArray text = RecordCodec::csvHeader(bins);
     for (const auto& [name, h] : channels)
-        out << csvLine({source, frame, name, h, statisticsContext(snapshot->frame, *h)}) << "\n";
-    out.flush();
-    return writeBytes(path, text.toUtf8());
+        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h));
+    return writeBytes(path, text);
 }
 
 Error writeJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
 {
     QJsonArray records;
     for (const auto& [name, h] : orderedChannels(*snapshot))
-        records.append(recordJson({source, frame, name, h, statisticsContext(snapshot->frame, *h)}));
+        records.append(RecordCodec::recordJson(exportRecord(*snapshot, source, frame, name, *h)));
     return writeBytes(path, QJsonDocument(records).toJson());
 }
 

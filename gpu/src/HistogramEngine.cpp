@@ -8,7 +8,7 @@ namespace hs {
 
 namespace {
 
-Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramResult& result)
+Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramRequest& request, const HistogramResult& result)
 {
     std::size_t index = 0;
     for (int c = 0; c < plan.channels; ++c) {
@@ -18,6 +18,12 @@ Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramResu
             || result.channels[index].counts.size() != plan.map.ch[c].num_bins)
             return Status::error(ErrorCode::InvalidArgument,
                                  "cannot add counts to a histogram with other channels or bins");
+        // Same bin count over another range would add counts of different values together.
+        const ChannelBinning& mine = result.channels[index].binning;
+        const ChannelBinning& theirs = request.binning[std::size_t(c)];
+        if (mine.lo != theirs.lo || upperEdge(mine) != upperEdge(theirs) || mine.identity != theirs.identity)
+            return Status::error(ErrorCode::InvalidArgument,
+                                 "cannot add counts binned over another range to a histogram");
         ++index;
     }
     if (index != result.channels.size())
@@ -120,7 +126,7 @@ Status HistogramEngine::accumulate(const HistogramRequest& request, HistogramRes
     HS_TRY(m_impl->enter());
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    HS_TRY(checkAccumulateShape(plan, result));
+    HS_TRY(checkAccumulateShape(plan, request, result));
     return submitAndFinish(*this, request, result, true);
 }
 

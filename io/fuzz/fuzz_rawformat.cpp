@@ -1,6 +1,9 @@
-// libFuzzer entry: the .npy header parser and the raw shape checks on arbitrary bytes.
+// libFuzzer entry: the .npy header parser, the raw shape checks and the image header reader
+// (io/ImageHeader.h, which sizes PNG, JPEG, TIFF... before decoding) on arbitrary bytes.
+#include "../ImageHeader.h"
 #include "../RawFormat.h"
 
+#include <algorithm>
 #include <cstring>
 
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t size)
@@ -24,5 +27,14 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
         std::uint64_t bytes = 0;
         rawformat::validateRaw(spec, size - 20, bytes);
     }
+    imageheader::inspect(
+        [&](std::uint64_t offset, void* out, std::size_t n) {
+            if (offset >= size)
+                return std::size_t(0);
+            const std::size_t got = std::min<std::size_t>(n, size - std::size_t(offset));
+            std::memcpy(out, data + offset, got);
+            return got;
+        },
+        size);
     return 0;
 }

@@ -1,0 +1,143 @@
+#include "app/cli/FileCounter.h"
+
+#include "app/cli/HistogramPlotSvg.h"
+#include "app/cli/FirstFrameRequest.h"
+#include "app/cli/Interrupts.h"
+#include "app/core/FrameRequest.h"
+#include "io/AtomicFile.h"
+#include "io/FrameSource.h"
+#include "io/FrameWriter.h"
+
+#include "histoscope/HistogramEngine.h"
+
+#include <QFileInfo>
+
+#include <thread>
+
+namespace {
+
+// One engine per worker thread: engines on a GPU each have their own stream, so the threads'
+// uploads and counts overlap each other's decoding.
+hs::HistogramEngine& threadEngine(const BatchOptions& options)
+{
+    thread_local std::unique_ptr<hs::HistogramEngine> engine;
+    if (!engine) {
+        static std::atomic<int> next{0};
+        const int devices = std::max(1, hs::HistogramEngine::cudaDeviceCount());
+        hs::EngineOptions e;
+        e.useGpu = options.histogram.counting.useGpu;
+        e.device = options.allDevices ? next++ % devices : 0;
+        e.cpuThreads = 1;  // the batch is already parallel over files
+        engine = std::make_unique<hs::HistogramEngine>(e);
+    }
+    return *engine;
+}
+
+// Fault injection for tst_cli_hostile: a decoder that never returns, which no real file makes
+// reliably. HISTOSCOPE_TEST_STALL_ON=TEXT[@N] hangs the worker of a file whose path contains
+// TEXT, after N frames (default 0), as a stuck OpenCV call would. Set only by the tests.
+void stallIfAsked(const QString& path, qint64 frames)
+{
+    static const QStringList parts = qEnvironmentVariable("HISTOSCOPE_TEST_STALL_ON").split('@');
+    if (parts.first().isEmpty() || !path.contains(parts.first()) || frames != parts.value(1).toLongLong())
+        return;
+    for (;;)
+        std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+bool pushRecords(FileJob& job, const Frame& frame, const hs::HistogramResult& result, qint64 frameIndex)
+{
+    for (const auto& [name, h] : displayOrderedChannels(frame, result))
+        if (!job.push({job.input().path, frameIndex, name, *h, frame.type(), std::nullopt}))
+            return false;
+    return true;
+}
+
+QString equalize(hs::HistogramEngine& engine, const Frame& first, const QString& path, const QString& target)
+{
+    if (first.type() != hs::SampleType::U8 && first.type() != hs::SampleType::U16)
+        return path + QStringLiteral(": not equalized (only 8- and 16-bit images are)");
+    const std::size_t stride = std::size_t(first.width()) * first.channels() * hs::sampleSize(first.type());
+    auto pixels = std::make_shared<std::vector<unsigned char>>(stride * std::size_t(first.height()));
+    hs::EqualizeResult eq;
+    const hs::Status s = engine.equalize(first.view(), pixels->data(), stride, eq, {true, first.channels() != 2, true, false});
+    if (!s)
+        return path + QStringLiteral(": not equalized (%1)").arg(QString::fromStdString(s.message));
+    const Frame out(std::shared_ptr<const void>(pixels, pixels->data()), pixels->data(), first.type(), first.width(),
+                    first.height(), first.channels(), stride, first.channelOrder());
+    Error error = makeFolders(QFileInfo(target).path());
+    if (!error.isError())
+        error = saveFrame(target, out);
+    return error.isError() ? error.message() : QString();
+}
+
+}  // namespace
+
+void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& outputs)
+{
+    const QString& path = job.input().path;
+    QStringList warnings;
+    qint64 frames = 0;
+    auto finish = [&](const QString& error) { job.finish(error, warnings, frames); };
+    stallIfAsked(path, 0);
+    SourceOptions sourceOptions;
+    sourceOptions.raw = options.histogram.raw;
+    sourceOptions.memoryBudget = options.fileBudget;
+    sourceOptions.streamChunks = true;
+    Error error;
+    auto source = openFrameSource(path, sourceOptions, error);
+    job.beat();
+    if (!source)
+        return finish(error.message());
+    hs::HistogramEngine& engine = threadEngine(options);
+    const bool perFrame = options.perFrame && source->kind() == FrameSource::MediaKind::Video;
+    hs::HistogramResult total;
+    Frame frame, first;
+    hs::HistogramRequest firstRequest;
+    qint64 delivered = 0;
+    while (!job.cancelled() && !Interrupts::requested() && source->next(frame, error)) {
+        job.beat();
+        if (delivered > 0)
+            stallIfAsked(path, delivered);
+        // Every frame of a file is counted with the first frame's binning, so the sums add up.
+        const hs::HistogramRequest request = delivered == 0 ? firstFrameRequest(frame, *source, options.histogram.counting)
+                                                            : sameBinningRequest(frame, firstRequest);
+        if (delivered == 0)
+            firstRequest = request;
+        hs::HistogramResult result;
+        const bool accumulate = !perFrame && delivered > 0;
+        const hs::Status status = accumulate ? engine.accumulate(request, total) : engine.compute(request, perFrame ? result : total);
+        if (!status)
+            return finish(Error::fromStatus(status, path).message());
+        if (perFrame && !pushRecords(job, frame, result, delivered))
+            return finish({});
+        if (delivered++ == 0)
+            first = frame;
+    }
+    warnings = source->warnings;
+    frames = source->kind() == FrameSource::MediaKind::Array ? std::min<qint64>(delivered, 1) : delivered;
+    if (job.cancelled() || Interrupts::requested())
+        return finish({});
+    if (error.isError())
+        return finish(perFrame && delivered ? QStringLiteral("%1 (the first %2 frame(s) are in the output)").arg(error.message()).arg(delivered)
+                                            : error.message());
+    if (delivered == 0)
+        return finish(path + QStringLiteral(": no frames"));
+    if (!perFrame && !pushRecords(job, first, total, -1))
+        return finish({});
+    if (!outputs.plot.isEmpty() && !perFrame) {
+        Error saved = makeFolders(QFileInfo(outputs.plot).path());
+        if (!saved.isError())
+            saved = writeFileAtomically(outputs.plot, histogramSvg(path, displayOrderedChannels(first, total)).toUtf8());
+        if (saved.isError())
+            warnings << saved.message();
+    }
+    if (!outputs.equalized.isEmpty() && source->kind() != FrameSource::MediaKind::Video) {
+        const QString problem = source->kind() == FrameSource::MediaKind::Array && delivered > 1
+                                  ? path + QStringLiteral(": not equalized (converted arrays are counted in chunks, never whole)")
+                                  : equalize(engine, first, path, outputs.equalized);
+        if (!problem.isEmpty())
+            warnings << problem;
+    }
+    finish({});
+}

@@ -1,0 +1,256 @@
+#include "app/cli/MergeCommand.h"
+
+#include "app/cli/Console.h"
+#include "app/cli/Interrupts.h"
+#include "app/cli/OutputSink.h"
+#include "app/core/RecordReader.h"
+#include "io/NativePath.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QMap>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+// Where a record came from, to name both sides of a conflict.
+struct Origin {
+    QString file;
+    qint64 line = 0;
+    QString text() const { return QStringLiteral("%1:%2").arg(file).arg(line); }
+};
+
+struct MergedChannel {
+    HistogramRecord record;
+    Origin first;
+    qint64 merged = 0;
+};
+
+QString describeKey(const HistogramRecord& r, int version)
+{
+    const hs::ChannelBinning& b = r.histogram.binning;
+    return QStringLiteral("%1, %2 bins over [%3, %4), %5 binning, %6")
+        .arg(r.channel)
+        .arg(b.bins)
+        .arg(b.lo, 0, 'g', 17)
+        .arg(b.hi, 0, 'g', 17)
+        .arg(b.identity ? QStringLiteral("identity") : QStringLiteral("uniform"), RecordCodec::schemaName(version));
+}
+
+bool sameKey(const hs::ChannelBinning& a, const hs::ChannelBinning& b)
+{
+    return a.bins == b.bins && a.lo == b.lo && a.hi == b.hi && a.identity == b.identity;
+}
+
+bool add(hs::ChannelHistogram& total, const hs::ChannelHistogram& h)
+{
+    bool overflow = false;
+    for (std::size_t i = 0; i < h.counts.size(); ++i)
+        overflow |= __builtin_add_overflow(total.counts[i], h.counts[i], &total.counts[i]);
+    overflow |= __builtin_add_overflow(total.below, h.below, &total.below);
+    overflow |= __builtin_add_overflow(total.above, h.above, &total.above);
+    overflow |= __builtin_add_overflow(total.nan, h.nan, &total.nan);
+    // The extremes of a merge are the extremes of its parts; unknown in one part, unknown in all.
+    if (total.hasValues && h.hasValues) {
+        total.minValue = std::min(total.minValue, h.minValue);
+        total.maxValue = std::max(total.maxValue, h.maxValue);
+    } else {
+        total.hasValues = false;
+    }
+    return !overflow;
+}
+
+class Merger {
+public:
+    explicit Merger(bool allowPartial) : m_allowPartial(allowPartial) {}
+    void read(const QString& path);
+    QStringList problems;
+    QStringList warnings;
+    QMap<int, MergedChannel> channels;  // by display rank
+    RunSummary inputs;
+
+private:
+    void take(const RecordLine& line, const Origin& origin);
+    bool m_allowPartial;
+    int m_version = 0;
+    Origin m_versionOrigin;
+};
+
+int channelRank(const QString& name)
+{
+    static const QStringList rank{"gray", "R", "G", "B", "A", "luma"};
+    return int(rank.indexOf(name));
+}
+
+void Merger::take(const RecordLine& line, const Origin& origin)
+{
+    if (m_version && line.version != m_version) {
+        problems << QStringLiteral("%1 is %2 but %3 is %4: merge inputs of one schema version")
+                        .arg(origin.text(), RecordCodec::schemaName(line.version), m_versionOrigin.text(), RecordCodec::schemaName(m_version));
+        return;
+    }
+    if (!m_version) {
+        m_version = line.version;
+        m_versionOrigin = origin;
+    }
+    const HistogramRecord& r = line.record;
+    const int rank = channelRank(r.channel);
+    auto it = channels.find(rank);
+    if (it == channels.end()) {
+        MergedChannel m{r, origin, 1};
+        m.record.frame = -1;
+        m.record.region.reset();
+        channels.insert(rank, m);
+        return;
+    }
+    if (!sameKey(it->record.histogram.binning, r.histogram.binning)) {
+        problems << QStringLiteral("incompatible records: %1 has %2, but %3 has %4")
+                        .arg(it->first.text(), describeKey(it->record, m_version), origin.text(), describeKey(r, line.version));
+        return;
+    }
+    if (it->record.sampleType != r.sampleType)
+        it->record.sampleType.reset();  // the clipping points of mixed types are not one pair
+    if (!add(it->record.histogram, r.histogram))
+        problems << QStringLiteral("%1: adding its counts overflows 64 bits").arg(origin.text());
+    ++it->merged;
+}
+
+void Merger::read(const QString& path)
+{
+    QFile file;
+    const int fd = ::open(nativePath(path).constData(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        problems << QStringLiteral("%1: %2").arg(path, fd < 0 ? QString::fromLocal8Bit(std::strerror(errno)) : QStringLiteral("a folder, not a batch output"));
+        if (fd >= 0)
+            ::close(fd);
+        return;
+    }
+    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        problems << QStringLiteral("%1: %2").arg(path, file.errorString());
+        return;
+    }
+    RecordReader reader(&file, path);
+    RecordLine line;
+    Error error;
+    const qsizetype before = problems.size();
+    while (problems.size() == before && reader.next(line, error))
+        if (line.kind == RecordLine::Kind::Histogram)
+            take(line, {path, reader.lineNumber()});
+    if (error.isError()) {
+        problems << error.message();
+        return;
+    }
+    if (problems.size() > before)
+        return;
+    if (!reader.sawSummary()) {
+        const QString why = reader.version() == 1
+            ? QStringLiteral("it is %1, which has no summary record").arg(RecordCodec::schemaName(1))
+            : QStringLiteral("no summary record at its end: the run that wrote it did not finish");
+        if (m_allowPartial)
+            warnings << QStringLiteral("%1: %2; merged anyway (--allow-partial)").arg(path, why);
+        else
+            problems << QStringLiteral("%1: %2 (--allow-partial merges it anyway)").arg(path, why);
+        return;
+    }
+    const RunSummary& s = reader.summary();
+    inputs.files += s.files;
+    inputs.failed += s.failed;
+    inputs.frames += s.frames;
+}
+
+}  // namespace
+
+int runMergeCommand(const QStringList& arguments)
+{
+    Interrupts::install();  // before any thread exists, so that every thread inherits it
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Adds the histograms of batch outputs (for example one per shard) into one record per channel, exactly.\n"
+        "Every input must end with its summary record (a finished run) unless --allow-partial is given.\n"
+        "Exit code: 0 merged, 1 an input is invalid, unfinished or incompatible (nothing written), 2 usage error, "
+        "3 the output could not be written."));
+    parser.addHelpOption();
+    parser.addOptions({{"format", "Output: csv or jsonl.", "FORMAT", "jsonl"},
+                       {{"o", "output"}, "Output file (default: stdout).", "FILE"},
+                       {"allow-partial", "Merge inputs that have no summary record (unfinished runs, schema 1)."}});
+    parser.addPositionalArgument("files", "Batch outputs (.jsonl or .csv).", "FILE...");
+    if (!parser.parse(arguments)) {
+        printError(QStringLiteral("histoscope-cli merge: %1\n").arg(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet("help")) {
+        printOutput(parser.helpText());
+        return 0;
+    }
+    const QString format = parser.value("format");
+    QString usage;
+    if (format != "csv" && format != "jsonl")
+        usage = QStringLiteral("--format takes csv or jsonl, not '%1'").arg(format);
+    else if (parser.positionalArguments().isEmpty())
+        usage = QStringLiteral("give batch outputs to merge");
+    const QString output = parser.value("output");
+    struct stat out {};
+    if (usage.isEmpty() && !output.isEmpty() && ::stat(nativePath(output).constData(), &out) == 0 && S_ISREG(out.st_mode))
+        for (const QString& input : parser.positionalArguments()) {
+            struct stat in {};
+            if (::stat(nativePath(input).constData(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+                usage = QStringLiteral("the output %1 is also an input").arg(output);
+        }
+    if (!usage.isEmpty()) {
+        printError(QStringLiteral("histoscope-cli merge: %1\n").arg(usage));
+        return 2;
+    }
+
+    Merger merger(parser.isSet("allow-partial"));
+    for (const QString& path : parser.positionalArguments())
+        merger.read(path);
+    for (const QString& w : merger.warnings)
+        printError(QStringLiteral("warning: %1\n").arg(w));
+    const bool csv = format == "csv";
+    if (csv && merger.problems.isEmpty()) {
+        const auto first = merger.channels.cbegin();
+        for (auto it = merger.channels.cbegin(); it != merger.channels.cend(); ++it)
+            if (it->record.histogram.binning.bins != first->record.histogram.binning.bins)
+                merger.problems << QStringLiteral("CSV holds one column layout, but %1 has %2 bins and %3 %4: use --format jsonl")
+                                       .arg(first->record.channel).arg(first->record.histogram.binning.bins)
+                                       .arg(it->record.channel).arg(it->record.histogram.binning.bins);
+    }
+    if (!merger.problems.isEmpty()) {
+        for (const QString& p : merger.problems)
+            printError(QStringLiteral("error: %1\n").arg(p));
+        printError(QStringLiteral("histoscope-cli merge: nothing written (%1 problem(s))\n").arg(merger.problems.size()));
+        return 1;
+    }
+
+    OutputSink sink;
+    Error error;
+    Interrupts::setExitNote(QStringLiteral("the merge output has no summary record"));
+    if (!sink.open(output, error)) {
+        printError(QStringLiteral("histoscope-cli merge: %1\n").arg(error.message()));
+        return error.cause.contains(QLatin1String("another run")) ? 2 : 3;
+    }
+    const int bins = merger.channels.isEmpty() ? 0 : int(merger.channels.first().record.histogram.binning.bins);
+    bool ok = !csv || sink.writeLine(RecordCodec::csvHeader(bins), error);
+    RunSummary summary = merger.inputs;
+    for (auto it = merger.channels.begin(); ok && it != merger.channels.end(); ++it) {
+        it->record.file = QStringLiteral("merged:%1").arg(it->merged);
+        ok = sink.writeLine(csv ? RecordCodec::csvLine(it->record) : RecordCodec::jsonLine(it->record), error);
+        ++summary.records;
+    }
+    if (ok)
+        ok = sink.writeLine(csv ? RecordCodec::summaryCsvLine(summary, bins) : RecordCodec::summaryJsonLine(summary), error);
+    if (ok)
+        ok = sink.close(error);
+    if (!ok) {
+        printError(QStringLiteral("histoscope-cli merge: %1\n").arg(error.message()));
+        return 3;
+    }
+    return 0;
+}

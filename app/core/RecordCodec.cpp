@@ -1,0 +1,572 @@
+#include "app/core/RecordCodec.h"
+
+#include "io/NativePath.h"
+
+#include "histoscope/HistogramStatistics.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+constexpr qint64 kMaxCount = std::numeric_limits<qint64>::max();
+
+const QStringList& fixedColumns(int version)
+{
+    static const QStringList v1{"schema", "file", "frame", "channel", "bins", "lo", "hi", "count", "mean", "std",
+                                "median", "min", "max", "below", "above", "nan"};
+    static const QStringList v2{"schema", "record", "file", "frame", "channel", "bins", "lo", "hi", "binning", "count",
+                                "mean", "std", "median", "min", "max", "below", "above", "nan"};
+    return version == 1 ? v1 : v2;
+}
+
+// Column positions of one CSV layout version.
+struct Columns {
+    int record = -1, file, frame, channel, bins, lo, hi, binning = -1, count, max, below, above, nan, firstBin;
+};
+
+Columns columnsOf(int version)
+{
+    if (version == 1)
+        return {-1, 1, 2, 3, 4, 5, 6, -1, 7, 12, 13, 14, 15, 16};
+    return {1, 2, 3, 4, 5, 6, 7, 8, 9, 14, 15, 16, 17, 18};
+}
+
+QByteArray number(double v) { return QByteArray::number(v, 'g', QLocale::FloatingPointShortest); }
+
+// JSON and CSV have no infinities: a non-finite value is written as null (JSON) or empty (CSV).
+QJsonValue optionalJson(std::optional<double> value) { return value && std::isfinite(*value) ? QJsonValue(*value) : QJsonValue(); }
+QByteArray optionalCsv(std::optional<double> value);
+
+hs::StatisticsContext statisticsContextOf(const HistogramRecord& r)
+{
+    hs::StatisticsContext context;
+    context.type = r.sampleType;
+    return context;
+}
+
+// Version 2 states the exact extremes of the counted samples; keep them with the counts, so a
+// merge reports the data's min and max, not bin edges. The engine knows both or neither, so
+// one null beside a number is an infinite sample, which JSON and CSV cannot write.
+bool setExtremes(hs::ChannelHistogram& h, std::optional<double> min, std::optional<double> max, QString& error)
+{
+    h.hasValues = min || max;
+    h.minValue = h.hasValues ? min.value_or(-HUGE_VAL) : 0;
+    h.maxValue = h.hasValues ? max.value_or(HUGE_VAL) : 0;
+    if (h.hasValues && !(h.minValue <= h.maxValue)) {
+        error = QStringLiteral("min %1 is above max %2").arg(h.minValue, 0, 'g', 17).arg(h.maxValue, 0, 'g', 17);
+        return false;
+    }
+    return true;
+}
+QByteArray shortNumber(double v) { return QByteArray::number(v, 'g', 10); }
+QByteArray optionalCsv(std::optional<double> value) { return value && std::isfinite(*value) ? number(*value) : QByteArray(); }
+
+QString describe(const QJsonValue& v)
+{
+    switch (v.type()) {
+    case QJsonValue::Undefined: return QStringLiteral("missing");
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::String: return QStringLiteral("the string \"%1\"").arg(v.toString().left(40));
+    case QJsonValue::Array: return QStringLiteral("an array");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Double: return QString::number(v.toDouble(), 'g', 17);
+    }
+    return {};
+}
+
+QString countRule() { return QStringLiteral("a whole number from 0 to 2^63-1"); }
+
+bool jsonCount(const QJsonValue& v, const QString& what, std::uint64_t& out, QString& error)
+{
+    const qint64 i = v.isDouble() ? v.toInteger(-1) : -1;
+    if (i < 0) {
+        error = QStringLiteral("%1 is %2, not %3").arg(what, describe(v), countRule());
+        return false;
+    }
+    out = std::uint64_t(i);
+    return true;
+}
+
+bool csvCount(const QByteArray& field, const QString& what, std::uint64_t& out, QString& error)
+{
+    bool digits = !field.isEmpty() && field.size() <= 19;
+    for (char c : field)
+        digits = digits && c >= '0' && c <= '9';
+    bool ok = false;
+    const qulonglong v = digits ? field.toULongLong(&ok) : 0;
+    if (!ok || v > std::uint64_t(kMaxCount)) {
+        error = QStringLiteral("%1 is \"%2\", not %3").arg(what, QString::fromUtf8(field.left(40)), countRule());
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+bool csvNumber(const QByteArray& field, const QString& what, double& out, QString& error)
+{
+    bool ok = false;
+    out = field.toDouble(&ok);
+    if (!ok || !std::isfinite(out)) {
+        error = QStringLiteral("%1 is \"%2\", not a finite number").arg(what, QString::fromUtf8(field.left(40)));
+        return false;
+    }
+    return true;
+}
+
+// The checks every record passes, whatever its encoding.
+bool validateHistogram(const HistogramRecord& r, QString& error)
+{
+    const hs::ChannelBinning& b = r.histogram.binning;
+    if (!RecordCodec::isChannelName(r.channel)) {
+        error = QStringLiteral("channel \"%1\" is not gray, R, G, B, A or luma").arg(r.channel.left(40));
+        return false;
+    }
+    if (!(b.lo < b.hi)) {
+        error = QStringLiteral("lo %1 is not below hi %2").arg(b.lo, 0, 'g', 17).arg(b.hi, 0, 'g', 17);
+        return false;
+    }
+    if (b.identity && (b.lo != std::floor(b.lo) || b.hi != b.lo + double(b.bins))) {
+        error = QStringLiteral("identity binning needs an integer lo and hi = lo + bins, not [%1, %2) with %3 bins")
+                    .arg(b.lo, 0, 'g', 17).arg(b.hi, 0, 'g', 17).arg(b.bins);
+        return false;
+    }
+    if (r.histogram.counts.size() != b.bins) {
+        error = QStringLiteral("%1 counts for %2 bins").arg(r.histogram.counts.size()).arg(b.bins);
+        return false;
+    }
+    return true;
+}
+
+bool checkBins(qint64 bins, QString& error)
+{
+    if (bins < 1 || bins > qint64(hs::kMaxBins)) {
+        error = QStringLiteral("bins %1 is outside 1..%2").arg(bins).arg(hs::kMaxBins);
+        return false;
+    }
+    return true;
+}
+
+// The in-range total a record states must be what its counts add up to.
+bool checkTotal(const hs::ChannelHistogram& h, std::uint64_t stated, QString& error)
+{
+    std::uint64_t sum = 0;
+    for (std::uint64_t c : h.counts)
+        if (__builtin_add_overflow(sum, c, &sum)) {
+            error = QStringLiteral("the counts add up to more than 2^64-1");
+            return false;
+        }
+    if (sum != stated) {
+        error = QStringLiteral("count %1 is not the sum of the counts, %2").arg(stated).arg(sum);
+        return false;
+    }
+    return true;
+}
+
+// Version 1 did not write the binning mode, but its max tells it. With one bin per integer
+// value, max is a value of the data: the last non-empty bin's lower edge (or, in later version 1
+// files, the exact maximum, the same value unless samples lie above the range). Otherwise it is
+// the last bin's upper edge, or a float sample inside the bin. Without a usable max (later
+// version 1 files write null when unknown), unit bins over an integer range are taken as one bin
+// per value, as the writer chose them for integer data.
+bool inferIdentity(const hs::ChannelHistogram& h, std::optional<double> statedMax)
+{
+    const hs::ChannelBinning& b = h.binning;
+    if (b.lo != std::floor(b.lo) || b.hi != b.lo + double(b.bins))
+        return false;
+    if (!statedMax || (h.above > 0 && *statedMax >= b.hi))
+        return true;
+    for (std::size_t i = h.counts.size(); i-- > 0;)
+        if (h.counts[i])
+            return *statedMax == b.lo + double(i);
+    return true;  // nothing in range: the statistics are the same either way
+}
+
+bool parseSummaryText(const QByteArray& text, RunSummary& s, QString& error)
+{
+    QMap<QByteArray, std::uint64_t> values;
+    for (const QByteArray& part : text.split(';')) {
+        const qsizetype eq = part.indexOf('=');
+        std::uint64_t v = 0;
+        if (eq < 0 || !csvCount(part.mid(eq + 1), QString::fromUtf8(part.left(eq)), v, error)) {
+            if (eq < 0)
+                error = QStringLiteral("summary field \"%1\" is not key=value").arg(QString::fromUtf8(part.left(40)));
+            return false;
+        }
+        values[part.left(eq)] = v;
+    }
+    for (const char* key : {"records", "files", "failed", "frames"})
+        if (!values.contains(key)) {
+            error = QStringLiteral("the summary lacks %1").arg(QLatin1String(key));
+            return false;
+        }
+    s = {qint64(values["records"]), qint64(values["files"]), qint64(values["failed"]), qint64(values["frames"])};
+    return true;
+}
+
+}  // namespace
+
+qsizetype CsvLayout::columns() const { return fixedColumns(version).size() + bins; }
+
+QString RecordCodec::schemaName(int version) { return QStringLiteral("histoscope.histogram/%1").arg(version); }
+
+bool RecordCodec::isChannelName(const QString& name)
+{
+    static const QStringList names{"gray", "R", "G", "B", "A", "luma"};
+    return names.contains(name);
+}
+
+QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
+{
+    const hs::ChannelHistogram& h = r.histogram;
+    const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContextOf(r));
+    QJsonObject stats;
+    stats["count"] = qint64(s.count);
+    stats["exact"] = s.exact;
+    stats["min"] = optionalJson(s.min);
+    stats["max"] = optionalJson(s.max);
+    stats["mean"] = s.mean;
+    stats["std"] = s.stdDevPopulation;
+    stats["std_sample"] = s.stdDevSample;
+    stats["median"] = s.median;
+    stats["mode"] = s.mode;
+    QJsonObject percentiles;
+    for (std::size_t i = 0; i < hs::kPercentiles.size(); ++i)
+        percentiles[QString::number(hs::kPercentiles[i])] = s.percentiles[i];
+    stats["percentiles"] = percentiles;
+    stats["clipped_low"] = optionalJson(s.clippedLowShare);
+    stats["clipped_high"] = optionalJson(s.clippedHighShare);
+    stats["entropy_bits"] = s.entropyBits;
+    stats["below"] = qint64(s.below);
+    stats["above"] = qint64(s.above);
+    stats["nan"] = qint64(s.nan);
+
+    QJsonObject o;
+    o["schema"] = schemaName();
+    o["record"] = QStringLiteral("histogram");
+    o["file"] = r.file;
+    if (r.frame >= 0)
+        o["frame"] = r.frame;
+    if (r.region)
+        o["region"] = QJsonObject{{"x", qint64(r.region->x)}, {"y", qint64(r.region->y)},
+                                  {"width", qint64(r.region->width)}, {"height", qint64(r.region->height)}};
+    o["channel"] = r.channel;
+    if (r.sampleType)
+        o["type"] = QString::fromLatin1(hs::sampleTypeName(*r.sampleType).data(), qsizetype(hs::sampleTypeName(*r.sampleType).size()));
+    o["bins"] = qint64(h.counts.size());
+    o["lo"] = h.binning.lo;
+    o["hi"] = hs::upperEdge(h.binning);
+    o["binning"] = h.binning.identity ? QStringLiteral("identity") : QStringLiteral("uniform");
+    QJsonArray counts;
+    for (std::uint64_t c : h.counts)
+        counts.append(qint64(c));
+    o["counts"] = counts;
+    o["statistics"] = stats;
+    return o;
+}
+
+QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
+{
+    // Qt's parser drops U+FEFF at the start of a string as if it were a byte-order mark, so a
+    // file name that begins with one is written escaped. Its bytes occur only inside strings.
+    QByteArray line = QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact);
+    line.replace("\xef\xbb\xbf", "\\ufeff");
+    return line + '\n';
+}
+
+QByteArray RecordCodec::summaryJsonLine(const RunSummary& s)
+{
+    QJsonObject o;
+    o["schema"] = schemaName();
+    o["record"] = QStringLiteral("summary");
+    o["records"] = s.records;
+    o["files"] = s.files;
+    o["failed"] = s.failed;
+    o["frames"] = s.frames;
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+
+QByteArray RecordCodec::csvField(const QByteArray& field)
+{
+    if (!field.contains(',') && !field.contains('"') && !field.contains('\n') && !field.contains('\r'))
+        return field;
+    QByteArray escaped = field;
+    escaped.replace('"', "\"\"");
+    return '"' + escaped + '"';
+}
+
+QByteArray RecordCodec::csvHeader(int bins)
+{
+    QByteArray line = fixedColumns(kVersion).join(',').toUtf8();
+    for (int b = 0; b < bins; ++b)
+        line += ",c" + QByteArray::number(b);
+    return line + '\n';
+}
+
+QByteArray RecordCodec::csvLine(const HistogramRecord& r)
+{
+    const hs::ChannelHistogram& h = r.histogram;
+    const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContextOf(r));
+    QByteArray line = schemaName().toUtf8();
+    line.reserve(qsizetype(64 + h.counts.size() * 4));
+    for (const QByteArray& f : {QByteArray("histogram"), csvField(nativePath(r.file)),
+                                r.frame >= 0 ? QByteArray::number(r.frame) : QByteArray(), csvField(r.channel.toUtf8()),
+                                QByteArray::number(qulonglong(h.counts.size())), number(h.binning.lo),
+                                number(hs::upperEdge(h.binning)),
+                                QByteArray(h.binning.identity ? "identity" : "uniform"), QByteArray::number(s.count),
+                                shortNumber(s.mean), shortNumber(s.stdDevPopulation), shortNumber(s.median),
+                                optionalCsv(s.min), optionalCsv(s.max), QByteArray::number(h.below), QByteArray::number(h.above),
+                                QByteArray::number(h.nan)})
+        line += ',' + f;
+    for (std::uint64_t c : h.counts) {
+        line += ',';
+        line += QByteArray::number(c);
+    }
+    return line + '\n';
+}
+
+QByteArray RecordCodec::summaryCsvLine(const RunSummary& s, int bins)
+{
+    QByteArray line = schemaName().toUtf8() + ",summary,";
+    line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
+    line += QByteArray(fixedColumns(kVersion).size() - 3 + bins, ',');
+    return line + '\n';
+}
+
+bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        error = QStringLiteral("not JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset);
+        return false;
+    }
+    if (!doc.isObject()) {
+        error = QStringLiteral("not a JSON object");
+        return false;
+    }
+    const QJsonObject o = doc.object();
+    const QString schema = o["schema"].toString();
+    if (schema == schemaName(1))
+        out.version = 1;
+    else if (schema == schemaName(2))
+        out.version = 2;
+    else {
+        error = QStringLiteral("schema is %1, not %2 or %3").arg(describe(o["schema"]), schemaName(2), schemaName(1));
+        return false;
+    }
+    const QString kind = out.version == 1 ? QStringLiteral("histogram") : o["record"].toString();
+    if (kind == QLatin1String("summary")) {
+        out.kind = RecordLine::Kind::Summary;
+        std::uint64_t v[4];
+        const char* keys[] = {"records", "files", "failed", "frames"};
+        for (int i = 0; i < 4; ++i)
+            if (!jsonCount(o[QLatin1String(keys[i])], QLatin1String(keys[i]), v[i], error))
+                return false;
+        out.summary = {qint64(v[0]), qint64(v[1]), qint64(v[2]), qint64(v[3])};
+        return true;
+    }
+    if (kind != QLatin1String("histogram")) {
+        error = QStringLiteral("record is %1, not \"histogram\" or \"summary\"").arg(describe(o["record"]));
+        return false;
+    }
+    out.kind = RecordLine::Kind::Histogram;
+    HistogramRecord& r = out.record;
+    r = {};
+    if (!o["file"].isString() || !o["channel"].isString()) {
+        error = QStringLiteral("file and channel must be strings (file is %1, channel %2)").arg(describe(o["file"]), describe(o["channel"]));
+        return false;
+    }
+    r.file = o["file"].toString();
+    r.channel = o["channel"].toString();
+    if (o.contains("frame")) {
+        std::uint64_t frame = 0;
+        if (!jsonCount(o["frame"], QStringLiteral("frame"), frame, error))
+            return false;
+        r.frame = qint64(frame);
+    }
+    std::uint64_t bins = 0;
+    if (!jsonCount(o["bins"], QStringLiteral("bins"), bins, error) || !checkBins(qint64(std::min<std::uint64_t>(bins, std::uint64_t(kMaxCount))), error))
+        return false;
+    hs::ChannelHistogram& h = r.histogram;
+    h.binning.bins = std::uint32_t(bins);
+    for (const char* key : {"lo", "hi"})
+        if (!o[QLatin1String(key)].isDouble() || !std::isfinite(o[QLatin1String(key)].toDouble())) {
+            error = QStringLiteral("%1 is %2, not a finite number").arg(QLatin1String(key), describe(o[QLatin1String(key)]));
+            return false;
+        }
+    h.binning.lo = o["lo"].toDouble();
+    h.binning.hi = o["hi"].toDouble();
+    if (!o["counts"].isArray()) {
+        error = QStringLiteral("counts is %1, not an array").arg(describe(o["counts"]));
+        return false;
+    }
+    const QJsonArray counts = o["counts"].toArray();
+    if (counts.size() != qsizetype(bins)) {
+        error = QStringLiteral("%1 counts for %2 bins").arg(counts.size()).arg(bins);
+        return false;
+    }
+    h.counts.resize(std::size_t(bins));
+    for (qsizetype i = 0; i < counts.size(); ++i)
+        if (!jsonCount(counts[i], QStringLiteral("counts[%1]").arg(i), h.counts[std::size_t(i)], error))
+            return false;
+    if (!o["statistics"].isObject()) {
+        error = QStringLiteral("statistics is %1, not an object").arg(describe(o["statistics"]));
+        return false;
+    }
+    const QJsonObject s = o["statistics"].toObject();
+    std::uint64_t total = 0;
+    if (!jsonCount(s["below"], QStringLiteral("statistics.below"), h.below, error)
+        || !jsonCount(s["above"], QStringLiteral("statistics.above"), h.above, error)
+        || !jsonCount(s["nan"], QStringLiteral("statistics.nan"), h.nan, error)
+        || !jsonCount(s["count"], QStringLiteral("statistics.count"), total, error) || !checkTotal(h, total, error))
+        return false;
+    if (out.version == 1) {
+        const QJsonValue max = s["max"];
+        if (!max.isDouble() && !max.isNull()) {
+            error = QStringLiteral("statistics.max is %1, not a number or null").arg(describe(max));
+            return false;
+        }
+        h.binning.identity = inferIdentity(h, max.isDouble() ? std::optional<double>(max.toDouble()) : std::nullopt);
+    } else {
+        const QString binning = o["binning"].toString();
+        if (binning != QLatin1String("identity") && binning != QLatin1String("uniform")) {
+            error = QStringLiteral("binning is %1, not \"identity\" or \"uniform\"").arg(describe(o["binning"]));
+            return false;
+        }
+        h.binning.identity = binning == QLatin1String("identity");
+        std::optional<double> extremes[2];
+        const char* keys[] = {"min", "max"};
+        for (int i = 0; i < 2; ++i) {
+            const QJsonValue v = s[QLatin1String(keys[i])];
+            if (v.isDouble())
+                extremes[i] = v.toDouble();
+            else if (!v.isNull() && !v.isUndefined()) {
+                error = QStringLiteral("statistics.%1 is %2, not a number or null").arg(QLatin1String(keys[i]), describe(v));
+                return false;
+            }
+        }
+        if (!setExtremes(h, extremes[0], extremes[1], error))
+            return false;
+        if (o.contains("type")) {
+            const auto type = hs::sampleTypeFromName(o["type"].toString().toStdString());
+            if (!type) {
+                error = QStringLiteral("type is %1, not a sample type (u8, u16, i32, u32, f16, f32)").arg(describe(o["type"]));
+                return false;
+            }
+            r.sampleType = type;
+        }
+        if (o.contains("region")) {
+            const QJsonObject region = o["region"].toObject();
+            std::uint64_t v[4];
+            const char* names[] = {"x", "y", "width", "height"};
+            for (int i = 0; i < 4; ++i)
+                if (!jsonCount(region[QLatin1String(names[i])], QStringLiteral("region.") + QLatin1String(names[i]), v[i], error))
+                    return false;
+            r.region = hs::Rect{std::int64_t(v[0]), std::int64_t(v[1]), std::int64_t(v[2]), std::int64_t(v[3])};
+        }
+    }
+    return validateHistogram(r, error);
+}
+
+bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& layout, QString& error)
+{
+    layout.version = fields.size() > 1 && fields[1] == "record" ? 2 : 1;
+    const QStringList& fixed = fixedColumns(layout.version);
+    for (qsizetype i = 0; i < fixed.size(); ++i)
+        if (i >= fields.size() || fields[i] != fixed[i].toUtf8()) {
+            error = QStringLiteral("not a %1 CSV header: column %2 should be \"%3\"")
+                        .arg(schemaName(layout.version)).arg(i + 1).arg(fixed[i]);
+            return false;
+        }
+    layout.bins = int(fields.size() - fixed.size());
+    for (int b = 0; b < layout.bins; ++b)
+        if (fields[fixed.size() + b] != "c" + QByteArray::number(b)) {
+            error = QStringLiteral("column %1 of the header should be \"c%2\"").arg(fixed.size() + b + 1).arg(b);
+            return false;
+        }
+    return true;
+}
+
+bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>& f, RecordLine& out, QString& error)
+{
+    if (f.size() != layout.columns()) {
+        error = QStringLiteral("%1 fields where the header has %2 (one CSV file holds one column layout)")
+                    .arg(f.size()).arg(layout.columns());
+        return false;
+    }
+    if (f[0] != schemaName(layout.version).toUtf8()) {
+        error = QStringLiteral("schema is \"%1\" in a %2 file").arg(QString::fromUtf8(f[0].left(40)), schemaName(layout.version));
+        return false;
+    }
+    const Columns c = columnsOf(layout.version);
+    out.version = layout.version;
+    const QByteArray kind = c.record >= 0 ? f[c.record] : QByteArray("histogram");
+    if (kind == "summary") {
+        out.kind = RecordLine::Kind::Summary;
+        return parseSummaryText(f[c.file], out.summary, error);
+    }
+    if (kind != "histogram") {
+        error = QStringLiteral("record is \"%1\", not histogram or summary").arg(QString::fromUtf8(kind.left(40)));
+        return false;
+    }
+    out.kind = RecordLine::Kind::Histogram;
+    HistogramRecord& r = out.record;
+    r = {};
+    r.file = pathFromNative(f[c.file]);
+    r.channel = QString::fromUtf8(f[c.channel]);
+    if (!f[c.frame].isEmpty()) {
+        std::uint64_t frame = 0;
+        if (!csvCount(f[c.frame], QStringLiteral("frame"), frame, error))
+            return false;
+        r.frame = qint64(frame);
+    }
+    std::uint64_t bins = 0;
+    if (!csvCount(f[c.bins], QStringLiteral("bins"), bins, error) || !checkBins(qint64(bins), error))
+        return false;
+    if (bins != std::uint64_t(layout.bins)) {
+        error = QStringLiteral("bins is %1 under a header of %2 count columns").arg(bins).arg(layout.bins);
+        return false;
+    }
+    hs::ChannelHistogram& h = r.histogram;
+    h.binning.bins = std::uint32_t(bins);
+    if (!csvNumber(f[c.lo], QStringLiteral("lo"), h.binning.lo, error) || !csvNumber(f[c.hi], QStringLiteral("hi"), h.binning.hi, error))
+        return false;
+    h.counts.resize(std::size_t(bins));
+    for (std::uint64_t b = 0; b < bins; ++b)
+        if (!csvCount(f[c.firstBin + qsizetype(b)], QStringLiteral("c%1").arg(b), h.counts[std::size_t(b)], error))
+            return false;
+    std::uint64_t total = 0;
+    if (!csvCount(f[c.below], QStringLiteral("below"), h.below, error) || !csvCount(f[c.above], QStringLiteral("above"), h.above, error)
+        || !csvCount(f[c.nan], QStringLiteral("nan"), h.nan, error) || !csvCount(f[c.count], QStringLiteral("count"), total, error)
+        || !checkTotal(h, total, error))
+        return false;
+    if (layout.version == 1) {
+        double max = 0;
+        if (!f[c.max].isEmpty() && !csvNumber(f[c.max], QStringLiteral("max"), max, error))
+            return false;
+        h.binning.identity = inferIdentity(h, f[c.max].isEmpty() ? std::nullopt : std::optional<double>(max));
+    } else if (f[c.binning] == "identity" || f[c.binning] == "uniform") {
+        h.binning.identity = f[c.binning] == "identity";
+        std::optional<double> extremes[2];
+        for (int i = 0; i < 2; ++i) {
+            const QByteArray& field = f[c.max - 1 + i];  // min, then max
+            double v = 0;
+            if (!field.isEmpty()) {
+                if (!csvNumber(field, i ? QStringLiteral("max") : QStringLiteral("min"), v, error))
+                    return false;
+                extremes[i] = v;
+            }
+        }
+        if (!setExtremes(h, extremes[0], extremes[1], error))
+            return false;
+    } else {
+        error = QStringLiteral("binning is \"%1\", not identity or uniform").arg(QString::fromUtf8(f[c.binning].left(40)));
+        return false;
+    }
+    return validateHistogram(r, error);
+}

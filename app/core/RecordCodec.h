@@ -1,0 +1,51 @@
+// The record schema's one codec: the writer and the reader of a single JSON Lines line or CSV
+// row, so that what is written is what is read back (tst_recordcodec checks round-trips).
+// JSON goes through Qt's parser; CSV through CsvReader (RFC 4180). Streaming a whole file,
+// with line numbers and the summary rule, is RecordReader's job.
+#pragma once
+
+#include "app/core/HistogramRecord.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+
+enum class RecordFormat { JsonLines, Csv };
+
+// A decoded line: a histogram record or the summary, and the schema version it was written in.
+struct RecordLine {
+    enum class Kind { Histogram, Summary };
+    Kind kind = Kind::Histogram;
+    int version = 2;
+    HistogramRecord record;
+    RunSummary summary;
+};
+
+// The columns of one CSV file: set by its header, the same for every row.
+struct CsvLayout {
+    int version = 2;
+    int bins = 0;
+    qsizetype columns() const;
+};
+
+class RecordCodec {
+public:
+    static constexpr int kVersion = 2;
+    static QString schemaName(int version = kVersion);  // "histoscope.histogram/2"
+    static bool isChannelName(const QString& name);
+
+    // Writing. Lines end with '\n'; JSON is UTF-8, CSV file names keep their bytes.
+    static QJsonObject recordJson(const HistogramRecord& record);
+    static QByteArray jsonLine(const HistogramRecord& record);
+    static QByteArray summaryJsonLine(const RunSummary& summary);
+    static QByteArray csvHeader(int bins);
+    static QByteArray csvLine(const HistogramRecord& record);
+    static QByteArray summaryCsvLine(const RunSummary& summary, int bins);
+    static QByteArray csvField(const QByteArray& field);
+
+    // Reading. False with `error` saying what does not fit the schema (the caller adds the
+    // file and line). Versions 1 and 2 are read; version 1 has no binning mode or summary.
+    static bool decodeJson(const QByteArray& line, RecordLine& out, QString& error);
+    static bool decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& layout, QString& error);
+    static bool decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>& fields, RecordLine& out, QString& error);
+};

@@ -1,0 +1,765 @@
+// Issue 11, run as a user would (QProcess) against inputs and faults made on the spot: write
+// errors, outputs over inputs, concurrent writers, silently dropped files, colliding output
+// names, merge validation, unchecked numbers, broken CSV, hangs, bombs, special files and
+// options that used to fail late. Each test names the item it covers.
+#include "HostileCorpus.h"
+
+#include "app/core/CsvReader.h"
+#include "io/NativePath.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+class TestCliHostile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void writeErrorsAreReported_data();
+    void writeErrorsAreReported();
+    void fullDiskLeavesWholeLines();
+    void outputOverAnInputIsRefused_data();
+    void outputOverAnInputIsRefused();
+    void secondWriterIsRefused();
+    void unreadableInputsAreListed_data();
+    void unreadableInputsAreListed();
+    void namesThatAreNotUtf8RoundTrip();
+    void outputNamesDoNotCollide();
+    void mergeRefusesIncompatibleKeys_data();
+    void mergeRefusesIncompatibleKeys();
+    void mergeRejectsBadRecords_data();
+    void mergeRejectsBadRecords();
+    void mergeNeedsFinishedInputs();
+    void numbersAreChecked_data();
+    void numbersAreChecked();
+    void csvKeepsOneLayout();
+    void csvFileNamesRoundTrip();
+    void corruptVideosDoNotHang();
+    void watchdogGivesUpOnAStuckFile();
+    void sigtermEndsAStuckRunAtOnce();
+    void perFrameRecordsStream();
+    void bombsAreRefusedBeforeDecoding();
+    void jobsAreCapped();
+    void convertedFloatsCountAsAWhole();
+    void specialFilesAreErrors_data();
+    void specialFilesAreErrors();
+    void symlinksStayInTheRoot();
+    void wholeCorpusIsAccountedFor();
+
+private:
+    struct Run {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+        bool finished = false;
+    };
+    Run cli(const QStringList& args, const QString& stdoutFile = {}, int timeoutMs = 60000,
+            const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString image(const QString& name, int width = 24, int height = 16);
+    static QList<QJsonObject> records(const QByteArray& jsonl, bool* summary = nullptr);
+    static QByteArray readFile(const QString& path);
+
+    QString m_cli;
+    QTemporaryDir m_dir;
+    std::mt19937_64 m_rng;
+};
+
+TestCliHostile::Run TestCliHostile::cli(const QStringList& args, const QString& stdoutFile, int timeoutMs,
+                                        const QProcessEnvironment& env)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    if (!stdoutFile.isEmpty())
+        p.setStandardOutputFile(stdoutFile);
+    p.start(m_cli, args);
+    Run run;
+    run.finished = p.waitForFinished(timeoutMs);
+    if (!run.finished) {
+        p.kill();
+        p.waitForFinished();
+    }
+    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    run.out = p.readAllStandardOutput();
+    run.err = p.readAllStandardError();
+    return run;
+}
+
+QList<QJsonObject> TestCliHostile::records(const QByteArray& jsonl, bool* summary)
+{
+    QList<QJsonObject> list;
+    if (summary)
+        *summary = false;
+    for (const QByteArray& line : jsonl.split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o["record"].toString() == "histogram")
+            list << o;
+        else if (summary)
+            *summary = o["record"].toString() == "summary";
+    }
+    return list;
+}
+
+QByteArray TestCliHostile::readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString TestCliHostile::image(const QString& name, int width, int height)
+{
+    const QString file = path(name);
+    QDir().mkpath(QFileInfo(file).path());
+    hostile::writeBytes(QFile::encodeName(file), hostile::randomImage(".png", width, height, m_rng));
+    return file;
+}
+
+void TestCliHostile::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_cli = qEnvironmentVariable("HISTOSCOPE_CLI", QCoreApplication::applicationDirPath() + "/../app/cli/histoscope-cli");
+    QVERIFY2(QFileInfo(m_cli).isExecutable(), qPrintable(m_cli + " is not built"));
+    const QByteArray fixed = qgetenv("HISTOSCOPE_SEED");
+    const std::uint64_t seed = fixed.isEmpty() ? std::random_device{}() : fixed.toULongLong();
+    qInfo("HISTOSCOPE_SEED=%llu", static_cast<unsigned long long>(seed));
+    m_rng.seed(seed);
+}
+
+// Item 1: every write and flush is checked.
+void TestCliHostile::writeErrorsAreReported_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<bool>("toStdout");
+    const QString a = image("w/a.png");
+    const QString out = path("w/out.jsonl");
+    QVERIFY(cli({"batch", "--cpu", "-o", out, a}).exitCode == 0);
+    QTest::newRow("batch -o /dev/full") << QStringList{"batch", "--cpu", "-o", "/dev/full", a} << false;
+    QTest::newRow("batch > /dev/full") << QStringList{"batch", "--cpu", a} << true;
+    QTest::newRow("batch --format csv > /dev/full") << QStringList{"batch", "--cpu", "--format", "csv", a} << true;
+    QTest::newRow("merge -o /dev/full") << QStringList{"merge", "-o", "/dev/full", out} << false;
+    QTest::newRow("merge > /dev/full") << QStringList{"merge", out} << true;
+    QTest::newRow("histogram > /dev/full") << QStringList{"histogram", "--cpu", a} << true;
+}
+
+void TestCliHostile::writeErrorsAreReported()
+{
+    QFETCH(QStringList, args);
+    QFETCH(bool, toStdout);
+    if (!QFileInfo::exists("/dev/full"))
+        QSKIP("no /dev/full here");
+    const Run run = cli(args, toStdout ? QStringLiteral("/dev/full") : QString());
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.err.contains("write failed") && run.err.contains("No space left on device"), run.err.constData());
+}
+
+// Item 1: a disk that fills mid-line leaves whole lines and says so.
+void TestCliHostile::fullDiskLeavesWholeLines()
+{
+    QStringList inputs;
+    for (int i = 0; i < 12; ++i)
+        inputs << image(QStringLiteral("full/%1.png").arg(i));
+    const QString out = path("full.jsonl");
+    QProcess p;
+    // A file-size limit plays the full disk: writes past it fail with EFBIG, part-way through a line.
+    p.setChildProcessModifier([] {
+        ::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{20000, 20000};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    p.start(m_cli, QStringList{"batch", "--cpu", "--bins", "300", "-o", out} + inputs);
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 3);
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(err.contains("write failed") && err.contains("whole line"), err.constData());
+    const QByteArray written = readFile(out);
+    QVERIFY(!written.isEmpty());
+    QVERIFY(written.endsWith('\n'));
+    bool summary = false;
+    const QList<QJsonObject> list = records(written, &summary);
+    QCOMPARE(list.size(), written.count('\n'));  // every line a whole record
+    QVERIFY(!summary);                           // and no summary: merge calls it unfinished
+    QVERIFY(list.size() < 12 * 3);
+}
+
+// Item 2: an output that is an input, or inside an input folder, is refused with exit 2.
+void TestCliHostile::outputOverAnInputIsRefused_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("kept");
+    const QString dir = path("over");
+    const QString a = image("over/a.png");
+    image("over/sub/b.png");
+    const QString jsonl = path("over.jsonl");
+    QVERIFY(cli({"batch", "--cpu", "-o", jsonl, a}).exitCode == 0);
+    QTest::newRow("-o names an input file") << QStringList{"batch", "--cpu", dir, "-o", dir + "/a.png"} << a;
+    QTest::newRow("-o names an input file given by name") << QStringList{"batch", "--cpu", a, "-o", a} << a;
+    QTest::newRow("-o inside the input folder") << QStringList{"batch", "--cpu", dir, "-o", dir + "/out.jsonl"} << QString();
+    QTest::newRow("-o deeper inside a recursive input") << QStringList{"batch", "--cpu", "-r", dir, "-o", dir + "/sub/out.jsonl"} << QString();
+    QTest::newRow("--equalize-dir inside a recursive input") << QStringList{"batch", "--cpu", "-r", dir, "--equalize-dir", dir + "/eq"} << QString();
+    QTest::newRow("merge -o names its input") << QStringList{"merge", jsonl, "-o", jsonl} << jsonl;
+}
+
+void TestCliHostile::outputOverAnInputIsRefused()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, kept);
+    const QByteArray before = kept.isEmpty() ? QByteArray() : readFile(kept);
+    const Run run = cli(args);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("input"), run.err.constData());
+    if (!kept.isEmpty())
+        QCOMPARE(readFile(kept), before);  // untouched
+    QVERIFY(!QFileInfo::exists(path("over/out.jsonl")));
+}
+
+// Item 3: a second run on the same output is refused while the first holds it.
+void TestCliHostile::secondWriterIsRefused()
+{
+    const QString a = image("two/a.png"), b = image("two/b.png");
+    const QString out = path("two.jsonl");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("HISTOSCOPE_TEST_STALL_ON", "two/b.png");
+    QProcess first;
+    first.setProcessEnvironment(env);
+    first.start(m_cli, {"batch", "--cpu", "-j", "1", "--file-timeout", "0", "-o", out, a, b});
+    QVERIFY(first.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(records(readFile(out)).size() == 3, 20000);  // a.png written, stuck on b.png
+    const Run second = cli({"batch", "--cpu", "--bins", "16", "-o", out, a});
+    QCOMPARE(second.exitCode, 2);
+    QVERIFY2(second.err.contains("another run is writing"), second.err.constData());
+    ::kill(pid_t(first.processId()), SIGTERM);
+    QVERIFY(first.waitForFinished(10000));
+    QCOMPARE(first.exitCode(), 143);
+    const QList<QJsonObject> list = records(readFile(out));
+    QCOMPARE(list.size(), 3);  // the first run's lines only, of one bin count
+    for (const QJsonObject& r : list)
+        QCOMPARE(r["bins"].toInt(), 256);
+}
+
+// Item 4: nothing is left out silently.
+void TestCliHostile::unreadableInputsAreListed_data()
+{
+    QTest::addColumn<QString>("what");
+    QTest::newRow("unreadable file") << "file";
+    QTest::newRow("unreadable sub-folder") << "folder";
+    QTest::newRow("named file that is missing") << "missing";
+}
+
+void TestCliHostile::unreadableInputsAreListed()
+{
+    QFETCH(QString, what);
+    const QString dir = path("unread-" + what);
+    image("unread-" + what + "/ok.png");
+    QString bad;
+    if (what == "file") {
+        bad = image("unread-file/secret.png");
+        QVERIFY(::chmod(QFile::encodeName(bad).constData(), 0) == 0);
+    } else if (what == "folder") {
+        image("unread-folder/locked/x.png");
+        bad = dir + "/locked";
+        QVERIFY(::chmod(QFile::encodeName(bad).constData(), 0) == 0);
+    }
+    const QStringList args = what == "missing" ? QStringList{"batch", "--cpu", dir + "/ok.png", dir + "/gone.png"}
+                                               : QStringList{"batch", "--cpu", "-r", dir};
+    QProcess p;
+    if (geteuid() == 0) {
+        // Root reads every file: run the CLI as nobody, who may read all but the locked ones.
+        ::chmod(QFile::encodeName(m_dir.path()).constData(), 0755);
+        ::chmod(QFile::encodeName(dir).constData(), 0755);
+        const auto asNobody = [] {
+            if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+                ::_exit(99);
+        };
+        QProcess probe;
+        probe.setChildProcessModifier(asNobody);
+        probe.start("/bin/sh", {"-c", "test -x \"$0\" && test -r \"$1\"", m_cli, dir + "/ok.png"});
+        if (!probe.waitForFinished(10000) || probe.exitCode() != 0)
+            QSKIP("as root, and user nobody cannot reach the CLI or the test folder");
+        p.setChildProcessModifier(asNobody);
+    }
+    p.start(m_cli, args);
+    QVERIFY(p.waitForFinished(30000));
+    const Run run{p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError(), true};
+    if (!bad.isEmpty())
+        ::chmod(QFile::encodeName(bad).constData(), 0755);
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("counted 1 of"), run.err.constData());
+    QVERIFY2(run.err.contains("1 failed"), run.err.constData());
+    const QByteArray cause = what == "missing" ? "no such file" : "Permission denied";
+    QVERIFY2(run.err.contains(cause), run.err.constData());
+}
+
+// Item 4: names that are not UTF-8 are found, opened, and written back as their bytes.
+void TestCliHostile::namesThatAreNotUtf8RoundTrip()
+{
+    const QByteArray dir = QFile::encodeName(path("bytes"));
+    QVERIFY(QDir().mkpath(path("bytes")));
+    const QByteArray name = dir + "/caf\xe9-\xff.png";
+    QVERIFY(hostile::writeBytes(name, hostile::randomImage(".png", 9, 7, m_rng)));
+    // QProcess passes arguments as UTF-8; the name's bytes are made by the shell's printf instead.
+    // The file is named once directly and found once in its folder.
+    QProcess p;
+    p.start("/bin/sh", {"-c", "exec \"$0\" batch --cpu \"$(printf '%s/caf\\351-\\377.png' \"$1\")\" \"$1\"", m_cli, pathFromNative(dir)});
+    QVERIFY(p.waitForFinished(30000));
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(p.exitCode(), 0);
+    const QList<QJsonObject> list = records(p.readAllStandardOutput());
+    QCOMPARE(list.size(), 3);  // named once and found once: the same file, counted once
+    QCOMPARE(nativePath(list[0]["file"].toString()), name);
+    QVERIFY2(err.contains("counted once"), err.constData());
+}
+
+// Item 5: plots and equalized images mirror the input tree; no two inputs share a name.
+void TestCliHostile::outputNamesDoNotCollide()
+{
+    image("tree/a/b_c.png");
+    image("tree/a_b/c.png");
+    const QString plots = path("tree-plots"), eq = path("tree-eq");
+    const Run run = cli({"batch", "--cpu", "-r", "--plot-dir", plots, "--equalize-dir", eq, path("tree")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(QFileInfo::exists(plots + "/a/b_c.png.svg"));
+    QVERIFY(QFileInfo::exists(plots + "/a_b/c.png.svg"));
+    QVERIFY(QFileInfo::exists(eq + "/a/b_c.png.png"));
+    QVERIFY(QFileInfo::exists(eq + "/a_b/c.png.png"));
+    // Two files named alike from different folders cannot share the flat names: refused.
+    image("same1/x.png");
+    image("same2/x.png");
+    const Run clash = cli({"batch", "--cpu", "--plot-dir", plots, path("same1/x.png"), path("same2/x.png")});
+    QCOMPARE(clash.exitCode, 2);
+    QVERIFY2(clash.err.contains("would both write"), clash.err.constData());
+}
+
+// Item 7: records that do not share their keys are an error naming both inputs.
+void TestCliHostile::mergeRefusesIncompatibleKeys_data()
+{
+    QTest::addColumn<QStringList>("first");
+    QTest::addColumn<QStringList>("second");
+    QTest::addColumn<QString>("format");
+    QTest::newRow("256 and 128 bins") << QStringList{} << QStringList{"--bins", "128"} << "jsonl";
+    QTest::newRow("256 and 128 bins, CSV") << QStringList{} << QStringList{"--bins", "128"} << "csv";
+    QTest::newRow("other range") << QStringList{"--bins", "64"} << QStringList{"--bins", "64", "--range", "0:128"} << "jsonl";
+    QTest::newRow("identity and uniform") << QStringList{"--bins", "256"} << QStringList{"--bins", "256", "--range", "0:256.5"} << "jsonl";
+}
+
+void TestCliHostile::mergeRefusesIncompatibleKeys()
+{
+    QFETCH(QStringList, first);
+    QFETCH(QStringList, second);
+    QFETCH(QString, format);
+    const QString a = image("keys/a.png");
+    const QString one = path("keys/one." + format), two = path("keys/two." + format);
+    QCOMPARE(cli(QStringList{"batch", "--cpu", "--format", format, "-o", one, a} + first).exitCode, 0);
+    QCOMPARE(cli(QStringList{"batch", "--cpu", "--format", format, "-o", two, a} + second).exitCode, 0);
+    const Run run = cli({"merge", "--format", format, one, two});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("incompatible") && run.err.contains(QFile::encodeName(one)) && run.err.contains(QFile::encodeName(two)),
+             run.err.constData());
+    QVERIFY(run.out.isEmpty());  // nothing written
+}
+
+// Item 8: every record is checked; what does not fit is named by file and line.
+void TestCliHostile::mergeRejectsBadRecords_data()
+{
+    QTest::addColumn<QByteArray>("from");
+    QTest::addColumn<QByteArray>("to");
+    QTest::addColumn<QString>("cause");
+    QCOMPARE(cli({"batch", "--cpu", "--bins", "8", "-o", path("bad/good.jsonl"), image("bad/a.png")}).exitCode, 0);
+    // "counts":[ is followed by the first count, which the row replaces.
+    QTest::newRow("count 1.5") << QByteArray("\"counts\":[") << QByteArray("\"counts\":[1.5") << "counts[0] is 1.5";
+    QTest::newRow("count \"12\"") << QByteArray("\"counts\":[") << QByteArray("\"counts\":[\"12\"") << "counts[0] is the string \"12\"";
+    QTest::newRow("count 1e300") << QByteArray("\"counts\":[") << QByteArray("\"counts\":[1e300") << "e+300";
+    QTest::newRow("count 2^63") << QByteArray("\"counts\":[") << QByteArray("\"counts\":[9223372036854775808") << "e+18";
+    QTest::newRow("count 2^64-1") << QByteArray("\"counts\":[") << QByteArray("\"counts\":[18446744073709551615") << "e+19";
+    QTest::newRow("count -5") << QByteArray("\"counts\":[") << QByteArray("\"counts\":[-5") << "counts[0] is -5";
+    QTest::newRow("bins 0") << QByteArray("\"bins\":8") << QByteArray("\"bins\":0") << "bins 0 is outside";
+    QTest::newRow("lo above hi") << QByteArray("\"lo\":0") << QByteArray("\"lo\":900") << "is not below hi";
+    QTest::newRow("missing counts") << QByteArray("\"counts\":") << QByteArray("\"kounts\":") << "counts is missing";
+}
+
+void TestCliHostile::mergeRejectsBadRecords()
+{
+    QFETCH(QByteArray, from);
+    QFETCH(QByteArray, to);
+    QFETCH(QString, cause);
+    const QString good = path("bad/good.jsonl"), bad = path("bad/bad.jsonl");
+    QList<QByteArray> lines = readFile(good).split('\n');
+    QByteArray& line = lines[1];  // the second record (line 2)
+    if (from == "\"counts\":[") {
+        const qsizetype at = line.indexOf(from) + from.size();
+        line.remove(at, line.indexOf(',', at) - at);
+    }
+    line.replace(from, to);
+    QVERIFY(hostile::writeBytes(QFile::encodeName(bad), lines.join('\n')));
+    const Run run = cli({"merge", good, bad});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QFile::encodeName(bad) + ": line 2: "), run.err.constData());
+    QVERIFY2(run.err.contains(cause.toUtf8()), run.err.constData());
+    QVERIFY(run.out.isEmpty());
+}
+
+// Item 17: an output without its summary is an unfinished run.
+void TestCliHostile::mergeNeedsFinishedInputs()
+{
+    const QString a = image("fin/a.png");
+    const QString whole = path("fin/whole.jsonl"), cut = path("fin/cut.jsonl");
+    QCOMPARE(cli({"batch", "--cpu", "-o", whole, a}).exitCode, 0);
+    QList<QByteArray> lines = readFile(whole).trimmed().split('\n');
+    QCOMPARE(lines.size(), 4);
+    QVERIFY(lines.last().contains("\"record\":\"summary\""));
+    lines.removeLast();  // a run killed before its end
+    QVERIFY(hostile::writeBytes(QFile::encodeName(cut), lines.join('\n') + '\n'));
+    const Run refused = cli({"merge", whole, cut});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(QFile::encodeName(cut) + ": no summary record") && refused.err.contains("--allow-partial"),
+             refused.err.constData());
+    const Run allowed = cli({"merge", "--allow-partial", whole, cut});
+    QCOMPARE(allowed.exitCode, 0);
+    QVERIFY(allowed.err.contains("merged anyway"));
+    const QList<QJsonObject> merged = records(allowed.out);
+    QCOMPARE(merged.size(), 3);
+    QCOMPARE(merged[0]["file"].toString(), QStringLiteral("merged:2"));
+}
+
+// Items 9 and 15: numbers that do not parse or overflow, and options the engine cannot
+// honour, are usage errors up front, not a failure per file.
+void TestCliHostile::numbersAreChecked_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("cause");
+    QCOMPARE(cli({"batch", "--cpu", "-o", path("numbers/x.jsonl"), image("numbers/a.png")}).exitCode, 0);
+    QTest::newRow("--raw-shape overflows") << QStringList{"batch", "--raw-shape", "99999999999999999999x1"} << "--raw-shape";
+    QTest::newRow("--raw-shape height overflows") << QStringList{"batch", "--raw-shape", "4x99999999999999999999"} << "--raw-shape";
+    QTest::newRow("--raw-shape zero height") << QStringList{"batch", "--raw-shape", "4x0"} << "zero dimension";
+    QTest::newRow("--raw-shape 5 channels") << QStringList{"batch", "--raw-shape", "4x4x5"} << "channels must be 1 to 4";
+    QTest::newRow("--raw-offset overflows") << QStringList{"batch", "--raw-shape", "4", "--raw-offset", "99999999999999999999"} << "--raw-offset";
+    QTest::newRow("--bins overflows") << QStringList{"batch", "--bins", "99999999999"} << "--bins";
+    QTest::newRow("--range 0:inf") << QStringList{"batch", "--range", "0:inf"} << "--range";
+    QTest::newRow("--range 1e308:1e309") << QStringList{"batch", "--range", "1e308:1e309"} << "--range";
+    QTest::newRow("--range 0:1e30") << QStringList{"batch", "--range", "0:1e30"} << "2^34";
+    QTest::newRow("--range 1e308:2e308") << QStringList{"histogram", "--range", "1e308:2e308"} << "--range";
+    QTest::newRow("--bins 0 over 0:1e8") << QStringList{"batch", "--bins", "0", "--range", "0:1e8"} << "would need 100000000 bins";
+    QTest::newRow("--strategy cub without a GPU") << QStringList{"batch", "--cpu", "--strategy", "cub"} << "--strategy cub runs on a CUDA GPU";
+    QTest::newRow("histogram --strategy shared --cpu") << QStringList{"histogram", "--cpu", "--strategy", "shared"} << "runs on a CUDA GPU";
+    QTest::newRow("-j 0") << QStringList{"batch", "-j", "0"} << "-j";
+    QTest::newRow("-j overflows") << QStringList{"batch", "-j", "99999999999"} << "-j";
+    QTest::newRow("--shard overflows") << QStringList{"batch", "--shard", "0/99999999999"} << "--shard";
+    QTest::newRow("--memory-budget garbage") << QStringList{"batch", "--memory-budget", "lots"} << "--memory-budget";
+    QTest::newRow("--file-timeout negative") << QStringList{"batch", "--file-timeout", "-1"} << "--file-timeout";
+    QTest::newRow("merge --format xml") << QStringList{"merge", "--format", "xml"} << "--format takes csv or jsonl";
+}
+
+void TestCliHostile::numbersAreChecked()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, cause);
+    const Run run = cli(args + QStringList{path(args.first() == "merge" ? "numbers/x.jsonl" : "numbers/a.png")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(cause.toUtf8()), run.err.constData());
+    QVERIFY(run.out.isEmpty());
+}
+
+// Item 10: one CSV file has one column layout; file names with commas do not shift it.
+void TestCliHostile::csvKeepsOneLayout()
+{
+    const QString comma = image("csv/a,b.png");
+    const QString plain = image("csv/c.png");
+    const QString deep = path("csv/deep.png");
+    cv::Mat m(8, 8, CV_16UC1);
+    cv::RNG(m_rng()).fill(m, cv::RNG::UNIFORM, 0, 65536);
+    QVERIFY(cv::imwrite(QFile::encodeName(deep).toStdString(), m));
+    const Run run = cli({"batch", "--cpu", "--bins", "0", "--format", "csv", comma, plain, deep});
+    QCOMPARE(run.exitCode, 1);  // the 16-bit file does not fit the 256-column layout
+    QVERIFY2(run.err.contains("65536 bins do not fit this CSV output's 256 count columns"), run.err.constData());
+    QByteArray out = run.out;
+    QBuffer buffer(&out);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    CsvReader reader(&buffer);
+    QList<QByteArray> fields;
+    QString problem;
+    QList<qsizetype> widths;
+    QList<QByteArray> files;
+    while (reader.readRow(fields, problem)) {
+        widths << fields.size();
+        files << fields.value(2);
+    }
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QCOMPARE(widths.size(), 1 + 3 + 3 + 1);  // header, two RGB files, summary
+    for (qsizetype w : widths)
+        QCOMPARE(w, widths.first());
+    QCOMPARE(files[1], QFile::encodeName(comma));
+    // merge reads it back whole.
+    const QString saved = path("csv/out.csv");
+    QVERIFY(hostile::writeBytes(QFile::encodeName(saved), run.out));
+    const Run merged = cli({"merge", saved});
+    QCOMPARE(merged.exitCode, 0);
+    QCOMPARE(records(merged.out).size(), 3);
+}
+
+// Item 10: file names with newlines and quotes survive CSV into merge's totals.
+void TestCliHostile::csvFileNamesRoundTrip()
+{
+    const QString odd = image("csvnames/two\nlines \"quoted\".png");
+    const QString plain = image("csvnames/plain.png");
+    const QString csv = path("csvnames.csv");
+    QCOMPARE(cli({"batch", "--cpu", "--format", "csv", "-o", csv, odd, plain}).exitCode, 0);
+    const Run merged = cli({"merge", csv});
+    QCOMPARE(merged.exitCode, 0);
+    const QList<QJsonObject> list = records(merged.out);
+    QCOMPARE(list.size(), 3);
+    for (const QJsonObject& r : list) {
+        QCOMPARE(r["file"].toString(), QStringLiteral("merged:2"));
+        QCOMPARE(r["statistics"].toObject()["count"].toInteger(), 24 * 16 * 2);  // both files counted
+    }
+}
+
+// Item 12: corrupt videos fail quickly through an explicit backend, never through GStreamer.
+void TestCliHostile::corruptVideosDoNotHang()
+{
+    QStringList inputs;
+    for (int i = 0; i < 24; ++i) {
+        inputs << path(QStringLiteral("videos/%1.mp4").arg(i));
+        QDir().mkpath(path("videos"));
+        QVERIFY(hostile::writeBytes(QFile::encodeName(inputs.last()), hostile::randomBytes(3000, m_rng)));
+    }
+    inputs << image("videos/ok.png");
+    QElapsedTimer timer;
+    timer.start();
+    const Run run = cli(QStringList{"batch", "--cpu"} + inputs, {}, 60000);
+    QVERIFY2(run.finished, "the batch hung on a corrupt video");
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("24 failed"), run.err.constData());
+    QCOMPARE(records(run.out).size(), 3);
+}
+
+// Item 12: a decoder that never returns is given up on; the batch goes on.
+void TestCliHostile::watchdogGivesUpOnAStuckFile()
+{
+    const QString stuck = image("watch/stuck.png"), ok = image("watch/ok.png");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("HISTOSCOPE_TEST_STALL_ON", "watch/stuck.png");
+    const Run run = cli({"batch", "--cpu", "-j", "1", "--file-timeout", "1", stuck, ok}, {}, 30000, env);
+    QVERIFY2(run.finished, "the watchdog did not end the run");
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("no progress for 1 s"), run.err.constData());
+    bool summary = false;
+    const QList<QJsonObject> list = records(run.out, &summary);
+    QCOMPARE(list.size(), 3);
+    QCOMPARE(list[0]["file"].toString(), ok);
+    QVERIFY(summary);
+}
+
+// Item 12: SIGTERM, or a second Ctrl-C, ends at once even with a worker stuck in a decoder.
+void TestCliHostile::sigtermEndsAStuckRunAtOnce()
+{
+    const QString ok = image("term/ok.png"), stuck = image("term/stuck.png");
+    const QString out = path("term.jsonl");
+    for (const QList<int>& sent : {QList<int>{SIGTERM}, QList<int>{SIGINT, SIGINT}}) {
+        QFile::remove(out);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("HISTOSCOPE_TEST_STALL_ON", "term/stuck.png");
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(m_cli, {"batch", "--cpu", "-j", "1", "--file-timeout", "0", "-o", out, ok, stuck});
+        QVERIFY(p.waitForStarted());
+        QTRY_COMPARE_WITH_TIMEOUT(records(readFile(out)).size(), 3, 20000);
+        for (int signal : sent)
+            ::kill(pid_t(p.processId()), signal);
+        QVERIFY2(p.waitForFinished(10000), "a stuck run outlived its SIGTERM");
+        QCOMPARE(p.exitCode(), 128 + sent.first());
+        bool summary = true;
+        QCOMPARE(records(readFile(out), &summary).size(), 3);
+        QVERIFY(!summary);
+        QVERIFY(readFile(out).endsWith('\n'));
+    }
+}
+
+// Item 13: --per-frame records reach the output while the video is still being read.
+void TestCliHostile::perFrameRecordsStream()
+{
+    const QString clip = path("stream/clip.avi");
+    QDir().mkpath(path("stream"));
+    cv::VideoWriter writer(QFile::encodeName(clip).toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10.0, cv::Size(32, 24));
+    if (!writer.isOpened())
+        QSKIP("no MJPEG writer");
+    for (int i = 0; i < 10; ++i)
+        writer.write(cv::Mat(24, 32, CV_8UC3, cv::Scalar(20 * i, 50, 90)));
+    writer.release();
+    const QString out = path("stream.jsonl");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("HISTOSCOPE_TEST_STALL_ON", "stream/clip.avi@6");  // stuck after six frames
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(m_cli, {"batch", "--cpu", "--per-frame", "--file-timeout", "0", "-o", out, clip});
+    QVERIFY(p.waitForStarted());
+    QTRY_COMPARE_WITH_TIMEOUT(records(readFile(out)).size(), 6 * 3, 20000);
+    QCOMPARE(p.state(), QProcess::Running);  // the file is not finished, its frames are out
+    ::kill(pid_t(p.processId()), SIGTERM);
+    QVERIFY(p.waitForFinished(10000));
+    for (const QJsonObject& r : records(readFile(out)))
+        QVERIFY(r["frame"].toInt() < 6);
+}
+
+// Item 13: a file that would decode past the memory budget is refused from its header.
+void TestCliHostile::bombsAreRefusedBeforeDecoding()
+{
+    QDir().mkpath(path("bombs"));
+    QVERIFY(hostile::writeZeroPng(path("bombs/zeros.png"), 6000, 6000));  // 36 MB decoded
+    QVERIFY(QFileInfo(path("bombs/zeros.png")).size() < 200000);
+    QVERIFY(hostile::writeBytes(QFile::encodeName(path("bombs/declared.png")), hostile::pngDeclaring(100000, 100000)));
+    QVERIFY(hostile::writeZeroTiff(path("bombs/pages.tif"), 10, 1000, 1000));  // 10 MB decoded, 1 MB a page
+    QVERIFY(hostile::writeZeroTiff(path("bombs/big-page.tif"), 2, 5000, 5000));
+    const Run run = cli({"batch", "--cpu", "-j", "1", "--memory-budget", "8M", path("bombs")});
+    QCOMPARE(run.exitCode, 1);
+    for (const char* name : {"zeros.png", "declared.png", "big-page.tif"}) {
+        const QByteArray line = "error: " + QFile::encodeName(path("bombs/")) + name;
+        QVERIFY2(run.err.contains(line) && run.err.contains("memory budget of 8.0 MB"), run.err.constData());
+    }
+    QVERIFY2(run.err.contains("counted 1 of 4"), run.err.constData());
+    // The stack of ten 1 MB pages is counted a few pages at a time, within the budget.
+    const QList<QJsonObject> list = records(run.out);
+    QCOMPARE(list.size(), 1);
+    QCOMPARE(list[0]["counts"].toArray()[0].toInteger(), 10 * 1000 * 1000);
+}
+
+// Item 13: -j is capped, and says so.
+void TestCliHostile::jobsAreCapped()
+{
+    const Run run = cli({"batch", "--cpu", "-j", "10000", image("jobs/a.png")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("-j 10000 capped at"), run.err.constData());
+}
+
+// Item 13: floats converted a chunk at a time are counted over the range the whole array gets.
+void TestCliHostile::convertedFloatsCountAsAWhole()
+{
+    QByteArray bytes;
+    std::uniform_real_distribution<double> value(-3.0, 7.0);
+    for (int i = 0; i < 300000; ++i) {
+        double v = value(m_rng);
+        unsigned char b[8];
+        std::memcpy(b, &v, 8);
+        std::reverse(b, b + 8);  // big-endian: converted, so streamed in chunks
+        bytes.append(reinterpret_cast<const char*>(b), 8);
+    }
+    const QString file = path("floats/keys.f64");
+    QDir().mkpath(path("floats"));
+    QVERIFY(hostile::writeBytes(QFile::encodeName(file), bytes));
+    const QStringList raw{"batch", "--cpu", "--raw-shape", "0", "--raw-type", "f64", "--raw-endian", "big", "--bins", "1000", file};
+    const Run chunked = cli(raw + QStringList{"--memory-budget", "400k"});  // chunks of 25,000 samples
+    const Run whole = cli(raw + QStringList{"--memory-budget", "8G"});     // one chunk
+    QCOMPARE(chunked.exitCode, 0);
+    QCOMPARE(whole.exitCode, 0);
+    const QList<QJsonObject> a = records(chunked.out), b = records(whole.out);
+    QCOMPARE(a.size(), 1);
+    QCOMPARE(b.size(), 1);
+    QVERIFY(a[0]["lo"].toDouble() < -2.9 && a[0]["hi"].toDouble() > 6.9);  // the whole array's range
+    for (const char* key : {"lo", "hi", "counts", "statistics"})
+        QCOMPARE(a[0][key], b[0][key]);
+    QCOMPARE(a[0]["statistics"].toObject()["count"].toInteger(), 300000);
+}
+
+// Item 14: a named input that is not a regular file is an error with its cause.
+void TestCliHostile::specialFilesAreErrors_data()
+{
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("cause");
+    QVERIFY(QDir().mkpath(path("special/x.jpg")));
+    QVERIFY(::mkfifo(QFile::encodeName(path("special/pipe.png")).constData(), 0644) == 0);
+    QVERIFY(::symlink("loop-b.png", QFile::encodeName(path("special/loop-a.png")).constData()) == 0);
+    QVERIFY(::symlink("loop-a.png", QFile::encodeName(path("special/loop-b.png")).constData()) == 0);
+    QTest::newRow("folder named x.jpg") << path("special/x.jpg") << "a folder with no file to count";
+    QTest::newRow("FIFO") << path("special/pipe.png") << "not a regular file (a FIFO)";
+    QTest::newRow("/dev/zero") << "/dev/zero" << "not a regular file (a character device)";
+    QTest::newRow("symlink loop") << path("special/loop-a.png") << "a loop of symbolic links";
+}
+
+void TestCliHostile::specialFilesAreErrors()
+{
+    QFETCH(QString, input);
+    QFETCH(QString, cause);
+    const Run run = cli({"batch", "--cpu", input, image("special/ok.png")}, {}, 20000);
+    QVERIFY2(run.finished, "a special file blocked the run");
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QFile::encodeName(input) + ": " + cause.toUtf8()), run.err.constData());
+    QCOMPARE(records(run.out).size(), 3);
+}
+
+// Item 14: under -r, links never lead out of the root, and each file is counted once.
+void TestCliHostile::symlinksStayInTheRoot()
+{
+    const QString root = path("links/root");
+    image("links/root/a.png");
+    image("links/outside.png");
+    QVERIFY(::symlink("..", QFile::encodeName(root + "/up").constData()) == 0);
+    QVERIFY(::symlink("a.png", QFile::encodeName(root + "/again.png").constData()) == 0);
+    QVERIFY(::symlink(".", QFile::encodeName(root + "/self").constData()) == 0);
+    QVERIFY(::symlink("/dev/zero", QFile::encodeName(root + "/zero.png").constData()) == 0);
+    const Run run = cli({"batch", "--cpu", "-r", root}, {}, 30000);
+    QVERIFY(run.finished);
+    QCOMPARE(run.exitCode, 1);
+    const QList<QJsonObject> list = records(run.out);
+    QCOMPARE(list.size(), 3);  // a.png once: not again.png, not through self/, not outside.png
+    QCOMPARE(list[0]["file"].toString(), root + "/a.png");
+    QVERIFY2(run.err.contains("again.png is the same file as"), run.err.constData());
+    QVERIFY2(run.err.contains(QFile::encodeName(root + "/up") + ": a symbolic link that leads out of"), run.err.constData());
+    QVERIFY2(run.err.contains(QFile::encodeName(root + "/zero.png") + ": a symbolic link that leads out of"), run.err.constData());
+    const Run followed = cli({"batch", "--cpu", "-r", "--follow-links", root}, {}, 30000);
+    QVERIFY2(followed.err.contains(QFile::encodeName(root + "/zero.png") + ": not a regular file (a character device)"),
+             followed.err.constData());
+    QVERIFY(records(followed.out).size() >= 6);  // outside.png through up/
+}
+
+// The generated corpus as one batch: every input counted or failed with a cause, no crash or hang.
+void TestCliHostile::wholeCorpusIsAccountedFor()
+{
+    const QString kept = qEnvironmentVariable("HISTOSCOPE_CORPUS_DIR");
+    const QString dir = kept.isEmpty() ? path("corpus") : kept;
+    const int inputs = hostile::writeCorpus(dir, m_rng);
+    QVERIFY(inputs >= 24);
+    const Run run = cli({"batch", "--cpu", "--memory-budget", "64M", "--file-timeout", "20", "-r", dir}, {}, 120000);
+    QVERIFY2(run.finished, "the corpus hung the batch");
+    QCOMPARE(run.exitCode, 1);
+    bool summary = false;
+    const QList<QJsonObject> list = records(run.out, &summary);
+    QVERIFY(summary);
+    QSet<QString> counted;
+    for (const QJsonObject& r : list)
+        counted << r["file"].toString();
+    const QJsonObject last = QJsonDocument::fromJson(run.out.trimmed().split('\n').last()).object();
+    QCOMPARE(last["files"].toInt(), int(counted.size()));
+    // Each named entry of the corpus is in the output or on the failed list.
+    const QByteArray err = run.err;
+    for (const char* name : {"good.png", "caf\xe9.png", "trailer.jpg", "png-named.jpg", "pages.tif"})
+        QVERIFY2(counted.contains(pathFromNative(QFile::encodeName(dir) + '/' + name)), name);
+    for (const char* name : {"bomb-header.png", "text.jpg", "empty.png", "random.mp4", "lies.npy", "huge-shape.npy",
+                             "complex.npy", "fifo.png", "loop1.png", "device.png"})
+        QVERIFY2(err.contains(QFile::encodeName(dir) + '/' + name + ": "), name);
+    QVERIFY2(!err.contains("trailer.jpg: JPEG data ends") && !err.contains("png-named.jpg: JPEG"), err.constData());
+    QVERIFY2(err.contains("cut.jpg: JPEG data ends before its end-of-image marker") || err.contains("error: " + QFile::encodeName(dir) + "/cut.jpg"),
+             err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestCliHostile)
+#include "tst_cli_hostile.moc"
