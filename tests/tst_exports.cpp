@@ -117,7 +117,7 @@ void TestExports::writesCsvJsonAndPlot()
     const QString csv = m_dir.filePath("h.csv"), json = m_dir.filePath("h.json"), png = m_dir.filePath("h.png");
     QVERIFY(!runExport([&] { return m_window->exportCsv(csv); }).isError());
     QVERIFY(!runExport([&] { return m_window->exportJson(json); }).isError());
-    QVERIFY(!runExport([&] { return m_window->exportPlot(png); }).isError());
+    QVERIFY(!runExport([&] { return m_window->exportPlot(png, QSize(900, 420)); }).isError());
 
     QFile c(csv);
     QVERIFY(c.open(QIODevice::ReadOnly));
@@ -141,7 +141,9 @@ void TestExports::writesCsvJsonAndPlot()
 
     const QImage plot(png);
     QVERIFY(!plot.isNull());
-    QCOMPARE(plot.size(), m_window->histogramView()->size() * m_window->histogramView()->devicePixelRatio());
+    // The chosen size, axes included: the plot equals the view painted at that size.
+    QCOMPARE(plot.size(), QSize(900, 420));
+    QCOMPARE(plot.convertToFormat(QImage::Format_ARGB32), m_window->histogramView()->render(QSize(900, 420)).convertToFormat(QImage::Format_ARGB32));
 }
 
 void TestExports::extensionIsAddedWhenMissing_data()

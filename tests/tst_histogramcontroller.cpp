@@ -22,6 +22,8 @@ private slots:
     void countsMatchAnOracle();
     void newestFrameWins();
     void staleResultsAreDropped();
+    void replacedCountsFramesNotJobs_data();
+    void replacedCountsFramesNotJobs();
     void oneShotJobsAnswerBehindQueuedFrames();
     void oneShotJobAnswersDuringALiveStream();
     void comparisonChecksEveryStrategy();
@@ -128,6 +130,36 @@ void TestHistogramController::newestFrameWins()
     QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 30000);
     QCOMPARE(results.count(), 1);
     QCOMPARE(controller.staleResults(), qint64(0));
+}
+
+void TestHistogramController::replacedCountsFramesNotJobs_data()
+{
+    QTest::addColumn<QVector<int>>("serials");   // the frame each job carries, in order
+    QTest::addColumn<int>("replaced");
+    QTest::newRow("three frames") << QVector<int>{1, 2, 3} << 2;
+    QTest::newRow("one frame, three settings") << QVector<int>{7, 7, 7} << 0;
+    QTest::newRow("a frame re-submitted, then a new one") << QVector<int>{1, 1, 2, 2} << 1;
+    QTest::newRow("serials not given") << QVector<int>{0, 0, 0} << 2;
+}
+
+void TestHistogramController::replacedCountsFramesNotJobs()
+{
+    QFETCH(QVector<int>, serials);
+    QFETCH(int, replaced);
+    HistogramController controller;
+    QSignalSpy results(&controller, &HistogramController::resultReady);
+    const Frame frame = randomFrame(m_rng, hs::SampleType::U8, 16, 8, 1, ChannelOrder::Gray);
+    {
+        ThreadGate gate(controller.workerThread());
+        for (int serial : serials)
+            controller.submit(frame, plainSettings(), std::nullopt, 0, quint64(serial));
+        QCOMPARE(controller.replacedFrames(), qint64(replaced));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 20000);
+    QCOMPARE(results.at(0).at(0).value<SnapshotPtr>()->frameSerial, quint64(serials.last()));
+    // A new source starts the count again.
+    controller.invalidate();
+    QCOMPARE(controller.replacedFrames(), qint64(0));
 }
 
 void TestHistogramController::staleResultsAreDropped()

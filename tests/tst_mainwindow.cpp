@@ -4,6 +4,7 @@
 // Fixtures are fresh random images written by the test.
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/ProbePanel.h"
 #include "app/gui/SettingsPanel.h"
 #include "widgets/BarChart.h"
 #include "widgets/HistogramView.h"
@@ -16,6 +17,12 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QStatusBar>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTableWidget>
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
@@ -51,6 +58,20 @@ private slots:
     void equalizeFromTheWindow();
     void dropOpensFile();
     void frameTakenBeforeItsOpenedSignalIsStillCounted();
+    void statisticsTableIsReadableWithoutTruncation_data();
+    void statisticsTableIsReadableWithoutTruncation();
+    void settingsDockIsCompact();
+    void everyDockReopensFromTheViewMenu();
+    void dockLayoutIsSavedAndRestored();
+    void scopePanelsGetADockOfTheirOwn();
+    void probeShowsTheValueUnderTheCursor_data();
+    void probeShowsTheValueUnderTheCursor();
+    void regionCanBeTypedInTheProbe();
+    void everyFrameProducedIsShownOrCountedAsDropped_data();
+    void everyFrameProducedIsShownOrCountedAsDropped();
+    void liveSourceDropsAreCounted();
+    void newSettingsForTheSameFrameDropNothing();
+    void hiddenChannelsArePersistedAndNotRecounted();
 
 private:
     QString writeImage(int width, int height, int type, const QString& name);
@@ -335,6 +356,327 @@ void TestMainWindow::frameTakenBeforeItsOpenedSignalIsStillCounted()
     const SnapshotPtr s = waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 17 * 11; });
     QVERIFY(s);
     QVERIFY(m_window->errorText().isEmpty());
+}
+
+void TestMainWindow::statisticsTableIsReadableWithoutTruncation_data()
+{
+    QTest::addColumn<QSize>("windowSize");
+    QTest::addColumn<int>("cvType");
+    QTest::newRow("1280x720, 8-bit colour") << QSize(1280, 720) << CV_8UC3;
+    QTest::newRow("1280x720, 16-bit colour") << QSize(1280, 720) << CV_16UC3;
+    QTest::newRow("default size, 16-bit colour") << QSize() << CV_16UC3;
+    QTest::newRow("1024x640, 16-bit colour") << QSize(1024, 640) << CV_16UC3;
+}
+
+void TestMainWindow::statisticsTableIsReadableWithoutTruncation()
+{
+    QFETCH(QSize, windowSize);
+    QFETCH(int, cvType);
+    if (windowSize.isValid())
+        m_window->resize(windowSize);
+    // Large counts and long fractions: a 16-bit image of 640x512 has counts of 6 digits.
+    m_window->openPath(writeImage(640, 512, cvType, "wide.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    TablePanel* stats = m_window->statisticsPanel();
+    QTRY_VERIFY(stats->isVisible());
+    QCOMPARE(stats->cell(stats->rowOf("count"), 0), QStringLiteral("327680"));
+    QTRY_VERIFY(stats->showsEveryCellWhole());   // columns follow their contents once laid out
+    QCOMPARE(stats->table()->textElideMode(), Qt::ElideNone);
+}
+
+void TestMainWindow::settingsDockIsCompact()
+{
+    m_window->resize(1280, 720);
+    auto* dock = m_window->findChild<QDockWidget*>("settingsDock");
+    QVERIFY(dock);
+    QTRY_VERIFY(dock->isVisible());
+    QVERIFY2(dock->width() <= 1280 / 4, qPrintable(QString::number(dock->width())));
+    QVERIFY(m_window->imageView()->width() > dock->width());
+}
+
+void TestMainWindow::everyDockReopensFromTheViewMenu()
+{
+    QMenu* view = nullptr;
+    for (QAction* a : m_window->menuBar()->actions())
+        if (a->menu() && a->text().remove('&') == QStringLiteral("View"))
+            view = a->menu();
+    QVERIFY(view);
+    const QStringList expected{"settingsDock", "probeDock", "histogramDock", "statisticsDock", "timingDock", "strategiesDock"};
+    for (const QString& name : expected) {
+        auto* dock = m_window->findChild<QDockWidget*>(name);
+        QVERIFY2(dock, qPrintable(name));
+        QVERIFY2(view->actions().contains(dock->toggleViewAction()), qPrintable(name));
+        dock->close();
+        QVERIFY(!dock->isVisible());
+        dock->toggleViewAction()->trigger();
+        QTRY_VERIFY2(dock->isVisible(), qPrintable(name));
+    }
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+        QVERIFY2(view->actions().contains(dock->toggleViewAction()), qPrintable(dock->objectName()));
+}
+
+void TestMainWindow::dockLayoutIsSavedAndRestored()
+{
+    auto* settings = m_window->findChild<QDockWidget*>("settingsDock");
+    auto* timing = m_window->findChild<QDockWidget*>("timingDock");
+    QVERIFY(settings && timing);
+    m_window->addDockWidget(Qt::RightDockWidgetArea, settings);
+    timing->close();
+    m_window->close();   // saves the layout
+    MainWindow second;
+    second.show();
+    auto* settings2 = second.findChild<QDockWidget*>("settingsDock");
+    auto* timing2 = second.findChild<QDockWidget*>("timingDock");
+    QCOMPARE(second.dockWidgetArea(settings2), Qt::RightDockWidgetArea);
+    QTRY_VERIFY(settings2->isVisible());
+    QVERIFY(!timing2->isVisible());
+}
+
+void TestMainWindow::scopePanelsGetADockOfTheirOwn()
+{
+    QDockWidget* dock = m_window->scopesDock();
+    QVERIFY(dock);
+    QCOMPARE(dock->objectName(), QStringLiteral("scopesDock"));
+    QVERIFY(!dock->isVisible());
+    QVERIFY(!dock->toggleViewAction()->isEnabled());
+    auto* panel = new QLabel(QStringLiteral("waveform"));
+    m_window->addScopePanel(QStringLiteral("Waveform"), panel);
+    QTRY_VERIFY(panel->isVisible());
+    QVERIFY(dock->toggleViewAction()->isEnabled());
+    // A scope follows the frames the window counts.
+    QSignalSpy submitted(m_window.get(), &MainWindow::frameSubmitted);
+    m_window->openPath(writeImage(33, 21, CV_8UC3, "scope.png"));
+    QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 10000);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    m_window->imageView()->setRoi(QRect(2, 3, 10, 5));
+    QTRY_VERIFY(submitted.size() >= 2);
+    const auto roi = submitted.last().at(1).value<std::optional<hs::Rect>>();
+    QVERIFY(roi.has_value());
+    QCOMPARE(roi->width, 10);
+}
+
+void TestMainWindow::probeShowsTheValueUnderTheCursor_data()
+{
+    QTest::addColumn<int>("cvType");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QStringList>("channels");
+    QTest::newRow("8-bit colour PNG") << CV_8UC3 << "probe8.png" << QStringList{"R", "G", "B"};
+    QTest::newRow("16-bit gray PNG") << CV_16UC1 << "probe16.png" << QStringList{"gray"};
+    QTest::newRow("16-bit RGBA PNG") << CV_16UC4 << "probe16a.png" << QStringList{"R", "G", "B", "A"};
+    QTest::newRow("float TIFF") << CV_32FC1 << "probef.tif" << QStringList{"gray"};
+}
+
+void TestMainWindow::probeShowsTheValueUnderTheCursor()
+{
+    QFETCH(int, cvType);
+    QFETCH(QString, name);
+    QFETCH(QStringList, channels);
+    const int w = 37, h = 23;
+    cv::Mat m(h, w, cvType);
+    const int depth = CV_MAT_DEPTH(cvType);
+    if (depth == CV_32F)
+        cv::randu(m, cv::Scalar::all(-0.5), cv::Scalar::all(1.5));
+    else
+        cv::randu(m, cv::Scalar::all(0), cv::Scalar::all(depth == CV_16U ? 65536 : 256));
+    const QString path = m_dir.filePath(name);
+    QVERIFY(cv::imwrite(path.toStdString(), m));
+    const cv::Mat back = cv::imread(path.toStdString(), cv::IMREAD_UNCHANGED);
+    m_window->openPath(path);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    ImageCanvas* canvas = m_window->imageView();
+    ProbePanel* probe = m_window->probePanel();
+    QTRY_VERIFY(canvas->isVisible());
+    for (const QPoint pixel : {QPoint(w - 3, 5), QPoint(0, h - 1), QPoint(17, 11)}) {
+        // The canvas may still be fitting itself to the window's final layout: aim again each turn.
+        const QString where = QStringLiteral("x %1  y %2").arg(pixel.x()).arg(pixel.y());
+        auto aim = [&] {
+            QTest::mouseMove(canvas, QPoint(1, 1));
+            QTest::mouseMove(canvas, canvas->imageToWidget(QPointF(pixel) + QPointF(0.5, 0.5)).toPoint());
+            return probe->positionText() == where;
+        };
+        QTRY_VERIFY2(aim(), qPrintable(probe->positionText() + " != " + where));
+        QCOMPARE(probe->rowCount(), int(channels.size()));
+        for (int c = 0; c < channels.size(); ++c) {
+            // Display order from OpenCV's BGR(A): R is plane 2, alpha stays 3.
+            const int plane = back.channels() >= 3 && c < 3 ? 2 - c : c;
+            double expected = 0, scale = 1;
+            switch (depth) {
+            case CV_8U: expected = back.ptr<std::uint8_t>(pixel.y())[pixel.x() * back.channels() + plane]; scale = 255; break;
+            case CV_16U: expected = back.ptr<std::uint16_t>(pixel.y())[pixel.x() * back.channels() + plane]; scale = 65535; break;
+            default: expected = back.ptr<float>(pixel.y())[pixel.x() * back.channels() + plane]; break;
+            }
+            QCOMPARE(probe->valueText(c, 0), channels[c]);
+            if (depth == CV_32F)
+                QVERIFY2(std::abs(probe->valueText(c, 1).toDouble() - expected) <= 1e-6 * std::max(1.0, std::abs(expected)),
+                         qPrintable(probe->valueText(c, 1)));
+            else
+                QCOMPARE(probe->valueText(c, 1), QString::number(qint64(expected)));
+            QVERIFY(std::abs(probe->valueText(c, 2).toDouble() - expected / scale) <= 1e-6);
+        }
+    }
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(canvas, &leave);
+    QCOMPARE(probe->rowCount(), 0);
+}
+
+void TestMainWindow::regionCanBeTypedInTheProbe()
+{
+    m_window->openPath(writeImage(120, 80, CV_8UC3, "typed.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 120 * 80 * 3; }));
+    ProbePanel* probe = m_window->probePanel();
+    const int values[] = {10, 5, 30, 20};
+    for (int i = 0; i < 4; ++i)
+        probe->roiBox(i)->setValue(values[i]);
+    QCOMPARE(m_window->imageView()->roi(), QRect(10, 5, 30, 20));
+    const SnapshotPtr s = waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 30 * 20 * 3; });
+    QVERIFY(s);
+    QCOMPARE(s->roi->x, 10);
+    QCOMPARE(s->roi->y, 5);
+    // Drawn on the image: the boxes follow.
+    m_window->imageView()->setRoi(QRect(1, 2, 3, 4));
+    QCOMPARE(probe->roi(), QRect(1, 2, 3, 4));
+    QCOMPARE(probe->roiBox(2)->value(), 3);
+    // A region past the frame's edge is clipped to it.
+    probe->roiBox(2)->setValue(119);
+    QCOMPARE(m_window->imageView()->roi(), QRect(1, 2, 119, 4));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 119 * 4 * 3; }));
+}
+
+void TestMainWindow::everyFrameProducedIsShownOrCountedAsDropped_data()
+{
+    QTest::addColumn<QString>("stall");
+    QTest::newRow("histogram worker stalled") << "histogram";
+    QTest::newRow("window stalled") << "window";
+}
+
+void TestMainWindow::everyFrameProducedIsShownOrCountedAsDropped()
+{
+    QFETCH(QString, stall);
+    const int frames = 40;
+    const QString path = m_dir.filePath("fast.avi");
+    {
+        // 200 fps: faster than a stalled engine, slow enough for the window to take each frame.
+        cv::VideoWriter writer(path.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 200.0, cv::Size(48, 32));
+        if (!writer.isOpened())
+            QSKIP("no MJPEG/AVI writer in this OpenCV build");
+        for (int i = 0; i < frames; ++i)
+            writer.write(cv::Mat(32, 48, CV_8UC3, cv::Scalar(i * 6, 255 - i * 6, 128)));
+    }
+    m_window->openPath(path);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.frameIndex == 0; }));
+    QCOMPARE(m_window->liveCounters().shown, qint64(1));
+    QSignalSpy ended(m_window->media(), &MediaController::endOfStream);
+    if (stall == "histogram") {
+        // The engine is held: every frame the window takes waits in the histogram slot, and
+        // each newer one replaces it there.
+        ThreadGate gate(m_window->histograms()->workerThread());
+        m_window->media()->play();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
+        QTRY_VERIFY(m_window->liveCounters().droppedHistogram > 0);
+    } else {
+        // This (GUI) thread turns no event loop while the decoder runs: the frames replace each
+        // other in the media slot before the window takes them.
+        m_window->media()->play();
+        QElapsedTimer waited;
+        waited.start();
+        while (m_window->media()->deliveredFrames() < frames && waited.elapsed() < 30000)
+            QThread::yieldCurrentThread();
+        QCOMPARE(m_window->media()->deliveredFrames(), qint64(frames));
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
+    }
+    // Settled: the last frame is shown, and every frame is shown or dropped, none twice.
+    QVERIFY(waitForSnapshot([&](const HistogramSnapshot& s) { return s.frameIndex == frames - 1; }));
+    QTRY_COMPARE(m_window->liveCounters().inFlight(), qint64(0));
+    const LiveCounters c = m_window->liveCounters();
+    QCOMPARE(c.produced, qint64(frames));
+    QVERIFY2(c.dropped() > 0, qPrintable(QString::number(c.dropped())));
+    QCOMPARE(c.shown + c.dropped(), c.produced);
+    if (stall == "window")
+        QVERIFY(c.droppedMedia > 0);
+    QCOMPARE(c.sourceFps, 200.0);
+    // The Timing panel and the status line say the same.
+    TablePanel* timing = m_window->timingPanel();
+    QTRY_COMPARE(timing->cell(timing->rowOf("dropped in all"), 0), QString::number(c.dropped()));
+    QCOMPARE(timing->cell(timing->rowOf("frames decoded"), 0), QString::number(frames));
+    QCOMPARE(timing->cell(timing->rowOf("frames shown"), 0), QString::number(c.shown));
+    QVERIFY(timing->rowOf("counted and shown (measured)") >= 0);
+    QVERIFY(timing->rowOf("decoded (measured)") >= 0);
+    QVERIFY(timing->cell(timing->rowOf("source rate"), 0).startsWith("200.00 fps"));
+    QVERIFY(m_window->statusBar()->findChildren<QLabel*>().size() > 0);
+    bool said = false;
+    for (QLabel* label : m_window->statusBar()->findChildren<QLabel*>())
+        said |= label->text().contains(QStringLiteral("dropped %1").arg(c.dropped()));
+    QVERIFY(said);
+}
+
+void TestMainWindow::liveSourceDropsAreCounted()
+{
+    // A GStreamer test source far faster than this machine shows: 1000 frames a second.
+    QSignalSpy failed(m_window->media(), &MediaController::failed);
+    QSignalSpy opened(m_window->media(), &MediaController::opened);
+    m_window->openLive(QStringLiteral("videotestsrc num-buffers=5000 pattern=ball ! video/x-raw,width=160,height=120,framerate=1000/1"));
+    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty() || !failed.isEmpty(), 20000);
+    if (opened.isEmpty())
+        QSKIP(qPrintable("no GStreamer test source here: " + failed.at(0).at(0).value<Error>().message()));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    {
+        // Hold the engine while the source runs on: frames pile up in the histogram slot.
+        ThreadGate gate(m_window->histograms()->workerThread());
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->histograms()->replacedFrames() > 0, 20000);
+        QVERIFY(m_window->media()->isPlaying());
+    }
+    // Paused, everything settles: the frame in the slot is taken and shown.
+    m_window->media()->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->media()->isPlaying(), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->liveCounters().inFlight(), qint64(0), 10000);
+    const LiveCounters c = m_window->liveCounters();
+    QVERIFY(c.live);
+    QVERIFY2(c.dropped() > 0, qPrintable(QString::number(c.dropped())));
+    QVERIFY(c.droppedHistogram > 0);
+    QCOMPARE(c.shown + c.dropped(), c.produced);
+    QVERIFY(c.produced <= 5000);
+    QVERIFY(c.notReadEstimate >= 0);
+    QCOMPARE(c.sourceFps, 1000.0);
+}
+
+void TestMainWindow::newSettingsForTheSameFrameDropNothing()
+{
+    m_window->openPath(writeImage(64, 48, CV_8UC3, "same.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    {
+        ThreadGate gate(m_window->histograms()->workerThread());
+        for (int bins : {16, 32, 64}) {
+            HistogramSettings s = panel()->settings();
+            s.counting.bins = bins;
+            m_window->setSettings(s);   // the same frame again, each replacing the last
+        }
+    }
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.channels[0].counts.size() == 64; }));
+    const LiveCounters c = m_window->liveCounters();
+    QCOMPARE(c.dropped(), qint64(0));
+    QCOMPARE(c.shown, qint64(1));
+    QCOMPARE(c.produced, qint64(1));
+}
+
+void TestMainWindow::hiddenChannelsArePersistedAndNotRecounted()
+{
+    m_window->openPath(writeImage(40, 30, CV_8UC3, "legend.png"));
+    const SnapshotPtr s = waitForSnapshot([](const HistogramSnapshot&) { return true; });
+    QVERIFY(s);
+    HistogramView* view = m_window->histogramView();
+    QTRY_VERIFY(view->isVisible());
+    const auto entries = view->legendEntries(view->size());
+    QCOMPARE(entries.size(), 4);   // R, G, B, luma
+    QCOMPARE(entries[3].first, QStringLiteral("luma"));
+    QTest::mouseClick(view, Qt::LeftButton, {}, entries[3].second.center().toPoint());
+    QVERIFY(!view->isSeriesVisible("luma"));
+    QCOMPARE(m_window->settingsPanel()->settings().display.hiddenSeries, QStringList{"luma"});
+    // Display only: nothing was counted again, and the statistics still list luma.
+    QCOMPARE(m_window->lastSnapshot()->generation, s->generation);
+    QVERIFY(m_window->statisticsPanel()->table()->columnCount() == 4);
+    MainWindow second;
+    QVERIFY(!second.histogramView()->isSeriesVisible("luma"));
+    QVERIFY(second.histogramView()->isSeriesVisible("R"));
 }
 
 QTEST_MAIN(TestMainWindow)

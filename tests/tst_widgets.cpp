@@ -1,7 +1,32 @@
-// Paint-only widgets fed plain values.
+// Paint-only widgets fed plain values: the histogram plot's readout, axes, legend, blending,
+// percentile marks and rendering at a chosen size.
 #include "widgets/HistogramView.h"
 
+#include <QApplication>
+#include <QSignalSpy>
 #include <QTest>
+
+namespace {
+
+HistogramDisplay grayDisplay(QVector<double> counts, double lo, double hi, bool integer)
+{
+    HistogramDisplay display;
+    display.lo = lo;
+    display.hi = hi;
+    display.integerValues = integer;
+    display.series.append({"gray", Qt::white, std::move(counts)});
+    return display;
+}
+
+QStringList labelsOf(const QVector<HistogramView::Tick>& ticks)
+{
+    QStringList out;
+    for (const auto& t : ticks)
+        out << t.label;
+    return out;
+}
+
+}  // namespace
 
 class TestWidgets : public QObject {
     Q_OBJECT
@@ -9,30 +34,224 @@ class TestWidgets : public QObject {
 private slots:
     void histogramHoverReadout_data();
     void histogramHoverReadout();
+    void hoverReadoutClearsWhenTheMouseLeaves();
+    void valueAxisTicksInTheDataUnits_data();
+    void valueAxisTicksInTheDataUnits();
+    void countAxisShowsLogDecades();
+    void legendHidesAndShowsChannels();
+    void overlappingChannelsAddUpAndLumaIsAnOutline();
+    void percentileLabelsNeverOverlap_data();
+    void percentileLabelsNeverOverlap();
+    void renderPaintsAtTheRequestedSize();
 };
 
 void TestWidgets::histogramHoverReadout_data()
 {
+    QTest::addColumn<bool>("integer");
+    QTest::addColumn<double>("hi");
     QTest::addColumn<int>("x");
     QTest::addColumn<QString>("readout");
-    // The plot spans x in [48, 448): each of the 4 bins is 100 pixels wide.
-    QTest::newRow("inside bin 2") << 300 << QStringLiteral("[2, 3)  gray 3");
-    QTest::newRow("inside bin 0") << 60 << QStringLiteral("[0, 1)  gray 1");
-    QTest::newRow("left of the plot") << 5 << QString();
+    // 4 bins over the plot's width: the readout names the bin under x and its count.
+    QTest::newRow("integer, one value per bin") << true << 4.0 << 2 << QStringLiteral("value 2  gray 3");
+    QTest::newRow("integer, two values per bin") << true << 8.0 << 0 << QStringLiteral("values 0–1  gray 1");
+    QTest::newRow("float bins") << false << 1.0 << 2 << QStringLiteral("[0.5, 0.75)  gray 3");
+    QTest::newRow("left of the plot") << true << 4.0 << -1 << QString();
 }
 
 void TestWidgets::histogramHoverReadout()
 {
+    QFETCH(bool, integer);
+    QFETCH(double, hi);
     QFETCH(int, x);
     QFETCH(QString, readout);
     HistogramView view;
+    view.resize(458, 200);
+    view.setDisplay(grayDisplay({1, 2, 3, 4}, 0, hi, integer));
+    const QRectF r = view.plotRect();
+    const int px = x < 0 ? 2 : int(r.left() + (x + 0.5) * r.width() / 4);
+    QCOMPARE(view.readoutAt(px), readout);
+}
+
+void TestWidgets::hoverReadoutClearsWhenTheMouseLeaves()
+{
+    HistogramView view;
+    view.resize(458, 200);
+    view.setDisplay(grayDisplay({1, 2, 3, 4}, 0, 4, true));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy hovered(&view, &HistogramView::hovered);
+    QTest::mouseMove(&view, view.plotRect().center().toPoint());
+    QTRY_VERIFY(!hovered.isEmpty());
+    QVERIFY(!hovered.last().at(0).toString().isEmpty());
+    QVERIFY(!view.hoverText().isEmpty());
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(&view, &leave);
+    QCOMPARE(hovered.last().at(0).toString(), QString());
+    QVERIFY(view.hoverText().isEmpty());
+}
+
+void TestWidgets::valueAxisTicksInTheDataUnits_data()
+{
+    QTest::addColumn<double>("lo");
+    QTest::addColumn<double>("hi");
+    QTest::addColumn<bool>("integer");
+    QTest::addColumn<QStringList>("labels");
+    QTest::newRow("8-bit") << 0.0 << 256.0 << true << QStringList{"0", "64", "128", "192", "255"};
+    QTest::newRow("16-bit") << 0.0 << 65536.0 << true << QStringList{"0", "16384", "32768", "49152", "65535"};
+    QTest::newRow("12-bit in 16") << 0.0 << 4096.0 << true << QStringList{"0", "1024", "2048", "3072", "4095"};
+    QTest::newRow("float -0.5..1.5") << -0.5 << 1.5 << false << QStringList{"-0.5", "0", "0.5", "1", "1.5"};
+    QTest::newRow("float 0..1") << 0.0 << 1.0 << false << QStringList{"0", "0.2", "0.4", "0.6", "0.8", "1"};
+    QTest::newRow("integer min-max 19..201") << 19.0 << 201.0 << true << QStringList{"50", "100", "150", "200"};
+}
+
+void TestWidgets::valueAxisTicksInTheDataUnits()
+{
+    QFETCH(double, lo);
+    QFETCH(double, hi);
+    QFETCH(bool, integer);
+    QFETCH(QStringList, labels);
+    HistogramView view;
+    const QSize size(420, 240);
+    view.resize(size);
+    view.setDisplay(grayDisplay(QVector<double>(64, 1.0), lo, hi, integer));
+    const auto ticks = view.valueTicks(size);
+    QCOMPARE(labelsOf(ticks), labels);
+    const QRectF r = view.plotRect(size);
+    for (const auto& t : ticks)
+        QVERIFY2(t.position >= r.left() - 0.5 && t.position <= r.right() + 0.5, qPrintable(t.label));
+}
+
+void TestWidgets::countAxisShowsLogDecades()
+{
+    HistogramView view;
+    const QSize size(420, 400);
+    view.resize(size);
+    view.setDisplay(grayDisplay({0, 3, 123456, 70}, 0, 4, true));
+    QCOMPARE(labelsOf(view.countTicks(size)).first(), QStringLiteral("0"));
+    QVERIFY(labelsOf(view.countTicks(size)).contains("100k"));
+    view.setLogCounts(true);
+    QCOMPARE(labelsOf(view.countTicks(size)), (QStringList{"0", "1", "10", "100", "1k", "10k", "100k"}));
+    // Decades are evenly spaced.
+    const auto ticks = view.countTicks(size);
+    const double d1 = ticks[2].position - ticks[3].position, d2 = ticks[5].position - ticks[6].position;
+    QVERIFY(std::abs(d1 - d2) < 1.5);
+    QVERIFY(view.percentTicks(size).isEmpty());
+    view.setCumulative(true);
+    QCOMPARE(labelsOf(view.percentTicks(size)), (QStringList{"0%", "25%", "50%", "75%", "100%"}));
+}
+
+void TestWidgets::legendHidesAndShowsChannels()
+{
+    HistogramView view;
+    view.resize(500, 260);
+    HistogramDisplay display = grayDisplay({1, 2, 3, 4}, 0, 4, true);
+    display.series = {{"R", Qt::red, {5, 0, 0, 0}}, {"G", Qt::green, {0, 6, 0, 0}}, {"luma", Qt::white, {1, 1, 1, 1}, true}};
+    view.setDisplay(display);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto entries = view.legendEntries(view.size());
+    QCOMPARE(entries.size(), 3);
+    QCOMPARE(entries[0].first, QStringLiteral("R"));
+    QSignalSpy changed(&view, &HistogramView::hiddenSeriesChanged);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, entries[0].second.center().toPoint());
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.last().at(0).toStringList(), QStringList{"R"});
+    QVERIFY(!view.isSeriesVisible("R"));
+    const int x = int(view.plotRect().left() + 0.5 * view.plotRect().width() / 4);
+    QCOMPARE(view.readoutAt(x), QStringLiteral("value 0  G 0  luma 1"));
+    QTest::mouseClick(&view, Qt::LeftButton, {}, entries[0].second.center().toPoint());
+    QCOMPARE(changed.last().at(0).toStringList(), QStringList{});
+    QCOMPARE(view.readoutAt(x), QStringLiteral("value 0  R 5  G 0  luma 1"));
+    view.setHiddenSeries({"G", "luma"});   // from settings: no signal
+    QCOMPARE(changed.count(), 2);
+    QVERIFY(!view.isSeriesVisible("luma"));
+}
+
+void TestWidgets::overlappingChannelsAddUpAndLumaIsAnOutline()
+{
+    // R and G cover the same bins fully; luma, drawn over them, too.
+    HistogramView view;
+    const QSize size(400, 240);
     HistogramDisplay display;
     display.lo = 0;
     display.hi = 4;
-    display.series.append({"gray", Qt::white, {1, 2, 3, 4}});
+    display.integerValues = true;
+    display.series = {{"R", QColor(235, 80, 70), {10, 10, 10, 10}},
+                      {"G", QColor(90, 200, 90), {10, 10, 10, 10}},
+                      {"luma", QColor(240, 240, 240), {10, 10, 10, 10}, true}};
     view.setDisplay(display);
-    view.resize(458, 200);
-    QCOMPARE(view.readoutAt(x), readout);
+    view.setHiddenSeries({"G", "luma"});
+    const QRectF r = view.plotRect(size);
+    const QPoint inside = QPointF(r.left() + r.width() * 0.3, r.bottom() - r.height() * 0.3).toPoint();
+    const QColor redOnly = view.render(size).pixelColor(inside);
+    view.setHiddenSeries({"luma"});
+    const QColor both = view.render(size).pixelColor(inside);
+    // Additive: red keeps its red and gains G's green.
+    QVERIFY2(both.red() >= redOnly.red() && both.green() > redOnly.green() + 60,
+             qPrintable(QStringLiteral("%1 -> %2").arg(redOnly.name(), both.name())));
+    // Luma as an outline: inside the fills nothing changes when it is shown.
+    view.setHiddenSeries({});
+    QCOMPARE(view.render(size).pixelColor(inside), both);
+}
+
+void TestWidgets::percentileLabelsNeverOverlap_data()
+{
+    QTest::addColumn<int>("seriesCount");
+    QTest::addColumn<bool>("identical");
+    QTest::newRow("four identical channels") << 4 << true;
+    QTest::newRow("four channels apart") << 4 << false;
+    QTest::newRow("one channel") << 1 << true;
+}
+
+void TestWidgets::percentileLabelsNeverOverlap()
+{
+    QFETCH(int, seriesCount);
+    QFETCH(bool, identical);
+    HistogramView view;
+    const QSize size(520, 280);
+    HistogramDisplay display;
+    display.lo = 0;
+    display.hi = 256;
+    display.integerValues = true;
+    const char* names[] = {"R", "G", "B", "luma"};
+    for (int s = 0; s < seriesCount; ++s) {
+        QVector<double> counts(256, 0.0);
+        for (int v = 0; v < 256; ++v)
+            counts[v] = 100 + (identical ? 0 : s * 37) + (v % 7);
+        display.series.append({names[s], QColor(100 + 40 * s, 200 - 30 * s, 120), counts, s == 3});
+    }
+    view.setDisplay(display);
+    view.setCumulative(true);
+    const auto labels = view.percentileLabels(size);
+    QVERIFY(labels.size() >= 3);   // at least one label per mark
+    const QRectF r = view.plotRect(size);
+    for (int i = 0; i < labels.size(); ++i) {
+        QVERIFY(r.contains(labels[i].rect));
+        for (int j = i + 1; j < labels.size(); ++j)
+            QVERIFY2(!labels[i].rect.intersects(labels[j].rect),
+                     qPrintable(labels[i].series + " " + labels[i].text + " / " + labels[j].series + " " + labels[j].text));
+        for (const auto& entry : view.legendEntries(size))
+            QVERIFY(!labels[i].rect.intersects(entry.second));
+    }
+    // The values are the inverted-CDF bins' lower edges: with uniform-ish data, p50 lies near 128.
+    for (const auto& l : labels)
+        if (l.percent == 50)
+            QVERIFY2(std::abs(l.value - 128) <= 4, qPrintable(l.text));
+}
+
+void TestWidgets::renderPaintsAtTheRequestedSize()
+{
+    HistogramView view;
+    view.resize(300, 180);
+    view.setDisplay(grayDisplay({1, 2, 3, 4}, 0, 4, true));
+    const QImage image = view.render(QSize(1200, 600));
+    QCOMPARE(image.size(), QSize(1200, 600));
+    // The axes are painted: the frame's left edge is a line of the axis colour.
+    const QRectF r = view.plotRect(QSize(1200, 600));
+    const QColor edge = image.pixelColor(int(r.left()), int(r.center().y()));
+    QVERIFY2(edge.lightness() > 80, qPrintable(edge.name()));
+    const QImage empty = HistogramView().render(QSize(320, 200));
+    QCOMPARE(empty.size(), QSize(320, 200));
 }
 
 QTEST_MAIN(TestWidgets)

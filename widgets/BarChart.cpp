@@ -23,7 +23,7 @@ void BarChart::paintEvent(QPaintEvent*)
     double peak = 0;
     for (const Bar& b : m_bars)
         peak = std::max(peak, b.value);
-    const int labelWidth = 130, noteWidth = 170, rowHeight = std::max(18, (height() - 20) / int(m_bars.size()));
+    const int labelWidth = 130, noteWidth = 170, rowHeight = std::clamp((height() - 20) / int(m_bars.size()), 18, 34);
     const int barSpace = std::max(40, width() - labelWidth - noteWidth - 20);
     for (int i = 0; i < m_bars.size(); ++i) {
         const Bar& b = m_bars[i];

@@ -10,12 +10,22 @@ struct HistogramSeries {
     QString name;            // "R", "G", "B", "luma", "gray", "A"
     QColor color;
     QVector<double> counts;  // one per bin
+    // Drawn as a line only, never filled (luma): it must not wash out the channels under it.
+    bool outline = false;
 };
 
 struct HistogramDisplay {
     double lo = 0;
     double hi = 256;
+    // The bins hold integer values: ticks and the readout name integers ("value 30", "32–39").
+    bool integerValues = false;
+    QString valueTitle = QStringLiteral("value");   // the x axis title, in the data's units
     QVector<HistogramSeries> series;
+    // A pinned histogram to compare with, drawn as dashed outlines over [referenceLo, referenceHi).
+    QVector<HistogramSeries> reference;
+    double referenceLo = 0;
+    double referenceHi = 256;
+    QString referenceTitle;  // e.g. "reference: a.png"
     quint64 generation = 0;
     bool isEmpty() const { return series.isEmpty(); }
 };

@@ -1,24 +1,98 @@
 #include "widgets/HistogramView.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+
+namespace {
+
+const QColor kBackground(32, 33, 36);
+const QColor kGrid(52, 54, 60);
+const QColor kAxis(110, 112, 118);
+const QColor kText(200, 200, 200);
+
+// 1, 2 or 5 times a power of ten, at least `raw`.
+double niceStep(double raw)
+{
+    if (!(raw > 0) || !std::isfinite(raw))
+        return 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double norm = raw / magnitude;
+    return (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * magnitude;
+}
+
+bool isPowerOfTwo(double v)
+{
+    if (v < 1 || v > 9.007e15 || v != std::floor(v))
+        return false;
+    const auto i = std::uint64_t(v);
+    return (i & (i - 1)) == 0;
+}
+
+// A value label: integers as integers, other values with as many decimals as the step needs.
+QString formatValue(double v, double step, bool integer)
+{
+    if (integer || (v == std::floor(v) && std::abs(v) < 1e15 && step >= 1))
+        return QString::number(qint64(std::llround(v)));
+    if (std::abs(v) >= 1e6 || (step < 1e-4 && v != 0))
+        return QString::number(v, 'g', 4);
+    const int decimals = std::clamp(int(std::ceil(-std::log10(step) - 1e-9)), 0, 6);
+    QString s = QString::number(v, 'f', decimals);
+    if (s.contains(QLatin1Char('.'))) {
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        if (s.endsWith(QLatin1Char('.')))
+            s.chop(1);
+    }
+    if (s.startsWith(QLatin1Char('-')) && s.toDouble() == 0)
+        s.remove(0, 1);
+    return s;
+}
+
+// A count label: 950, 2k, 1.5M.
+QString formatCount(double c)
+{
+    const double a = std::abs(c);
+    auto trimmed = [](double v, const char* suffix) {
+        QString s = QString::number(v, 'f', v < 10 && v != std::floor(v) ? 1 : 0);
+        return s + QLatin1String(suffix);
+    };
+    if (a >= 1e9)
+        return trimmed(c / 1e9, "G");
+    if (a >= 1e6)
+        return trimmed(c / 1e6, "M");
+    if (a >= 1e4 || (a >= 1e3 && std::fmod(a, 1e3) == 0))
+        return trimmed(c / 1e3, "k");
+    return QString::number(qint64(std::llround(c)));
+}
+
+struct Margins {
+    double left, top, right, bottom;
+};
+
+}  // namespace
 
 HistogramView::HistogramView(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setMinimumSize(280, 160);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_placeholder = tr("Open an image, a video or a camera");
 }
 
 void HistogramView::setDisplay(const HistogramDisplay& display)
 {
     m_display = display;
-    if (m_hoverX >= 0)
+    if (m_hoverX >= 0) {
         m_hoverText = readoutAt(m_hoverX);
+        emit hovered(m_hoverText);
+    }
     update();
 }
 
@@ -34,7 +108,254 @@ void HistogramView::setCumulative(bool on)
     update();
 }
 
-QRectF HistogramView::plotRect() const { return QRectF(48, 10, width() - 58, height() - 34); }
+void HistogramView::setHiddenSeries(const QStringList& names)
+{
+    m_hidden = names;
+    if (m_hoverX >= 0)
+        m_hoverText = readoutAt(m_hoverX);
+    update();
+}
+
+void HistogramView::setPlaceholderText(const QString& text)
+{
+    m_placeholder = text;
+    update();
+}
+
+void HistogramView::toggleSeries(const QString& name)
+{
+    if (m_hidden.contains(name))
+        m_hidden.removeAll(name);
+    else
+        m_hidden.append(name);
+    if (m_hoverX >= 0)
+        m_hoverText = readoutAt(m_hoverX);
+    update();
+    emit hiddenSeriesChanged(m_hidden);
+}
+
+QRectF HistogramView::plotRect(const QSize& size) const
+{
+    const QFontMetricsF fm(font());
+    const double line = fm.height();
+    const double left = line + 8 + fm.horizontalAdvance(QStringLiteral("888.8k"));
+    const double right = m_cumulative ? line + 8 + fm.horizontalAdvance(QStringLiteral("100%")) : 12;
+    const double top = line / 2 + 6;
+    const double bottom = 2 * line + 12;
+    return QRectF(left, top, std::max(10.0, size.width() - left - right), std::max(10.0, size.height() - top - bottom));
+}
+
+double HistogramView::peak() const
+{
+    double peak = 1;
+    for (const HistogramSeries& s : m_display.series)
+        if (isSeriesVisible(s.name))
+            for (double c : s.counts)
+                peak = std::max(peak, c);
+    for (const HistogramSeries& s : m_display.reference)
+        if (isSeriesVisible(s.name))
+            for (double c : s.counts)
+                peak = std::max(peak, c);
+    return peak;
+}
+
+double HistogramView::countToUnit(double count, double peak) const
+{
+    if (count <= 0)
+        return 0;
+    if (!m_log)
+        return std::min(1.0, count / peak);
+    // Decades evenly spaced, a count of 1 one decade above the axis (0 sits on the axis).
+    const double decades = std::log10(std::max(1.0, peak)) + 1;
+    const double u = count < 1 ? count / decades : (std::log10(count) + 1) / decades;
+    return std::min(1.0, u);
+}
+
+QVector<HistogramView::Tick> HistogramView::valueTicks(const QSize& size) const
+{
+    QVector<Tick> ticks;
+    const double lo = m_display.lo, hi = m_display.hi;
+    if (!(hi > lo))
+        return ticks;
+    const QRectF r = plotRect(size);
+    const QFontMetricsF fm(font());
+    const double labelWidth = std::max(64.0, fm.horizontalAdvance(formatValue(hi, 1, m_display.integerValues)) + 24);
+    const int maxTicks = std::clamp(int(r.width() / labelWidth), 2, 10);
+    auto at = [&](double v) { return r.left() + (v - lo) / (hi - lo) * r.width(); };
+    const double range = hi - lo;
+    if (m_display.integerValues && isPowerOfTwo(range) && range >= 4 && lo == std::floor(lo)) {
+        // Integer data over a power-of-two range (8, 10, 12, 16 bits): quarters, eighths...,
+        // the last tick on the largest value (255, 65535) rather than the edge after it.
+        int parts = 2;
+        while (parts * 2 <= maxTicks && range / (parts * 2) >= 1)
+            parts *= 2;
+        for (int i = 0; i <= parts; ++i) {
+            const double v = i == parts ? hi - 1 : lo + range * i / parts;
+            ticks.append({at(v), formatValue(v, 1, true)});
+        }
+        return ticks;
+    }
+    double step = niceStep(range / maxTicks);
+    if (m_display.integerValues)
+        step = std::max(1.0, std::round(step));
+    const double first = std::ceil(lo / step - 1e-9) * step;
+    for (int i = 0; i < 64; ++i) {
+        const double v = first + i * step;
+        if (v > hi + step * 1e-9)
+            break;
+        ticks.append({at(v), formatValue(std::abs(v) < step * 1e-9 ? 0.0 : v, step, m_display.integerValues)});
+    }
+    return ticks;
+}
+
+QVector<HistogramView::Tick> HistogramView::countTicks(const QSize& size) const
+{
+    QVector<Tick> ticks;
+    const QRectF r = plotRect(size);
+    const double top = peak();
+    auto at = [&](double c) { return r.bottom() - countToUnit(c, top) * r.height(); };
+    const QFontMetricsF fm(font());
+    const int maxTicks = std::clamp(int(r.height() / (fm.height() * 2)), 2, 10);
+    ticks.append({r.bottom(), QStringLiteral("0")});
+    if (m_log) {
+        // Decades: 1, 10, 100, 1k...; every other one when they would crowd.
+        int decades = int(std::floor(std::log10(top))) + 1;
+        const int every = decades > maxTicks ? (decades + maxTicks - 1) / maxTicks : 1;
+        for (int k = 0; k < decades; k += every)
+            ticks.append({at(std::pow(10.0, k)), formatCount(std::pow(10.0, k))});
+        return ticks;
+    }
+    const double step = std::max(1.0, niceStep(top / maxTicks));
+    for (double c = step; c <= top * (1 + 1e-12); c += step)
+        ticks.append({at(c), formatCount(c)});
+    return ticks;
+}
+
+QVector<HistogramView::Tick> HistogramView::percentTicks(const QSize& size) const
+{
+    QVector<Tick> ticks;
+    if (!m_cumulative)
+        return ticks;
+    const QRectF r = plotRect(size);
+    for (int p = 0; p <= 100; p += 25)
+        ticks.append({r.bottom() - p / 100.0 * r.height(), QStringLiteral("%1%").arg(p)});
+    return ticks;
+}
+
+QVector<QPair<QString, QRectF>> HistogramView::legendEntries(const QSize& size) const
+{
+    QVector<QPair<QString, QRectF>> entries;
+    if (m_display.isEmpty())
+        return entries;
+    const QRectF r = plotRect(size);
+    const QFontMetricsF fm(font());
+    const double h = fm.height() + 4, swatch = fm.height() * 0.8;
+    QVector<QPair<QString, double>> items;
+    double total = 0;
+    for (const HistogramSeries& s : m_display.series) {
+        const double w = swatch + 4 + fm.horizontalAdvance(s.name) + 10;
+        items.append({s.name, w});
+        total += w;
+    }
+    // One row along the top right; a column down the right when the row does not fit.
+    const bool row = total <= r.width() - 8;
+    double x = row ? r.right() - 4 - total : r.right() - 4, y = r.top() + 4;
+    for (const auto& [name, w] : items) {
+        if (row) {
+            entries.append({name, QRectF(x, y, w, h)});
+            x += w;
+        } else {
+            double widest = 0;
+            for (const auto& item : items)
+                widest = std::max(widest, item.second);
+            entries.append({name, QRectF(r.right() - 4 - widest, y, widest, h)});
+            y += h;
+        }
+    }
+    return entries;
+}
+
+QRectF HistogramView::referenceTitleRect(const QSize& size) const
+{
+    if (m_display.reference.isEmpty() || m_display.referenceTitle.isEmpty())
+        return {};
+    const QRectF r = plotRect(size);
+    const QFontMetricsF fm(font());
+    const auto legend = legendEntries(size);
+    const double top = legend.isEmpty() ? r.top() + 4 : legend.last().second.bottom() + 2;
+    const double w = std::min(r.width() - 8, fm.horizontalAdvance(m_display.referenceTitle) + fm.height() * 0.8 + 14);
+    return QRectF(r.right() - 4 - w, top, w, fm.height() + 4);
+}
+
+QVector<HistogramView::PercentileLabel> HistogramView::percentileLabels(const QSize& size) const
+{
+    QVector<PercentileLabel> placed;
+    if (!m_cumulative || m_display.isEmpty())
+        return placed;
+    const QRectF r = plotRect(size);
+    const QFontMetricsF fm(font());
+    const double th = fm.height();
+    QVector<QRectF> taken;
+    for (const auto& entry : legendEntries(size))
+        taken.append(entry.second.adjusted(-2, -2, 2, 2));
+    if (const QRectF title = referenceTitleRect(size); !title.isEmpty())
+        taken.append(title.adjusted(-2, -2, 2, 2));
+    // The guide labels ("p50") at the left end of each guide come first.
+    for (double p : m_marks) {
+        const double y = r.bottom() - p / 100.0 * r.height();
+        const QString text = QStringLiteral("p%1").arg(p);
+        taken.append(QRectF(r.left() + 3, y - th - 1, fm.horizontalAdvance(text) + 4, th));
+    }
+    auto fits = [&](const QRectF& rect) {
+        if (!r.contains(rect))
+            return false;
+        for (const QRectF& t : taken)
+            if (t.intersects(rect))
+                return false;
+        return true;
+    };
+    for (const HistogramSeries& s : m_display.series) {
+        if (!isSeriesVisible(s.name))
+            continue;
+        const int bins = int(s.counts.size());
+        double total = 0;
+        for (double c : s.counts)
+            total += c;
+        if (total <= 0 || bins == 0)
+            continue;
+        const double w = (m_display.hi - m_display.lo) / bins;
+        for (double p : m_marks) {
+            // The inverted-CDF bin: the first whose cumulative share reaches p.
+            double run = 0, before = 0;
+            int bin = bins - 1;
+            for (int b = 0; b < bins; ++b) {
+                before = run;
+                run += s.counts[b];
+                if (run * 100 >= p * total) {
+                    bin = b;
+                    break;
+                }
+            }
+            const double value = m_display.lo + bin * w;
+            const double y = r.bottom() - p / 100.0 * r.height();
+            const double f = run > before ? (p * total / 100 - before) / (run - before) : 1;
+            const double x = r.left() + (bin + std::clamp(f, 0.0, 1.0)) * r.width() / bins;
+            const QString text = formatValue(value, w, m_display.integerValues);
+            const double tw = fm.horizontalAdvance(text) + 6;
+            const QPointF offsets[] = {{4, -th - 2}, {4, 2}, {-tw - 4, -th - 2}, {-tw - 4, 2},
+                                       {4, -2 * th - 4}, {4, th + 4}, {-tw - 4, -2 * th - 4}, {-tw - 4, th + 4}};
+            for (const QPointF& o : offsets) {
+                const QRectF rect(x + o.x(), y + o.y(), tw, th);
+                if (fits(rect)) {
+                    taken.append(rect);
+                    placed.append({s.name, p, value, rect, text});
+                    break;
+                }
+            }
+        }
+    }
+    return placed;
+}
 
 int HistogramView::binAt(int x) const
 {
@@ -54,103 +375,255 @@ QString HistogramView::readoutAt(int x) const
         return {};
     const int bins = int(m_display.series.first().counts.size());
     const double w = (m_display.hi - m_display.lo) / bins;
-    QString text = QStringLiteral("[%1, %2)").arg(m_display.lo + bin * w, 0, 'g', 6).arg(m_display.lo + (bin + 1) * w, 0, 'g', 6);
+    const double a = m_display.lo + bin * w, b = m_display.lo + (bin + 1) * w;
+    QString text;
+    if (m_display.integerValues) {
+        const auto first = qint64(std::ceil(a - 1e-9)), last = qint64(std::ceil(b - 1e-9)) - 1;
+        text = first >= last ? QStringLiteral("value %1").arg(first) : QStringLiteral("values %1–%2").arg(first).arg(last);
+    } else {
+        text = QStringLiteral("[%1, %2)").arg(a, 0, 'g', 6).arg(b, 0, 'g', 6);
+    }
     for (const HistogramSeries& s : m_display.series)
-        text += QStringLiteral("  %1 %2").arg(s.name).arg(qulonglong(s.counts.value(bin)));
+        if (isSeriesVisible(s.name))
+            text += QStringLiteral("  %1 %2").arg(s.name).arg(qulonglong(s.counts.value(bin)));
     return text;
+}
+
+QImage HistogramView::render(const QSize& size) const
+{
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(kBackground);
+    QPainter p(&image);
+    p.setFont(font());
+    paint(p, size, false);
+    return image;
 }
 
 void HistogramView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
+    paint(p, size(), true);
+}
+
+void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
+{
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.fillRect(rect(), QColor(32, 33, 36));
-    const QRectF r = plotRect();
-    p.setPen(QColor(70, 72, 78));
-    p.drawRect(r);
+    p.fillRect(QRect(QPoint(0, 0), size), kBackground);
+    const QRectF r = plotRect(size);
+    const QFontMetricsF fm(p.font());
     if (m_display.isEmpty()) {
         p.setPen(QColor(160, 160, 160));
-        p.drawText(rect(), Qt::AlignCenter, tr("Open an image, a video or a camera"));
+        p.drawText(QRectF(QPointF(0, 0), QSizeF(size)), Qt::AlignCenter, m_placeholder);
         return;
     }
-    const int bins = int(m_display.series.first().counts.size());
-    double peak = 1;
-    for (const HistogramSeries& s : m_display.series)
-        for (double c : s.counts)
-            peak = std::max(peak, c);
-    auto scale = [&](double c) { return m_log ? std::log1p(c) / std::log1p(peak) : c / peak; };
+    const double top = peak();
+    const QVector<Tick> xTicks = valueTicks(size), yTicks = countTicks(size);
+
+    // Grid under everything.
+    p.setPen(kGrid);
+    for (const Tick& t : xTicks)
+        p.drawLine(QPointF(t.position, r.top()), QPointF(t.position, r.bottom()));
+    for (const Tick& t : yTicks)
+        p.drawLine(QPointF(r.left(), t.position), QPointF(r.right(), t.position));
+    p.setPen(kAxis);
+    p.drawRect(r);
 
     // One column per pixel: the fullest bin that falls into it, so narrow spikes stay visible.
-    const int columns = std::max(1, int(r.width()));
-    p.setRenderHint(QPainter::Antialiasing, true);
-    for (const HistogramSeries& s : m_display.series) {
+    auto pathOf = [&](const QVector<double>& counts, double lo, double hi, bool closed) {
         QPainterPath path;
-        path.moveTo(r.left(), r.bottom());
-        for (int col = 0; col < columns; ++col) {
-            const int b0 = int(std::int64_t(col) * bins / columns);
-            const int b1 = std::max(b0 + 1, int(std::int64_t(col + 1) * bins / columns));
+        const int bins = int(counts.size());
+        if (bins == 0 || !(hi > lo))
+            return path;
+        // Map this series' [lo, hi) onto the axis (a reference may span another range).
+        const double x0 = r.left() + (lo - m_display.lo) / (m_display.hi - m_display.lo) * r.width();
+        const double span = (hi - lo) / (m_display.hi - m_display.lo) * r.width();
+        const int cols = std::max(1, int(std::round(span)));
+        const double colWidth = span / cols;
+        for (int col = 0; col < cols; ++col) {
+            const int b0 = int(std::int64_t(col) * bins / cols);
+            const int b1 = std::max(b0 + 1, int(std::int64_t(col + 1) * bins / cols));
             double v = 0;
             for (int b = b0; b < b1 && b < bins; ++b)
-                v = std::max(v, s.counts[b]);
-            const double y = r.bottom() - scale(v) * r.height();
-            path.lineTo(r.left() + col, y);
-            path.lineTo(r.left() + col + 1, y);
+                v = std::max(v, counts[b]);
+            const double y = r.bottom() - countToUnit(v, top) * r.height();
+            const double xa = x0 + col * colWidth, xb = x0 + (col + 1) * colWidth;
+            if (col > 0) {
+                path.lineTo(xa, y);
+            } else if (closed) {
+                path.moveTo(xa, r.bottom());
+                path.lineTo(xa, y);
+            } else {
+                path.moveTo(xa, y);
+            }
+            path.lineTo(xb, y);
         }
-        path.lineTo(r.right(), r.bottom());
-        path.closeSubpath();
-        QColor fill = s.color;
-        fill.setAlpha(m_display.series.size() > 1 ? 110 : 170);
-        p.fillPath(path, fill);
-        p.setPen(QPen(s.color, 1));
-        p.drawPath(path);
+        if (closed) {
+            path.lineTo(x0 + span, r.bottom());
+            path.closeSubpath();
+        }
+        return path;
+    };
+    p.save();
+    p.setClipRect(r);
+    // Fills add up where channels overlap (R + G + B reads as white), as on a colourist's scope.
+    p.setCompositionMode(QPainter::CompositionMode_Plus);
+    for (const HistogramSeries& s : m_display.series) {
+        if (s.outline || !isSeriesVisible(s.name))
+            continue;
+        const QColor c = s.color;
+        const QColor fill(int(c.red() * 0.62), int(c.green() * 0.62), int(c.blue() * 0.62));
+        p.fillPath(pathOf(s.counts, m_display.lo, m_display.hi, true), fill);
     }
+    p.setCompositionMode(QPainter::CompositionMode_SourceOver);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const HistogramSeries& s : m_display.series) {
+        if (!isSeriesVisible(s.name))
+            continue;
+        p.setPen(QPen(s.outline ? s.color : s.color.lighter(115), s.outline ? 1.6 : 1.0));
+        p.drawPath(pathOf(s.counts, m_display.lo, m_display.hi, false));
+    }
+    for (const HistogramSeries& s : m_display.reference) {
+        if (!isSeriesVisible(s.name))
+            continue;
+        p.setPen(QPen(s.color, 1.2, Qt::DashLine));
+        p.drawPath(pathOf(s.counts, m_display.referenceLo, m_display.referenceHi, false));
+    }
+
     if (m_cumulative) {
-        static const double marks[] = {0.01, 0.05, 0.5, 0.95, 0.99};
+        // Guides at the marked percentiles, one labelled CDF per channel, a dot where each
+        // crosses a guide and the value there, placed so that no two labels overlap.
+        for (double pct : m_marks) {
+            const double y = r.bottom() - pct / 100.0 * r.height();
+            p.setPen(QPen(QColor(150, 150, 150, 150), 1, Qt::DotLine));
+            p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
+            p.setPen(QColor(170, 170, 170));
+            p.drawText(QPointF(r.left() + 5, y - 3), QStringLiteral("p%1").arg(pct));
+        }
         for (const HistogramSeries& s : m_display.series) {
+            if (!isSeriesVisible(s.name))
+                continue;
             double total = 0;
             for (double c : s.counts)
                 total += c;
-            if (total <= 0)
+            const int bins = int(s.counts.size());
+            if (total <= 0 || bins == 0)
                 continue;
             QPainterPath cdf;
+            cdf.moveTo(r.left(), r.bottom());
             double run = 0;
-            int next = 0;
             for (int b = 0; b < bins; ++b) {
                 run += s.counts[b];
-                const double x = r.left() + (b + 1) * r.width() / bins;
-                const double y = r.bottom() - run / total * r.height();
-                if (b == 0)
-                    cdf.moveTo(r.left(), r.bottom());
-                cdf.lineTo(x, y);
-                while (next < 5 && run / total >= marks[next]) {
-                    p.setPen(QPen(s.color.lighter(150), 1, Qt::DotLine));
-                    p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
-                    p.drawText(QPointF(x + 2, r.top() + 12 + 12 * next), QStringLiteral("p%1").arg(marks[next] * 100));
-                    ++next;
-                }
+                cdf.lineTo(r.left() + (b + 1) * r.width() / bins, r.bottom() - run / total * r.height());
             }
-            p.setPen(QPen(s.color.lighter(170), 1.5));
+            p.setPen(QPen(s.color.lighter(150), 1.5));
             p.drawPath(cdf);
         }
+        for (const PercentileLabel& label : percentileLabels(size)) {
+            QColor c = Qt::white;
+            for (const HistogramSeries& s : m_display.series)
+                if (s.name == label.series)
+                    c = s.color.lighter(140);
+            p.fillRect(label.rect, QColor(0, 0, 0, 150));
+            p.setPen(c);
+            p.drawText(label.rect, Qt::AlignCenter, label.text);
+        }
     }
+    p.restore();
+
+    // Axes: ticks, labels and titles (the frame is under the data, so edge bins stay visible).
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.setPen(QColor(190, 190, 190));
-    p.drawText(QRectF(r.left(), r.bottom() + 4, 120, 16), Qt::AlignLeft, QString::number(m_display.lo, 'g', 6));
-    p.drawText(QRectF(r.right() - 120, r.bottom() + 4, 120, 16), Qt::AlignRight, QString::number(m_display.hi, 'g', 6));
-    const QString peakText = peak >= 1e9 ? QStringLiteral("%1G").arg(peak / 1e9, 0, 'f', 1)
-                           : peak >= 1e6 ? QStringLiteral("%1M").arg(peak / 1e6, 0, 'f', 1)
-                           : peak >= 1e4 ? QStringLiteral("%1k").arg(peak / 1e3, 0, 'f', 0)
-                                         : QString::number(peak, 'g', 4);
-    p.drawText(QRectF(0, r.top(), 44, 16), Qt::AlignRight, peakText);
-    p.drawText(QRectF(0, r.bottom() - 16, 44, 16), Qt::AlignRight, m_log ? QStringLiteral("log") : QStringLiteral("0"));
-    if (m_hoverX >= 0 && !m_hoverText.isEmpty()) {
+    p.setPen(kText);
+    for (int i = 0; i < xTicks.size(); ++i) {
+        const Tick& t = xTicks[i];
+        p.setPen(kAxis);
+        p.drawLine(QPointF(t.position, r.bottom()), QPointF(t.position, r.bottom() + 4));
+        p.setPen(kText);
+        const double w = fm.horizontalAdvance(t.label);
+        // The first and last labels stay inside the plot's width.
+        const double x = std::clamp(t.position - w / 2, r.left() - 4 - fm.horizontalAdvance(QStringLiteral("8")),
+                                    std::max(r.left(), r.right() + 10 - w));
+        p.drawText(QPointF(x, r.bottom() + 5 + fm.ascent()), t.label);
+    }
+    for (const Tick& t : yTicks) {
+        p.setPen(kAxis);
+        p.drawLine(QPointF(r.left() - 4, t.position), QPointF(r.left(), t.position));
+        p.setPen(kText);
+        const double w = fm.horizontalAdvance(t.label);
+        p.drawText(QPointF(r.left() - 6 - w, t.position + fm.ascent() / 2 - 1), t.label);
+    }
+    for (const Tick& t : percentTicks(size)) {
+        p.setPen(kAxis);
+        p.drawLine(QPointF(r.right(), t.position), QPointF(r.right() + 4, t.position));
+        p.setPen(kText);
+        p.drawText(QPointF(r.right() + 6, t.position + fm.ascent() / 2 - 1), t.label);
+    }
+    p.setPen(QColor(170, 170, 170));
+    p.drawText(QRectF(r.left(), size.height() - fm.height() - 2, r.width(), fm.height()), Qt::AlignHCenter,
+               m_display.valueTitle);
+    const QString countTitle = m_log ? tr("count (log)") : tr("count");
+    p.save();
+    p.translate(2, r.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-r.height() / 2, 0, r.height(), fm.height()), Qt::AlignHCenter, countTitle);
+    p.restore();
+    if (m_cumulative) {
+        p.save();
+        p.translate(size.width() - 2, r.center().y());
+        p.rotate(90);
+        p.drawText(QRectF(-r.height() / 2, 0, r.height(), fm.height()), Qt::AlignHCenter, tr("cumulative"));
+        p.restore();
+    }
+
+    // Legend: click an entry to hide or show its channel.
+    const double swatch = fm.height() * 0.8;
+    for (const auto& [name, rect] : legendEntries(size)) {
+        QColor c = Qt::white;
+        bool outline = false;
+        for (const HistogramSeries& s : m_display.series)
+            if (s.name == name) {
+                c = s.color;
+                outline = s.outline;
+            }
+        const bool visible = isSeriesVisible(name);
+        p.fillRect(rect, QColor(0, 0, 0, 130));
+        const QRectF box(rect.left() + 4, rect.center().y() - swatch / 2, swatch, swatch);
+        if (visible && !outline)
+            p.fillRect(box, c);
+        p.setPen(QPen(c, outline ? 2 : 1));
+        p.drawRect(box);
+        p.setPen(visible ? kText : QColor(110, 110, 110));
+        QFont f = p.font();
+        f.setStrikeOut(!visible);
+        p.save();
+        p.setFont(f);
+        p.drawText(QRectF(box.right() + 4, rect.top(), rect.width() - swatch - 8, rect.height()), Qt::AlignVCenter, name);
+        p.restore();
+    }
+    const QRectF titleRect = referenceTitleRect(size);
+    if (!titleRect.isEmpty()) {
+        p.fillRect(titleRect, QColor(0, 0, 0, 130));
+        p.setPen(QPen(QColor(200, 200, 200), 1, Qt::DashLine));
+        const double y = titleRect.center().y();
+        p.drawLine(QPointF(titleRect.left() + 4, y), QPointF(titleRect.left() + 4 + swatch, y));
+        p.setPen(QColor(200, 200, 200));
+        p.drawText(titleRect.adjusted(swatch + 8, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(m_display.referenceTitle, Qt::ElideMiddle, titleRect.width() - swatch - 12));
+    }
+
+    if (withHover && m_hoverX >= 0 && !m_hoverText.isEmpty()) {
         p.setPen(QColor(255, 255, 255, 120));
-        p.drawLine(m_hoverX, int(r.top()), m_hoverX, int(r.bottom()));
-        const QRect box = p.fontMetrics().boundingRect(m_hoverText).adjusted(-6, -3, 6, 3);
-        QRect placed = box.translated(int(r.left()) + 8 - box.left(), int(r.top()) + 8 - box.top());
-        p.fillRect(placed, QColor(0, 0, 0, 170));
+        p.drawLine(QPointF(m_hoverX, r.top()), QPointF(m_hoverX, r.bottom()));
+        const double w = fm.horizontalAdvance(m_hoverText) + 12, h = fm.height() + 6;
+        double x = m_hoverX + 10;
+        if (x + w > r.right())
+            x = std::max(r.left(), m_hoverX - 10 - w);
+        double legendBottom = legendEntries(size).isEmpty() ? r.top() : legendEntries(size).last().second.bottom();
+        if (const QRectF title = referenceTitleRect(size); !title.isEmpty())
+            legendBottom = title.bottom();
+        const QRectF box(x, legendBottom + 6, w, h);
+        p.fillRect(box, QColor(0, 0, 0, 190));
         p.setPen(Qt::white);
-        p.drawText(placed, Qt::AlignCenter, m_hoverText);
+        p.drawText(box, Qt::AlignCenter, m_hoverText);
     }
 }
 
@@ -162,9 +635,35 @@ void HistogramView::mouseMoveEvent(QMouseEvent* event)
     update();
 }
 
+void HistogramView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QWidget::mousePressEvent(event);
+    for (const auto& [name, rect] : legendEntries(size()))
+        if (rect.contains(event->position())) {
+            toggleSeries(name);
+            return;
+        }
+}
+
 void HistogramView::leaveEvent(QEvent*)
 {
     m_hoverX = -1;
     m_hoverText.clear();
+    emit hovered(QString());
     update();
+}
+
+void HistogramView::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (m_display.isEmpty())
+        return;
+    QMenu menu(this);
+    for (const HistogramSeries& s : m_display.series) {
+        QAction* action = menu.addAction(tr("Show %1").arg(s.name));
+        action->setCheckable(true);
+        action->setChecked(isSeriesVisible(s.name));
+        connect(action, &QAction::triggered, this, [this, name = s.name] { toggleSeries(name); });
+    }
+    menu.exec(event->globalPos());
 }

@@ -70,6 +70,16 @@ QPointF ImageCanvas::widgetToImage(const QPointF& p) const
     return (p - r.topLeft()) / m_zoom;
 }
 
+QPointF ImageCanvas::imageToWidget(const QPointF& p) const
+{
+    return imageRectInWidget().topLeft() + p * m_zoom;
+}
+
+void ImageCanvas::leaveEvent(QEvent*)
+{
+    emit hoverLeft();
+}
+
 void ImageCanvas::paintEvent(QPaintEvent*)
 {
     QPainter p(this);

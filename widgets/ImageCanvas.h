@@ -20,12 +20,14 @@ public:
     void setZoom(double zoom);
     void fitToWindow();
     QPointF widgetToImage(const QPointF& p) const;
+    QPointF imageToWidget(const QPointF& p) const;   // the widget position of an image point
 
     QSize sizeHint() const override { return {640, 480}; }
 
 signals:
     void roiChanged(const QRect& roi);     // an empty rect: the whole image
-    void hoveredPixel(const QPoint& pixel);
+    void hoveredPixel(const QPoint& pixel);   // the image pixel under the cursor (may lie outside the image)
+    void hoverLeft();                         // the cursor left the canvas
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -34,6 +36,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
     QRectF imageRectInWidget() const;

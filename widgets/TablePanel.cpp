@@ -1,6 +1,7 @@
 #include "widgets/TablePanel.h"
 
 #include <QHeaderView>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -10,8 +11,16 @@ TablePanel::TablePanel(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_table = new QTableWidget;
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->setDefaultSectionSize(20);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Numbers are never cut off ("262..."): columns take their contents' width and the table
+    // scrolls when they do not fit.
+    m_table->setTextElideMode(Qt::ElideNone);
+    m_table->setWordWrap(false);
+    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
     layout->addWidget(m_table);
 }
 
@@ -34,6 +43,29 @@ QString TablePanel::cell(int row, int column) const
     const QTableWidgetItem* item = m_table->item(row, column);
     return item ? item->text() : QString();
 }
+
+bool TablePanel::showsEveryCellWhole() const
+{
+    const QFontMetrics fm(m_table->font());
+    const int pad = 2 * m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 2;
+    for (int c = 0; c < m_table->columnCount(); ++c) {
+        const int width = m_table->columnWidth(c);
+        if (QTableWidgetItem* header = m_table->horizontalHeaderItem(c))
+            if (fm.horizontalAdvance(header->text()) + pad > width)
+                return false;
+        for (int r = 0; r < m_table->rowCount(); ++r)
+            if (QTableWidgetItem* item = m_table->item(r, c))
+                if (fm.horizontalAdvance(item->text()) + pad > width)
+                    return false;
+    }
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        if (QTableWidgetItem* label = m_table->verticalHeaderItem(r))
+            if (fm.horizontalAdvance(label->text()) + pad > m_table->verticalHeader()->width())
+                return false;
+    return true;
+}
+
+QTableWidget* TablePanel::table() const { return m_table; }
 
 int TablePanel::rowOf(const QString& label) const
 {

@@ -21,6 +21,10 @@ public:
     void setContent(const TableContent& content);
     QString cell(int row, int column) const;
     int rowOf(const QString& label) const;
+    // True when no cell, column title or row label is narrower than its text (nothing elided;
+    // what does not fit the panel is scrolled to).
+    bool showsEveryCellWhole() const;
+    QTableWidget* table() const;
 
 private:
     QTableWidget* m_table;

@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <array>
 
 // The service's side on its own thread: owns the one engine.
@@ -32,45 +33,211 @@ private:
 
 namespace {
 
-// Colour channels are equalized each on its own; alpha is left alone.
-std::array<bool, hs::kMaxChannels> equalizedChannels(const Frame& frame)
+using ChannelMask = std::array<bool, hs::kMaxChannels>;
+
+// Colour channels are changed, alpha never.
+ChannelMask colourChannels(const Frame& frame)
 {
-    return {true, frame.channels() != 2, true, false};
+    return {true, frame.channels() >= 3, frame.channels() >= 3, false};
 }
 
-// Contrast-limited adaptive equalization through OpenCV on the CPU, each colour channel on its
-// own (alpha untouched).
-Error claheInto(const Frame& frame, const QString& source, unsigned char* out, std::size_t stride, double clipLimit)
+int cvDepth(hs::SampleType type) { return type == hs::SampleType::U8 ? CV_8U : CV_16U; }
+
+cv::Mat matOf(const Frame& frame)
 {
-    const int depth = frame.type() == hs::SampleType::U8 ? CV_8U : CV_16U;
-    const cv::Mat in(int(frame.height()), int(frame.width()), CV_MAKETYPE(depth, frame.channels()),
-                     const_cast<unsigned char*>(frame.data()), frame.strideBytes());
-    cv::Mat result(in.rows, in.cols, in.type(), out, stride);
-    try {
-        auto clahe = cv::createCLAHE(clipLimit, cv::Size(8, 8));
-        std::vector<cv::Mat> planes;
-        cv::split(in, planes);
-        const int colour = frame.channels() == 2 ? 1 : std::min(frame.channels(), 3);
-        for (int c = 0; c < colour; ++c)
-            clahe->apply(planes[std::size_t(c)], planes[std::size_t(c)]);
-        cv::merge(planes, result);
-    } catch (const cv::Exception& e) {
-        return Error::make(ErrorKind::Engine, source, QStringLiteral("CLAHE failed: ") + QString::fromStdString(e.msg).trimmed());
-    }
-    return {};
+    return cv::Mat(int(frame.height()), int(frame.width()), CV_MAKETYPE(cvDepth(frame.type()), frame.channels()),
+                   const_cast<unsigned char*>(frame.data()), frame.strideBytes());
 }
 
-// One bin per value of the equalized channels.
-hs::HistogramRequest valueRequest(const Frame& frame)
+// A frame that owns a matrix's pixels (the matrix is kept alive by the frame).
+Frame frameOfMat(const cv::Mat& mat, hs::SampleType type, ChannelOrder order)
 {
-    hs::HistogramRequest request = hs::makeRequest(frame.view(), hs::defaultBinning(frame.type()));
-    const auto channels = equalizedChannels(frame);
+    auto owner = std::make_shared<cv::Mat>(mat);
+    const unsigned char* data = owner->data;
+    return Frame(std::shared_ptr<const void>(owner, data), data, type, owner->cols, owner->rows, owner->channels(),
+                 owner->step[0], order);
+}
+
+// The pixels of `r` as a view of their own (no engine ROI: equalize works on whole views).
+hs::ImageView subView(const Frame& frame, const hs::Rect& r)
+{
+    hs::ImageView v = frame.view();
+    const std::size_t pixelBytes = std::size_t(frame.channels()) * hs::sampleSize(frame.type());
+    v.data = frame.data() + std::size_t(r.y) * frame.strideBytes() + std::size_t(r.x) * pixelBytes;
+    v.width = r.width;
+    v.height = r.height;
+    return v;
+}
+
+// One bin per value of the masked channels of `view` (its roi included).
+hs::HistogramRequest valueRequest(const hs::ImageView& view, const ChannelMask& mask)
+{
+    hs::HistogramRequest request = hs::makeRequest(view, hs::defaultBinning(view.type));
     for (int c = 0; c < hs::kMaxChannels; ++c)
-        request.binning[c].active = channels[std::size_t(c)];
+        request.binning[c].active = mask[std::size_t(c)] && c < view.channels;
     return request;
 }
 
+// out[c] = lut[c][in[c]] for the masked channels of the pixels in `r`; other samples untouched.
+template <typename T>
+void applyLutsTyped(const Frame& in, const hs::Rect& r, const ChannelMask& mask,
+                    const std::vector<std::vector<std::uint32_t>>& luts, unsigned char* out, std::size_t stride)
+{
+    std::array<const std::vector<std::uint32_t>*, hs::kMaxChannels> byChannel{};
+    std::size_t next = 0;
+    for (int c = 0; c < in.channels(); ++c)
+        if (mask[std::size_t(c)] && next < luts.size())
+            byChannel[std::size_t(c)] = &luts[next++];
+    const int channels = in.channels();
+    for (qint64 y = r.y; y < r.y + r.height; ++y) {
+        const T* src = reinterpret_cast<const T*>(in.data() + std::size_t(y) * in.strideBytes());
+        T* dst = reinterpret_cast<T*>(out + std::size_t(y) * stride);
+        for (qint64 x = r.x; x < r.x + r.width; ++x)
+            for (int c = 0; c < channels; ++c) {
+                const std::size_t i = std::size_t(x) * std::size_t(channels) + std::size_t(c);
+                if (const auto* lut = byChannel[std::size_t(c)])
+                    dst[i] = T((*lut)[src[i]]);
+            }
+    }
+}
+
+void applyLuts(const Frame& in, const hs::Rect& r, const ChannelMask& mask,
+               const std::vector<std::vector<std::uint32_t>>& luts, unsigned char* out, std::size_t stride)
+{
+    if (in.type() == hs::SampleType::U8)
+        applyLutsTyped<std::uint8_t>(in, r, mask, luts, out, stride);
+    else
+        applyLutsTyped<std::uint16_t>(in, r, mask, luts, out, stride);
+}
+
+struct PlaneResult {
+    std::vector<std::vector<std::uint32_t>> luts;
+    double engineMs = 0;
+    Error error;
+};
+
+// Equalizes (or matches) the masked channels of `in` into `out` (same layout, `stride`), which
+// already holds a copy of `in`. `region`: where the LUT comes from and where it goes, by mode.
+PlaneResult equalizePlanes(hs::HistogramEngine& e, const EqualizeRequest& request, const Frame& in, const ChannelMask& mask,
+                           const Frame& reference, const std::optional<hs::Rect>& region, unsigned char* out,
+                           std::size_t stride)
+{
+    PlaneResult result;
+    const QString& source = request.source;
+    const hs::Rect whole{0, 0, in.width(), in.height()};
+    const hs::Rect from = region.value_or(whole);                       // where the LUT is learnt
+    const bool inside = region && request.region == EqualizeRegion::InsideRegion;
+    const hs::Rect to = inside ? *region : whole;                       // where it is applied
+    const std::size_t pixelBytes = std::size_t(in.channels()) * hs::sampleSize(in.type());
+    unsigned char* outAt = out + std::size_t(to.y) * stride + std::size_t(to.x) * pixelBytes;
+    switch (request.method) {
+    case EqualizeMethod::Global: {
+        hs::EqualizeResult equalized;
+        if (from.x == to.x && from.y == to.y && from.width == to.width && from.height == to.height) {
+            result.error = Error::fromStatus(e.equalize(subView(in, from), outAt, stride, equalized, mask), source);
+        } else {
+            // The LUT from the region, applied everywhere: the engine learns it on the region,
+            // the CPU applies it (a plain loop over the samples, 8 or 16 bits).
+            std::vector<unsigned char> scratch(std::size_t(from.width) * std::size_t(from.height) * pixelBytes);
+            result.error = Error::fromStatus(e.equalize(subView(in, from), scratch.data(), 0, equalized, mask), source);
+            if (!result.error.isError())
+                applyLuts(in, to, mask, equalized.luts, out, stride);
+        }
+        result.luts = std::move(equalized.luts);
+        result.engineMs = equalized.timings.totalMs();
+        return result;
+    }
+    case EqualizeMethod::Clahe: {
+        if (region && request.region == EqualizeRegion::LutFromRegion) {
+            result.error = Error::make(ErrorKind::InvalidInput, source,
+                                       QStringLiteral("CLAHE adapts to each tile: it has no single LUT to take from a region"));
+            return result;
+        }
+        try {
+            const cv::Rect rect(int(to.x), int(to.y), int(to.width), int(to.height));
+            cv::Mat src = matOf(in)(rect);
+            cv::Mat dst = cv::Mat(int(in.height()), int(in.width()), matOf(in).type(), out, stride)(rect);
+            auto clahe = cv::createCLAHE(request.clipLimit, cv::Size(request.tiles, request.tiles));
+            std::vector<cv::Mat> planes;
+            cv::split(src, planes);
+            for (int c = 0; c < in.channels(); ++c)
+                if (mask[std::size_t(c)])
+                    clahe->apply(planes[std::size_t(c)], planes[std::size_t(c)]);
+            cv::Mat merged;
+            cv::merge(planes, merged);
+            merged.copyTo(dst);
+        } catch (const cv::Exception& ex) {
+            result.error = Error::make(ErrorKind::Engine, source, QStringLiteral("CLAHE failed: ") + QString::fromStdString(ex.msg).trimmed());
+        }
+        return result;
+    }
+    case EqualizeMethod::Match: {
+        // Both histograms counted by the engine, one bin per value; the LUT by exact integer
+        // comparison of the two CDFs; applied on the CPU (the engine's LUT path equalizes only).
+        hs::ImageView fromView = in.view();
+        fromView.roi = from;
+        hs::HistogramResult mine, theirs;
+        result.error = Error::fromStatus(e.compute(valueRequest(fromView, mask), mine), source);
+        if (!result.error.isError())
+            result.error = Error::fromStatus(e.compute(valueRequest(reference.view(), mask), theirs), source);
+        if (result.error.isError())
+            return result;
+        if (mine.channels.size() != theirs.channels.size()) {
+            result.error = Error::make(ErrorKind::InvalidInput, source, QStringLiteral("the reference has other channels"));
+            return result;
+        }
+        for (std::size_t i = 0; i < mine.channels.size(); ++i)
+            result.luts.push_back(matchingLut(mine.channels[i].counts, theirs.channels[i].counts));
+        result.engineMs = mine.timings.totalMs() + theirs.timings.totalMs();
+        applyLuts(in, to, mask, result.luts, out, stride);
+        return result;
+    }
+    }
+    return result;
+}
+
+bool isColour(const Frame& f) { return f.channels() >= 3; }
+
+// Y of OpenCV's YCrCb (BT.601) and the three planes, for a colour frame of any order.
+cv::Mat toYCrCb(const Frame& f)
+{
+    cv::Mat colour = matOf(f), ycc;
+    const bool rgb = f.channelOrder() == ChannelOrder::Rgb || f.channelOrder() == ChannelOrder::Rgba;
+    if (f.channels() == 4) {
+        cv::Mat three;
+        cv::cvtColor(colour, three, rgb ? cv::COLOR_RGBA2RGB : cv::COLOR_BGRA2BGR);
+        colour = three;
+    }
+    cv::cvtColor(colour, ycc, rgb ? cv::COLOR_RGB2YCrCb : cv::COLOR_BGR2YCrCb);
+    return ycc;
+}
+
 }  // namespace
+
+std::vector<std::uint32_t> matchingLut(const std::vector<std::uint64_t>& source, const std::vector<std::uint64_t>& reference)
+{
+    std::vector<std::uint32_t> lut(source.size(), 0);
+    std::uint64_t n = 0, nRef = 0;
+    for (std::uint64_t c : source)
+        n += c;
+    for (std::uint64_t c : reference)
+        nRef += c;
+    if (n == 0 || nRef == 0 || reference.empty()) {
+        for (std::size_t v = 0; v < lut.size(); ++v)
+            lut[v] = std::uint32_t(v);
+        return lut;
+    }
+    std::uint64_t cdf = 0, cdfRef = reference[0];
+    std::size_t u = 0;
+    for (std::size_t v = 0; v < source.size(); ++v) {
+        cdf += source[v];
+        // cdfRef(u) * n >= cdf(v) * nRef, in 128-bit arithmetic (counts up to 2^63 each).
+        while (u + 1 < reference.size() && static_cast<unsigned __int128>(cdfRef) * n < static_cast<unsigned __int128>(cdf) * nRef)
+            cdfRef += reference[++u];
+        lut[v] = std::uint32_t(u);
+    }
+    return lut;
+}
 
 hs::HistogramEngine& EqualizationWorker::engine(bool useGpu)
 {
@@ -99,33 +266,106 @@ Equalization EqualizationWorker::run(const EqualizeRequest& request)
                                     .arg(QString::fromStdString(std::string(hs::sampleTypeName(frame.type())))));
         return out;
     }
+    const Frame& reference = request.reference;
+    if (request.method == EqualizeMethod::Match) {
+        if (reference.isNull() || reference.type() != frame.type()) {
+            out.error = Error::make(ErrorKind::InvalidInput, request.source,
+                                    reference.isNull() ? QStringLiteral("no reference to match")
+                                                       : QStringLiteral("the reference has another sample type (%1, not %2)")
+                                                             .arg(QString::fromStdString(std::string(hs::sampleTypeName(reference.type()))),
+                                                                  QString::fromStdString(std::string(hs::sampleTypeName(frame.type())))));
+            return out;
+        }
+    }
+    // The region, clipped to the frame; none when it is ignored or empty.
+    std::optional<hs::Rect> region;
+    if (request.roi && request.region != EqualizeRegion::WholeImage) {
+        const qint64 x0 = std::clamp<qint64>(request.roi->x, 0, frame.width());
+        const qint64 y0 = std::clamp<qint64>(request.roi->y, 0, frame.height());
+        const qint64 x1 = std::clamp<qint64>(request.roi->x + request.roi->width, 0, frame.width());
+        const qint64 y1 = std::clamp<qint64>(request.roi->y + request.roi->height, 0, frame.height());
+        if (x1 > x0 && y1 > y0)
+            region = hs::Rect{x0, y0, x1 - x0, y1 - y0};
+    }
+    out.region = region ? request.region : EqualizeRegion::WholeImage;
+    const bool luminance = request.channels == EqualizeChannels::Luminance && isColour(frame);
+    out.channels = luminance ? EqualizeChannels::Luminance : EqualizeChannels::PerChannel;
+
     hs::HistogramEngine& e = engine(request.useGpu);
     out.engineSerial = m_engineSerial;
     out.backend = e.hasGpu() ? QString::fromStdString(e.deviceInfo()->name) : QStringLiteral("CPU");
     const std::size_t stride = std::size_t(frame.width()) * std::size_t(frame.channels()) * hs::sampleSize(frame.type());
     auto pixels = std::make_shared<std::vector<unsigned char>>(stride * std::size_t(frame.height()));
-    if (request.method == EqualizeMethod::Clahe) {
-        out.error = claheInto(frame, request.source, pixels->data(), stride, request.clipLimit);
-        if (out.error.isError())
+    // Start from the input: what is not changed (alpha, outside the region) stays as it was.
+    matOf(frame).copyTo(cv::Mat(int(frame.height()), int(frame.width()), matOf(frame).type(), pixels->data(), stride));
+    PlaneResult planes;
+    if (luminance) {
+        // Y alone: counted and mapped exactly by the same code as a gray image, then put back
+        // with the original Cr and Cb (OpenCV's YCrCb, BT.601) and the original alpha.
+        cv::Mat ycc = toYCrCb(frame);
+        std::vector<cv::Mat> ys;
+        cv::split(ycc, ys);
+        const Frame y = frameOfMat(ys[0], frame.type(), ChannelOrder::Gray);
+        Frame yReference;
+        if (request.method == EqualizeMethod::Match) {
+            cv::Mat referenceY;
+            if (isColour(reference))
+                cv::extractChannel(toYCrCb(reference), referenceY, 0);
+            else
+                cv::extractChannel(matOf(reference), referenceY, 0);
+            yReference = frameOfMat(referenceY, reference.type(), ChannelOrder::Gray);
+        }
+        cv::Mat yOut = ys[0].clone();
+        planes = equalizePlanes(e, request, y, {true, false, false, false}, yReference, region, yOut.data, yOut.step[0]);
+        if (planes.error.isError()) {
+            out.error = planes.error;
             return out;
-        out.error = Error::fromStatus(e.compute(valueRequest(frame), out.before), request.source);
-        if (out.error.isError())
-            return out;
-        out.backend += QStringLiteral(" (CLAHE by OpenCV on the CPU)");
+        }
+        ys[0] = yOut;
+        cv::Mat merged, colour;
+        cv::merge(ys, merged);
+        const bool rgb = frame.channelOrder() == ChannelOrder::Rgb || frame.channelOrder() == ChannelOrder::Rgba;
+        cv::cvtColor(merged, colour, rgb ? cv::COLOR_YCrCb2RGB : cv::COLOR_YCrCb2BGR);
+        cv::Mat target(int(frame.height()), int(frame.width()), matOf(frame).type(), pixels->data(), stride);
+        if (frame.channels() == 4) {
+            const int from[] = {0, 0, 1, 1, 2, 2};
+            cv::mixChannels(&colour, 1, &target, 1, from, 3);   // alpha stays as copied
+        } else {
+            colour.copyTo(target);
+        }
+        out.lutNames = {QStringLiteral("Y")};
     } else {
-        hs::EqualizeResult result;
-        out.error = Error::fromStatus(e.equalize(frame.view(), pixels->data(), stride, result, equalizedChannels(frame)),
-                                      request.source);
-        if (out.error.isError())
+        if (request.method == EqualizeMethod::Match && reference.channels() != frame.channels()) {
+            out.error = Error::make(ErrorKind::InvalidInput, request.source,
+                                    QStringLiteral("matching each channel needs a reference with the same channels (%1, not %2); "
+                                                   "match the luminance instead")
+                                        .arg(frame.channels())
+                                        .arg(reference.channels()));
             return out;
-        out.luts = std::move(result.luts);
-        out.before = std::move(result.histogram);
-        out.engineMs = result.timings.totalMs();
+        }
+        const ChannelMask mask = colourChannels(frame);
+        planes = equalizePlanes(e, request, frame, mask, reference, region, pixels->data(), stride);
+        if (planes.error.isError()) {
+            out.error = planes.error;
+            return out;
+        }
+        for (int c = 0; c < frame.channels(); ++c)
+            if (mask[std::size_t(c)])
+                out.lutNames << channelName(frame.channelOrder(), c);
     }
+    out.luts = std::move(planes.luts);
+    out.engineMs = planes.engineMs;
+    if (request.method == EqualizeMethod::Clahe)
+        out.backend += QStringLiteral(" (CLAHE by OpenCV on the CPU)");
+    else if (request.method == EqualizeMethod::Match)
+        out.backend += QStringLiteral(" (histograms; LUT applied on the CPU)");
     Frame equalized(std::shared_ptr<const void>(pixels, pixels->data()), pixels->data(), frame.type(), frame.width(),
                     frame.height(), frame.channels(), stride, frame.channelOrder());
     equalized.setNominalRange(frame.nominalLo(), frame.nominalHi());
-    out.error = Error::fromStatus(e.compute(valueRequest(equalized), out.after), request.source);
+    const ChannelMask shown = colourChannels(frame);
+    out.error = Error::fromStatus(e.compute(valueRequest(frame.view(), shown), out.before), request.source);
+    if (!out.error.isError())
+        out.error = Error::fromStatus(e.compute(valueRequest(equalized.view(), shown), out.after), request.source);
     out.equalized = equalized;
     out.equalizedPreview = previewFrame(equalized);
     return out;
@@ -140,6 +380,7 @@ void EqualizationWorker::equalize(quint64 id, const EqualizeRequest& request)
         result = std::make_shared<Equalization>();
         result->input = request.frame;
         result->method = request.method;
+        result->channels = request.channels;
         result->error = Error::make(ErrorKind::Engine, request.source, QString::fromUtf8(e.what()).trimmed());
     }
     result->id = id;

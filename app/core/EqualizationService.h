@@ -13,29 +13,61 @@
 #include <QObject>
 #include <QThread>
 
+#include <QStringList>
+
 #include <memory>
+#include <optional>
 #include <vector>
 
-enum class EqualizeMethod { Global, Clahe };
+enum class EqualizeMethod {
+    Global,   // exact: LUT v -> round((cdf(v) - cdf_min) (L - 1) / (n - cdf_min)), on the engine (GPU when present)
+    Clahe,    // contrast-limited adaptive, by OpenCV on the CPU
+    Match,    // exact CDF matching to a reference image through a LUT (below)
+};
+
+// Which samples a colour image's equalization changes. Gray images have one channel either way.
+enum class EqualizeChannels {
+    Luminance,    // Y of OpenCV's YCrCb (BT.601) only; Cr and Cb kept, so colours keep their hue
+    PerChannel,   // R, G and B each on its own (alpha is never changed)
+};
+
+// How a region of interest is respected (none given: the whole image).
+enum class EqualizeRegion {
+    WholeImage,      // the region is ignored
+    InsideRegion,    // the LUT (or CLAHE) from the region, applied inside it; outside unchanged
+    LutFromRegion,   // the LUT from the region, applied to the whole image (not for CLAHE)
+};
 
 struct EqualizeRequest {
     Frame frame;                 // u8 or u16, 1 to 4 channels
     QString source;              // names the input in errors
     EqualizeMethod method = EqualizeMethod::Global;
+    EqualizeChannels channels = EqualizeChannels::Luminance;   // the default for colour images
     double clipLimit = 2.0;      // CLAHE only
+    int tiles = 8;               // CLAHE only: the image is cut into tiles x tiles
+    std::optional<hs::Rect> roi;
+    EqualizeRegion region = EqualizeRegion::WholeImage;
+    // Match only: the image whose distribution is matched (the same sample type; for per-channel
+    // matching the same colour channels). Its whole area is the target.
+    Frame reference;
     bool useGpu = true;
 };
 
 struct Equalization {
     quint64 id = 0;                       // what equalize() returned
     EqualizeMethod method = EqualizeMethod::Global;
+    EqualizeChannels channels = EqualizeChannels::PerChannel;   // what was done (gray: PerChannel)
+    EqualizeRegion region = EqualizeRegion::WholeImage;         // what was done (no region: WholeImage)
     Frame input;
     Frame equalized;                      // same size, depth and channels as the input
     Frame inputPreview;                   // 8-bit RGB pictures, made on the service's thread
     Frame equalizedPreview;
-    // Global only: per equalized channel (colour channels; alpha is left alone), in storage
-    // order, 256 or 65536 entries: v -> round((cdf(v) - cdf_min) * (levels - 1) / (n - cdf_min)).
+    // Global and Match: one LUT per changed channel (colour channels in storage order, or Y
+    // alone in luminance mode), 256 or 65536 entries, named by lutNames ("R", "Y"...).
+    // Global: v -> round((cdf(v) - cdf_min) * (levels - 1) / (n - cdf_min)).
+    // Match:  v -> the smallest u with cdf_ref(u) / n_ref >= cdf(v) / n (integer arithmetic).
     std::vector<std::vector<std::uint32_t>> luts;
+    QStringList lutNames;
     hs::HistogramResult before;           // of the equalized channels, one bin per value
     hs::HistogramResult after;
     QString backend;
@@ -44,6 +76,11 @@ struct Equalization {
     Error error;
 };
 using EqualizationPtr = std::shared_ptr<const Equalization>;
+
+// Exact histogram matching: for each value v of the source, the smallest u whose reference
+// cumulative share reaches the source's at v: cdf_ref(u) * n >= cdf(v) * n_ref. Values below the
+// source's smallest present value map like it. Both histograms have one bin per value.
+std::vector<std::uint32_t> matchingLut(const std::vector<std::uint64_t>& source, const std::vector<std::uint64_t>& reference);
 Q_DECLARE_METATYPE(EqualizationPtr)
 
 class EqualizationWorker;

@@ -3,7 +3,9 @@
 #include "app/core/HistogramWorker.h"
 
 HistogramController::HistogramController(QObject* parent)
-    : QObject(parent), m_frames(std::make_shared<LatestSlot<HistogramJob>>())
+    : QObject(parent), m_frames(std::make_shared<LatestSlot<HistogramJob>>([](const HistogramJob& a, const HistogramJob& b) {
+          return a.frameSerial != 0 && a.frameSerial == b.frameSerial;
+      }))
 {
     qRegisterMetaType<SnapshotPtr>();
     qRegisterMetaType<ComparisonPtr>();
@@ -29,10 +31,10 @@ HistogramController::~HistogramController()
 }
 
 quint64 HistogramController::submit(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi,
-                                    qint64 frameIndex)
+                                    qint64 frameIndex, quint64 frameSerial)
 {
     const quint64 generation = ++m_generation;
-    if (m_frames->put(HistogramJob{frame, settings, roi, generation, frameIndex}))
+    if (m_frames->put(HistogramJob{frame, settings, roi, generation, frameIndex, frameSerial}))
         QMetaObject::invokeMethod(m_worker, &HistogramWorker::countLatest, Qt::QueuedConnection);
     return generation;
 }
@@ -42,7 +44,7 @@ quint64 HistogramController::compareStrategies(const Frame& frame, const Histogr
 {
     const quint64 generation = ++m_generation;
     QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, job = HistogramJob{frame, settings, roi, generation, -1}] { worker->compare(job); },
+        m_worker, [worker = m_worker, job = HistogramJob{frame, settings, roi, generation, -1, 0}] { worker->compare(job); },
         Qt::QueuedConnection);
     return generation;
 }
@@ -50,7 +52,7 @@ quint64 HistogramController::compareStrategies(const Frame& frame, const Histogr
 void HistogramController::invalidate()
 {
     m_floor = m_generation + 1;
-    m_frames->take();
+    m_frames->reset();
 }
 
 void HistogramController::onCounted(SnapshotPtr snapshot)

@@ -27,6 +27,7 @@ struct HistogramSnapshot {
     quint64 generation = 0;
     Frame frame;                          // the frame counted (names its channels)
     qint64 frameIndex = -1;               // its position in the source, as submitted
+    quint64 frameSerial = 0;              // which decoded frame it is, as submitted (0: not said)
     HistogramSettings settings;
     std::optional<hs::Rect> roi;
     hs::HistogramResult result;
@@ -67,6 +68,7 @@ struct HistogramJob {
     std::optional<hs::Rect> roi;
     quint64 generation = 0;
     qint64 frameIndex = -1;
+    quint64 frameSerial = 0;   // one per decoded frame; a job replaced by one of the same frame loses nothing
 };
 
 class HistogramWorker;
@@ -79,16 +81,20 @@ public:
     ~HistogramController() override;
 
     // Call from the controller's thread (the GUI thread). Each returns the request's generation.
+    // `frameSerial` names the decoded frame (one number per frame, never 0): a pending job
+    // replaced by a job of another frame counts in replacedFrames(); one replaced by the same
+    // frame (new settings, a new region) does not, since that frame is still counted.
     quint64 submit(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi,
-                   qint64 frameIndex = -1);
+                   qint64 frameIndex = -1, quint64 frameSerial = 0);
     quint64 compareStrategies(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi);
     // Results of every request made so far are dropped when they arrive, and a frame not yet
-    // taken is discarded: a new source starts. One-shot jobs still answer.
+    // taken is discarded: a new source starts, and replacedFrames() starts again from 0.
+    // One-shot jobs still answer.
     void invalidate();
 
     QString backendDescription() const { return m_backend; }
     quint64 lastGeneration() const { return m_generation; }
-    qint64 replacedFrames() const { return m_frames->replaced(); }  // never counted: a newer one came
+    qint64 replacedFrames() const { return m_frames->replaced(); }  // never counted: a newer frame came
     qint64 staleResults() const { return m_stale; }                 // counted, then dropped
     QThread* workerThread() { return &m_thread; }                   // tests block it to order events
 

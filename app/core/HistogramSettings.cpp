@@ -136,6 +136,15 @@ QStringList HistogramSettings::load(QSettings& s)
     }
     display.logCounts = s.value("logCounts", d.display.logCounts).toBool();
     display.cumulative = s.value("cumulative", d.display.cumulative).toBool();
+    if (s.contains("hiddenSeries")) {
+        static const QStringList known{"R", "G", "B", "A", "gray", "luma"};
+        for (const QString& name : s.value("hiddenSeries").toString().split(',', Qt::SkipEmptyParts)) {
+            if (known.contains(name.trimmed()))
+                display.hiddenSeries << name.trimmed();
+            else
+                notices << QStringLiteral("Saved hidden channel '%1' ignored (valid: %2)").arg(name, known.join(", "));
+        }
+    }
     s.endGroup();
     return notices;
 }
@@ -159,5 +168,6 @@ void HistogramSettings::save(QSettings& s) const
     s.setValue("luma", lumaName(display.luma));
     s.setValue("logCounts", display.logCounts);
     s.setValue("cumulative", display.cumulative);
+    s.setValue("hiddenSeries", display.hiddenSeries.join(','));
     s.endGroup();
 }

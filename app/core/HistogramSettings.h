@@ -51,6 +51,9 @@ struct DisplaySettings {
     LumaCoefficients luma = LumaCoefficients::Bt709;
     bool logCounts = false;
     bool cumulative = false;
+    // Channels counted but not drawn in the plot, by display name ("R", "G", "B", "A", "gray",
+    // "luma"); the statistics still list them.
+    QStringList hiddenSeries;
     bool operator==(const DisplaySettings&) const = default;
 };
 

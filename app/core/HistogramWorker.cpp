@@ -44,6 +44,7 @@ SnapshotPtr HistogramWorker::count(const HistogramJob& job)
     snapshot->generation = job.generation;
     snapshot->frame = job.frame;
     snapshot->frameIndex = job.frameIndex;
+    snapshot->frameSerial = job.frameSerial;
     snapshot->settings = job.settings;
     snapshot->roi = job.roi;
     try {
@@ -58,6 +59,11 @@ void HistogramWorker::countInto(const HistogramJob& job, HistogramSnapshot& snap
 {
     ensureEngine(job.settings.counting.useGpu);
     snapshot.backend = m_backend;
+    countSnapshot(*m_engine, job, snapshot);
+}
+
+void countSnapshot(hs::HistogramEngine& engine, const HistogramJob& job, HistogramSnapshot& snapshot)
+{
     QElapsedTimer timer;
     timer.start();
     const ResolvedRequest resolved = resolveRequest(job.frame, job.settings.counting, job.roi);
@@ -67,11 +73,11 @@ void HistogramWorker::countInto(const HistogramJob& job, HistogramSnapshot& snap
         snapshot.wallMs = double(timer.nsecsElapsed()) / 1e6;
         return;
     }
-    hs::Status status = m_engine->compute(resolved.request, snapshot.result);
+    hs::Status status = engine.compute(resolved.request, snapshot.result);
     if (status) {
         if (auto luma = lumaPlane(job.frame, job.settings.display.luma)) {
             hs::HistogramResult lumaResult;
-            status = m_engine->compute(frameRequest(*luma, job.settings.counting, job.roi), lumaResult);
+            status = engine.compute(frameRequest(*luma, job.settings.counting, job.roi), lumaResult);
             if (status && !lumaResult.channels.empty())
                 snapshot.luma = lumaResult.channels.front();
         }

@@ -8,6 +8,11 @@
 
 #include <memory>
 
+// One job counted on `engine` (owned by the calling thread) into `snapshot`: the request
+// resolved by the one rule, the luma plane when shown, statistics, notices. Throws only what
+// allocation or OpenCV throw. The worker and the timeline's background pass share it.
+void countSnapshot(hs::HistogramEngine& engine, const HistogramJob& job, HistogramSnapshot& snapshot);
+
 class HistogramWorker : public QObject {
     Q_OBJECT
 

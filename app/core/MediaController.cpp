@@ -3,11 +3,12 @@
 #include "app/core/MediaWorker.h"
 
 MediaController::MediaController(QObject* parent)
-    : QObject(parent), m_frames(std::make_shared<LatestSlot<MediaFrame>>())
+    : QObject(parent), m_frames(std::make_shared<LatestSlot<MediaFrame>>()),
+      m_notRead(std::make_shared<std::atomic<qint64>>(-1))
 {
     qRegisterMetaType<Error>();
     qRegisterMetaType<MediaCommandKind>();
-    m_worker = new MediaWorker(m_frames);
+    m_worker = new MediaWorker(m_frames, m_notRead);
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     // Queued: the worker emits on its thread; the controller re-emits on its own, in order.

@@ -16,6 +16,7 @@
 #include <QObject>
 #include <QThread>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -56,8 +57,12 @@ public:
     quint64 close();
 
     bool isPlaying() const { return m_playing; }           // as of the last playingChanged
-    qint64 droppedFrames() const { return m_frames->replaced(); }
+    // Since the current source was opened:
+    qint64 droppedFrames() const { return m_frames->replaced(); }   // published, replaced before taken
     qint64 deliveredFrames() const { return m_frames->offered(); }  // decoded and published
+    // Live sources: frames the source made that its sink dropped before they were read,
+    // estimated from its declared rate and the clock; -1 without an estimate (files, no rate).
+    qint64 notReadEstimate() const { return m_notRead->load(); }
     std::optional<MediaFrame> takeLatest() { return m_frames->take(); }
     QThread* workerThread() { return &m_thread; }   // tests block it to order events
 
@@ -77,6 +82,7 @@ private:
     QThread m_thread;
     MediaWorker* m_worker = nullptr;   // lives on m_thread
     std::shared_ptr<LatestSlot<MediaFrame>> m_frames;
+    std::shared_ptr<std::atomic<qint64>> m_notRead;
     quint64 m_lastCommand = 0;
     bool m_playing = false;
 };

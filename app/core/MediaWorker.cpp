@@ -3,8 +3,10 @@
 #include "io/FrameSource.h"
 #include "app/core/PreviewFrame.h"
 
-MediaWorker::MediaWorker(std::shared_ptr<LatestSlot<MediaFrame>> frames)
-    : m_frames(std::move(frames)), m_timer(new QTimer(this))
+#include <cmath>
+
+MediaWorker::MediaWorker(std::shared_ptr<LatestSlot<MediaFrame>> frames, std::shared_ptr<std::atomic<qint64>> notRead)
+    : m_frames(std::move(frames)), m_notRead(std::move(notRead)), m_timer(new QTimer(this))
 {
     m_timer->setSingleShot(true);
     m_timer->setTimerType(Qt::PreciseTimer);
@@ -61,6 +63,7 @@ void MediaWorker::execute(const MediaCommand& command)
         setPlaying(false);
         m_source.reset();
         m_frames->reset();
+        m_notRead->store(-1);
         break;
     }
 }
@@ -70,6 +73,8 @@ void MediaWorker::open(const MediaCommand& command)
     setPlaying(false);
     m_source.reset();
     m_frames->reset();
+    m_notRead->store(-1);
+    m_liveFramesRead = 0;
     m_index = -1;
     m_sourceCommand = command.id;
     Error error;
@@ -132,6 +137,23 @@ void MediaWorker::scheduleNext()
     m_timer->start(int(std::max<qint64>(0, wait)));
 }
 
+// A live source keeps its own clock: by the time the n-th frame is read, about
+// (now - first) * fps + 1 frames were made. Those beyond the frames read were dropped by the
+// sink (appsink drop=true) before anyone saw them. Never negative; only with a declared rate.
+void MediaWorker::estimateNotRead()
+{
+    const Clock::time_point now = Clock::now();
+    if (m_liveFramesRead++ == 0)
+        m_firstLiveFrame = now;
+    const double fps = m_source->fps();
+    if (!(fps > 0) || fps > 10000)
+        return;
+    const double elapsed = std::chrono::duration<double>(now - m_firstLiveFrame).count();
+    // Half a frame of slack for the reading jitter: a frame is counted missing once it is late.
+    const auto made = qint64(std::floor(elapsed * fps + 0.5)) + 1;
+    m_notRead->store(std::max<qint64>(0, made - m_liveFramesRead));
+}
+
 // Reads, converts and publishes one frame; at the end or on a failure, playback stops.
 bool MediaWorker::decodeOne()
 {
@@ -147,6 +169,8 @@ bool MediaWorker::decodeOne()
             emit endOfStream();
         return false;
     }
+    if (m_source->kind() == FrameSource::MediaKind::Live)
+        estimateNotRead();
     media.preview = previewFrame(media.frame);
     media.index = ++m_index;
     media.command = m_sourceCommand;

@@ -14,7 +14,7 @@ class MediaWorker : public QObject {
     Q_OBJECT
 
 public:
-    explicit MediaWorker(std::shared_ptr<LatestSlot<MediaFrame>> frames);
+    MediaWorker(std::shared_ptr<LatestSlot<MediaFrame>> frames, std::shared_ptr<std::atomic<qint64>> notRead);
     ~MediaWorker() override;
 
     void perform(const MediaCommand& command);   // on the worker's thread, in posting order
@@ -37,7 +37,12 @@ private:
     bool decodeOne();
     void scheduleNext();
 
+    void estimateNotRead();
+
     std::shared_ptr<LatestSlot<MediaFrame>> m_frames;
+    std::shared_ptr<std::atomic<qint64>> m_notRead;   // live sources: frames the sink dropped (estimate)
+    Clock::time_point m_firstLiveFrame;
+    qint64 m_liveFramesRead = 0;
     std::unique_ptr<FrameSource> m_source;
     QTimer* m_timer = nullptr;
     Clock::time_point m_due;

@@ -8,10 +8,14 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
 
 namespace {
 
@@ -23,11 +27,19 @@ HistogramDisplay displayOf(const Frame& frame, const hs::HistogramResult& result
     return toDisplay(snapshot);
 }
 
+void setItemEnabled(QComboBox* box, int index, bool enabled)
+{
+    if (auto* model = qobject_cast<QStandardItemModel*>(box->model()))
+        if (QStandardItem* item = model->item(index))
+            item->setEnabled(enabled);
+}
+
 }  // namespace
 
 EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool useGpu, EqualizationService* service,
-                               const Frame& preview, QWidget* parent)
-    : QDialog(parent), m_service(service), m_frame(frame), m_source(source), m_useGpu(useGpu)
+                               const Frame& preview, std::optional<hs::Rect> roi, const Frame& reference, QWidget* parent)
+    : QDialog(parent), m_service(service), m_frame(frame), m_reference(reference), m_source(source), m_roi(roi),
+      m_useGpu(useGpu)
 {
     setWindowTitle(tr("Histogram equalization"));
     m_before = new ImageCanvas;
@@ -37,8 +49,58 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     m_curve = new CurveView;
     m_status = new QLabel(tr("Equalizing..."));
     m_status->setObjectName("equalizeStatus");
+    m_status->setWordWrap(true);
+
     m_method = new QComboBox;
-    m_method->addItems({tr("Global (exact, on the GPU when present)"), tr("CLAHE (OpenCV, CPU)")});
+    m_method->setObjectName("equalizeMethod");
+    m_method->addItem(tr("Global (exact, on the GPU when present)"), int(EqualizeMethod::Global));
+    m_method->addItem(tr("CLAHE (adaptive, OpenCV on the CPU)"), int(EqualizeMethod::Clahe));
+    m_method->addItem(tr("Match the pinned reference"), int(EqualizeMethod::Match));
+    setItemEnabled(m_method, 2, !m_reference.isNull());
+    m_method->setItemData(2, m_reference.isNull() ? tr("Pin a reference first (Compare > Pin as Reference)")
+                                                  : tr("Exact CDF matching to the reference's histogram, through a LUT"),
+                          Qt::ToolTipRole);
+    m_channels = new QComboBox;
+    m_channels->setObjectName("equalizeChannels");
+    m_channels->addItem(tr("Luminance only (keeps colours)"), int(EqualizeChannels::Luminance));
+    m_channels->addItem(tr("Each channel on its own"), int(EqualizeChannels::PerChannel));
+    m_channels->setToolTip(tr("Luminance: Y of YCrCb (BT.601) is equalized and Cr, Cb kept, so hues do not shift.\n"
+                              "Each channel: R, G and B are equalized independently (colours shift)."));
+    const bool colour = frame.channels() >= 3;
+    m_channels->setCurrentIndex(colour ? 0 : 1);
+    m_channels->setEnabled(colour);
+    m_clip = new QDoubleSpinBox;
+    m_clip->setObjectName("claheClip");
+    m_clip->setRange(0.1, 100);
+    m_clip->setSingleStep(0.5);
+    m_clip->setValue(2.0);
+    m_clip->setToolTip(tr("Contrast limit: how much a tile's histogram may exceed the uniform level before it is clipped"));
+    m_tiles = new QSpinBox;
+    m_tiles->setObjectName("claheTiles");
+    m_tiles->setRange(1, 64);
+    m_tiles->setValue(8);
+    m_tiles->setSuffix(tr(" across and down"));
+    m_tiles->setToolTip(tr("The image is cut into this many tiles across and down"));
+    m_region = new QComboBox;
+    m_region->setObjectName("equalizeRegion");
+    m_region->addItem(tr("Whole image (region ignored)"), int(EqualizeRegion::WholeImage));
+    m_region->addItem(tr("Only inside the region"), int(EqualizeRegion::InsideRegion));
+    m_region->addItem(tr("LUT from the region, applied to the whole image"), int(EqualizeRegion::LutFromRegion));
+    m_region->setEnabled(m_roi.has_value());
+    if (m_roi)
+        m_region->setToolTip(tr("Region x %1, y %2, %3 × %4").arg(m_roi->x).arg(m_roi->y).arg(m_roi->width).arg(m_roi->height));
+    else
+        m_region->setToolTip(tr("Draw a region on the image first"));
+
+    auto* controls = new QFormLayout;
+    controls->addRow(tr("Method"), m_method);
+    controls->addRow(tr("Channels"), m_channels);
+    controls->addRow(tr("CLAHE clip limit"), m_clip);
+    controls->addRow(tr("CLAHE tiles"), m_tiles);
+    controls->addRow(tr("Region"), m_region);
+    auto* controlBox = new QWidget;
+    controlBox->setLayout(controls);
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     m_save = buttons->addButton(tr("Save Result..."), QDialogButtonBox::ActionRole);
     m_save->setEnabled(false);
@@ -51,11 +113,17 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     grid->addWidget(m_curve, 1, 2);
     grid->addWidget(m_beforeHistogram, 2, 0);
     grid->addWidget(m_afterHistogram, 2, 1);
-    grid->addWidget(m_method, 2, 2, Qt::AlignTop);
+    grid->addWidget(controlBox, 2, 2, Qt::AlignTop);
     grid->addWidget(m_status, 3, 0, 1, 2);
     grid->addWidget(buttons, 3, 2);
+    grid->setRowStretch(1, 3);
+    grid->setRowStretch(2, 2);
     if (!preview.isNull())
         m_before->setImage(frameImage(preview));
+    if (m_roi) {
+        const QRect r(int(m_roi->x), int(m_roi->y), int(m_roi->width), int(m_roi->height));
+        m_before->setRoi(r);
+    }
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_save, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save equalized image"), QString(),
@@ -73,25 +141,66 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
         m_status->setText(error.isError() ? error.message() : tr("Saved %1").arg(path));
         emit saved(error);
     });
-    connect(m_method, &QComboBox::currentIndexChanged, this, [this] { start(); });
+    for (QComboBox* box : {m_method, m_channels, m_region})
+        connect(box, &QComboBox::currentIndexChanged, this, [this] { start(); });
+    connect(m_clip, &QDoubleSpinBox::valueChanged, this, [this] { start(); });
+    connect(m_tiles, &QSpinBox::valueChanged, this, [this] { start(); });
     start();
-    resize(1200, 700);
+    resize(1200, 720);
 }
 
-void EqualizeDialog::setMethod(EqualizeMethod method) { m_method->setCurrentIndex(int(method)); }
+void EqualizeDialog::setMethod(EqualizeMethod method) { m_method->setCurrentIndex(m_method->findData(int(method))); }
+void EqualizeDialog::setChannels(EqualizeChannels channels) { m_channels->setCurrentIndex(m_channels->findData(int(channels))); }
+void EqualizeDialog::setRegion(EqualizeRegion region) { m_region->setCurrentIndex(m_region->findData(int(region))); }
+
+void EqualizeDialog::setClahe(double clipLimit, int tiles)
+{
+    m_updating = true;
+    m_clip->setValue(clipLimit);
+    m_tiles->setValue(tiles);
+    m_updating = false;
+    start();
+}
 
 QString EqualizeDialog::statusText() const { return m_status->text(); }
 
-void EqualizeDialog::start()
+EqualizeRequest EqualizeDialog::request() const
 {
-    m_save->setEnabled(false);
-    m_status->setText(tr("Equalizing..."));
     EqualizeRequest request;
     request.frame = m_frame;
     request.source = m_source;
-    request.method = EqualizeMethod(m_method->currentIndex());
+    request.method = EqualizeMethod(m_method->currentData().toInt());
+    request.channels = EqualizeChannels(m_channels->currentData().toInt());
+    request.clipLimit = m_clip->value();
+    request.tiles = m_tiles->value();
+    request.roi = m_roi;
+    request.region = m_roi ? EqualizeRegion(m_region->currentData().toInt()) : EqualizeRegion::WholeImage;
+    request.reference = m_reference;
     request.useGpu = m_useGpu;
-    m_request = m_service->equalize(request);
+    return request;
+}
+
+void EqualizeDialog::updateControls()
+{
+    const auto method = EqualizeMethod(m_method->currentData().toInt());
+    m_clip->setEnabled(method == EqualizeMethod::Clahe);
+    m_tiles->setEnabled(method == EqualizeMethod::Clahe);
+    // CLAHE has a curve per tile, none to take from a region and apply elsewhere.
+    setItemEnabled(m_region, 2, method != EqualizeMethod::Clahe);
+    if (method == EqualizeMethod::Clahe && m_region->currentIndex() == 2) {
+        const QSignalBlocker quiet(m_region);
+        m_region->setCurrentIndex(1);
+    }
+}
+
+void EqualizeDialog::start()
+{
+    if (m_updating)
+        return;
+    updateControls();
+    m_save->setEnabled(false);
+    m_status->setText(tr("Equalizing..."));
+    m_request = m_service->equalize(request());
 }
 
 void EqualizeDialog::save(const QString& path)
@@ -123,14 +232,27 @@ void EqualizeDialog::present(EqualizationPtr outcome)
     QVector<QVector<double>> curves;
     QVector<QColor> colors;
     // CLAHE has one curve per tile, not one per image: no curves then.
-    for (std::size_t i = 0; i < e.luts.size() && i < e.before.channels.size(); ++i) {
+    for (std::size_t i = 0; i < e.luts.size(); ++i) {
         curves.append(QVector<double>(e.luts[i].begin(), e.luts[i].end()));
-        colors.append(channelColor(channelName(m_frame.channelOrder(), e.before.channels[i].channel)));
+        const QString name = i < std::size_t(e.lutNames.size()) ? e.lutNames[qsizetype(i)] : QString();
+        colors.append(name == QStringLiteral("Y") ? QColor(235, 235, 235) : channelColor(name));
     }
     m_curve->setCurves(curves, colors, m_frame.type() == hs::SampleType::U8 ? 255 : 65535);
-    m_status->setText(e.method == EqualizeMethod::Clahe
-                          ? tr("Equalized with %1").arg(e.backend)
-                          : tr("Equalized on %1 in %2 ms (histogram, CDF, LUT and apply)").arg(e.backend).arg(e.engineMs, 0, 'f', 3));
+    const QString what = e.channels == EqualizeChannels::Luminance ? tr("luminance only") : tr("each channel");
+    const QString where = e.region == EqualizeRegion::InsideRegion    ? tr(", inside the region")
+                          : e.region == EqualizeRegion::LutFromRegion ? tr(", LUT from the region on the whole image")
+                                                                      : QString();
+    switch (e.method) {
+    case EqualizeMethod::Clahe:
+        m_status->setText(tr("CLAHE (%1%2) with %3").arg(what, where, e.backend));
+        break;
+    case EqualizeMethod::Match:
+        m_status->setText(tr("Matched to the reference (%1%2) on %3 in %4 ms").arg(what, where, e.backend).arg(e.engineMs, 0, 'f', 3));
+        break;
+    case EqualizeMethod::Global:
+        m_status->setText(tr("Equalized on %1 in %2 ms (%3%4)").arg(e.backend).arg(e.engineMs, 0, 'f', 3).arg(what, where));
+        break;
+    }
     m_save->setEnabled(true);
     emit equalized();
 }

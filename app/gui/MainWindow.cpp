@@ -1,13 +1,17 @@
 #include "app/gui/MainWindow.h"
 
 #include "widgets/BarChart.h"
+#include "app/gui/ComparePanel.h"
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
+#include "app/core/PixelProbe.h"
 #include "app/core/RecordCodec.h"
 #include "widgets/HistogramView.h"
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
+#include "app/gui/ProbePanel.h"
 #include "app/gui/SettingsPanel.h"
+#include "app/gui/TimelinePanel.h"
 #include "app/gui/SnapshotPresenter.h"
 #include "widgets/TablePanel.h"
 #include "io/VideoReader.h"
@@ -15,7 +19,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QFormLayout>
+#include <QScreen>
+#include <QSpinBox>
 #include <QDragEnterEvent>
 #include <QBuffer>
 #include <QFileDialog>
@@ -34,6 +43,7 @@
 #include <QSizePolicy>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace {
@@ -113,10 +123,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_imageView = new ImageCanvas;
     m_histogramView = new HistogramView;
     m_settingsPanel = new SettingsPanel;
+    m_probe = new ProbePanel;
     m_settingsPanel->setSettings(m_settings);
     m_statistics = new TablePanel;
     m_timing = new TablePanel;
     m_comparisonChart = new BarChart;
+    m_compare = new ComparePanel;
     // One line, never taller: the full message is in the tooltip and the status bar. It may
     // not widen the window either (the text is clipped instead).
     m_error = new QLabel;
@@ -133,32 +145,46 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_notice->setStyleSheet("QLabel { background: #6b5a12; color: white; padding: 2px 6px; }");
     m_notice->hide();
 
-    auto* tabs = new QTabWidget;
-    tabs->addTab(m_statistics, tr("Statistics"));
-    tabs->addTab(m_timing, tr("Timing"));
-    tabs->addTab(m_comparisonChart, tr("Strategies"));
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(m_histogramView);
-    right->addWidget(tabs);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(m_imageView);
-    split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    // The image is the centre; everything else is a dock that can be moved, closed, and
+    // reopened from the View menu, and whose layout is saved with the window.
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_error);
     layout->addWidget(m_notice);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_imageView, 1);
     setCentralWidget(central);
-    auto* dock = new QDockWidget(tr("Settings"), this);
-    dock->setObjectName("settingsDock");
-    dock->setWidget(m_settingsPanel);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    QDockWidget* settingsDock = addDock(m_settingsPanel, tr("Settings"), QStringLiteral("settingsDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* probeDock = addDock(m_probe, tr("Probe"), QStringLiteral("probeDock"), Qt::LeftDockWidgetArea);
+    splitDockWidget(settingsDock, probeDock, Qt::Vertical);
+    QDockWidget* histogramDock = addDock(m_histogramView, tr("Histogram"), QStringLiteral("histogramDock"), Qt::RightDockWidgetArea);
+    QDockWidget* statisticsDock = addDock(m_statistics, tr("Statistics"), QStringLiteral("statisticsDock"), Qt::RightDockWidgetArea);
+    QDockWidget* timingDock = addDock(m_timing, tr("Timing"), QStringLiteral("timingDock"), Qt::RightDockWidgetArea);
+    QDockWidget* strategiesDock = addDock(m_comparisonChart, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::RightDockWidgetArea);
+    QDockWidget* compareDock = addDock(m_compare, tr("Compare"), QStringLiteral("compareDock"), Qt::RightDockWidgetArea);
+    splitDockWidget(histogramDock, statisticsDock, Qt::Vertical);
+    tabifyDockWidget(statisticsDock, timingDock);
+    tabifyDockWidget(timingDock, strategiesDock);
+    tabifyDockWidget(strategiesDock, compareDock);
+    statisticsDock->raise();
+    m_timeline = new TimelinePanel;
+    m_timelineDock = addDock(m_timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
+    m_timelineDock->hide();   // shown when a video or a live source opens
+    // Scopes (waveform, parade, vectorscope) are added as tabs of their own dock: addScopePanel.
+    m_scopeTabs = new QTabWidget;
+    m_scopeTabs->setDocumentMode(true);
+    m_scopesDock = addDock(m_scopeTabs, tr("Scopes"), QStringLiteral("scopesDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(histogramDock, m_scopesDock);
+    histogramDock->raise();
+    m_scopesDock->hide();
+    m_scopesDock->toggleViewAction()->setEnabled(false);
+    resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
+    resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
+    resizeDocks({m_timelineDock}, {130}, Qt::Vertical);
 
     m_backend = new QLabel;
     m_frameLabel = new QLabel;
@@ -170,12 +196,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         statusBar()->showMessage(settingNotices.join(QStringLiteral("; ")), 15000);
     m_histogramView->setLogCounts(m_settings.display.logCounts);
     m_histogramView->setCumulative(m_settings.display.cumulative);
+    m_histogramView->setHiddenSeries(m_settings.display.hiddenSeries);
     buildMenus();
 
     // The controllers live on this thread and re-emit their workers' answers here, in order.
     connect(&m_media, &MediaController::frameAvailable, this, &MainWindow::takeFrame);
     connect(&m_media, &MediaController::failed, this,
             [this](const Error& error) { showError(ErrorCause::Media, error.message()); });
+    connect(&m_media, &MediaController::endOfStream, this, &MainWindow::updateCounters);
     connect(&m_media, &MediaController::warning, this, [this](const QString& w) { statusBar()->showMessage(w, 8000); });
     connect(&m_media, &MediaController::opened, this, &MainWindow::sourceOpened);
     connect(&m_media, &MediaController::playingChanged, this,
@@ -183,11 +211,97 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_histograms, &HistogramController::resultReady, this, &MainWindow::showSnapshot);
     connect(&m_histograms, &HistogramController::comparisonReady, this, &MainWindow::showComparison);
     connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); });
-    connect(m_imageView, &ImageCanvas::roiChanged, this, [this] { resubmit(); });
+    connect(m_imageView, &ImageCanvas::roiChanged, this, [this](const QRect& r) {
+        m_probe->setRoi(r);
+        restartTrends();   // the statistics over time were of another region
+        resubmit();
+    });
+    connect(m_compare, &ComparePanel::pinRequested, this, &MainWindow::pinReference);
+    connect(m_compare, &ComparePanel::clearRequested, this, &MainWindow::clearReference);
+    connect(m_compare, &ComparePanel::matchRequested, this, &MainWindow::matchToReference);
+    connect(&m_distanceWatcher, &QFutureWatcher<HistogramDistances>::finished, this, [this] {
+        const HistogramDistances d = m_distanceWatcher.result();
+        if (m_reference) {
+            m_compare->showDistances(d);
+            emit distancesShown(d);
+        }
+        if (std::exchange(m_distancesPending, false))
+            startDistances();
+    });
+    connect(m_timeline, &TimelinePanel::seekRequested, this, &MainWindow::seekTo);
+    connect(m_timeline, &TimelinePanel::playToggled, this, [this] { m_media.isPlaying() ? m_media.pause() : m_media.play(); });
+    connect(m_timeline, &TimelinePanel::scanRequested, this, &MainWindow::toggleScan);
+    connect(&m_media, &MediaController::commandDone, this, [this](quint64 id, MediaCommandKind) {
+        if (id == m_seekInFlight) {
+            m_seekInFlight = 0;
+            postPendingSeek();
+        }
+    });
+    connect(&m_scanner, &TrendScanner::progress, this, [this](quint64 scan, const QVector<FrameTrend>& trends, qint64 done, qint64 total) {
+        if (scan != m_scan)
+            return;
+        m_timeline->addTrends(trends);
+        m_timeline->setScanStatus(total > 0 ? tr("%1 / %2").arg(done).arg(total) : tr("%1 frames").arg(done), true);
+    });
+    connect(&m_scanner, &TrendScanner::finished, this, [this](quint64 scan, const Error& error) {
+        if (scan != m_scan)
+            return;
+        m_scan = 0;
+        m_timeline->setScanStatus(error.isError() ? error.cause : tr("%1 frames scanned").arg(m_timeline->knownTrends()), false);
+        emit scanFinished(error);
+    });
+    // The probe reads one pixel of the frame this thread already holds: cheap, never waits.
+    connect(m_imageView, &ImageCanvas::hoveredPixel, this,
+            [this](const QPoint& p) { m_probe->showProbe(probePixel(m_frame, p.x(), p.y())); });
+    connect(m_imageView, &ImageCanvas::hoverLeft, m_probe, &ProbePanel::clearProbe);
+    connect(m_probe, &ProbePanel::roiEdited, m_imageView, &ImageCanvas::setRoi);
     connect(m_histogramView, &HistogramView::hovered, m_hover, &QLabel::setText);
+    connect(m_histogramView, &HistogramView::hiddenSeriesChanged, this, [this](const QStringList& hidden) {
+        // Display only: nothing is counted again.
+        m_settings.display.hiddenSeries = hidden;
+        m_settingsPanel->setSettings(m_settings);
+        QSettings store;
+        m_settings.save(store);
+    });
     connect(m_settingsPanel, &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) { setSettings(s); });
+    // Rates are measured over the last second; while a video plays they are refreshed twice a
+    // second even when no frame arrives, so a stall shows as a falling rate.
+    m_clock.start();
+    m_counterTimer = new QTimer(this);
+    m_counterTimer->setInterval(500);
+    connect(m_counterTimer, &QTimer::timeout, this, &MainWindow::updateCounters);
+    connect(&m_media, &MediaController::playingChanged, this, [this](bool playing) {
+        m_timeline->setPlaying(playing);
+        playing ? m_counterTimer->start() : m_counterTimer->stop();
+        updateCounters();
+    });
     updateActions();
-    resize(1400, 860);
+    // A size that fits the screen (1280x720 included); then the user's own, if saved.
+    QSize size(1280, 760);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
+    m_defaultState = saveState(kStateVersion);
+    restoreGeometry(store.value("window/geometry").toByteArray());
+    restoreState(store.value("window/state").toByteArray(), kStateVersion);
+}
+
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    m_docks.append(dock);
+    return dock;
+}
+
+void MainWindow::addScopePanel(const QString& title, QWidget* panel)
+{
+    m_scopeTabs->addTab(panel, title);
+    m_scopesDock->toggleViewAction()->setEnabled(true);
+    m_scopesDock->show();
+    m_scopesDock->raise();
 }
 
 MainWindow::~MainWindow() = default;
@@ -224,9 +338,12 @@ void MainWindow::buildMenus()
             exportJson(path);
     });
     m_exportActions << file->addAction(tr("Export &Plot as PNG..."), this, [this] {
+        const QSize size = askPlotSize();
+        if (size.isEmpty())
+            return;
         const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), tr("PNG (*.png)"));
         if (!path.isEmpty())
-            exportPlot(path);
+            exportPlot(path, size);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -236,21 +353,35 @@ void MainWindow::buildMenus()
         m_media.isPlaying() ? m_media.pause() : m_media.play();
     });
     play->addAction(tr("&Step"), QKeySequence(Qt::Key_Period), this, [this] { m_media.step(); });
-    play->addAction(tr("&Rewind"), QKeySequence(Qt::Key_Home), this, [this] { m_media.seek(0); });
+    play->addAction(tr("&Rewind"), QKeySequence(Qt::Key_Home), this, [this] { seekTo(0); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit Image"), this, [this] { m_imageView->fitToWindow(); });
     view->addAction(tr("&Clear Region"), this, [this] { m_imageView->setRoi(QRect()); });
+    view->addSeparator();
+    // Every dock, closed or not, comes back from here.
+    for (QDockWidget* dock : m_docks)
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset Layout"), this, [this] { restoreState(m_defaultState, kStateVersion); });
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(tr("&Compare Strategies"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::compareStrategies);
     tools->addAction(tr("&Equalize..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::equalize);
+    tools->addSeparator();
+    m_pinAction = tools->addAction(tr("&Pin as Reference"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, &MainWindow::pinReference);
+    m_clearReferenceAction = tools->addAction(tr("C&lear Reference"), this, &MainWindow::clearReference);
+    m_matchAction = tools->addAction(tr("&Match to Reference..."), this, &MainWindow::matchToReference);
 }
 
 void MainWindow::updateActions()
 {
     for (QAction* action : m_exportActions)
         action->setEnabled(m_snapshot != nullptr);
+    m_pinAction->setEnabled(m_snapshot != nullptr);
+    m_clearReferenceAction->setEnabled(m_reference != nullptr);
+    m_matchAction->setEnabled(m_reference != nullptr && !m_frame.isNull());
+    m_compare->setCanPin(m_snapshot != nullptr);
 }
 
 void MainWindow::openPath(const QString& path)
@@ -270,6 +401,12 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     m_source = source;
     m_fps = fps;
     m_multiFrame = live || frames > 1;
+    m_live = live;
+    // Counters start again with the source (the media slot's and the histogram slot's too).
+    m_shownFrames = 0;
+    m_lastShownSerial = 0;
+    m_decodedRate.reset();
+    m_shownRate.reset();
     m_snapshot.reset();
     if (m_frameSource == command) {
         resubmit();   // its first frame was taken before this signal came: count it again
@@ -286,17 +423,24 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     const QString name = QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName();
     setWindowTitle(QStringLiteral("HistoScope - %1").arg(name));
     m_frameLabel->setText(live ? tr("live") : tr("%1 frame(s)").arg(frames));
+    cancelScan();
+    m_pendingSeek = -1;
+    m_timeline->setSource(live ? -1 : frames, fps, live);
+    m_timelineDock->setVisible(m_multiFrame);
     if (!live)
         addRecent(source);
 }
 
 void MainWindow::setSettings(const HistogramSettings& settings)
 {
+    if (settings.counting != m_settings.counting || settings.display.luma != m_settings.display.luma)
+        restartTrends();   // counted another way: the statistics over time start again
     m_settings = settings;
     if (m_settingsPanel->settings() != settings)
         m_settingsPanel->setSettings(settings);
     m_histogramView->setLogCounts(settings.display.logCounts);
     m_histogramView->setCumulative(settings.display.cumulative);
+    m_histogramView->setHiddenSeries(settings.display.hiddenSeries);
     QSettings store;
     m_settings.save(store);
     resubmit();
@@ -319,8 +463,15 @@ void MainWindow::takeFrame()
     m_preview = latest->preview;
     m_frameSource = latest->command;
     m_frameIndex = latest->index;
+    m_frameSerial = ++m_serials;
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
-    m_imageView->setImage(frameImage(latest->preview));
+    {
+        // A new size clears the region (roiChanged); the frame is submitted once, below.
+        const QSignalBlocker quiet(m_imageView);
+        m_imageView->setImage(frameImage(latest->preview));
+    }
+    m_probe->setFrameSize(QSize(int(m_frame.width()), int(m_frame.height())));
+    m_probe->setRoi(m_imageView->roi());
     resubmit();
 }
 
@@ -328,7 +479,9 @@ void MainWindow::resubmit()
 {
     if (m_frame.isNull())
         return;
-    m_histograms.submit(m_frame, m_settings, roi(), m_frameIndex);
+    const std::optional<hs::Rect> region = roi();
+    m_histograms.submit(m_frame, m_settings, region, m_frameIndex, m_frameSerial);
+    emit frameSubmitted(m_frame, region, m_frameIndex);
 }
 
 void MainWindow::showSnapshot(SnapshotPtr snapshot)
@@ -337,6 +490,11 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     m_notice->setVisible(!snapshot->notices.isEmpty());
     m_notice->setText(snapshot->notices.join(QStringLiteral("; ")));
     m_notice->setToolTip(snapshot->notices.join('\n'));
+    // A frame is shown once, with its counts or with why it could not be counted.
+    if (snapshot->frameSerial != m_lastShownSerial) {
+        m_lastShownSerial = snapshot->frameSerial;
+        ++m_shownFrames;
+    }
     if (snapshot->error.isError()) {
         // Nothing was counted for these settings (no channel selected): show no stale histogram.
         if (snapshot->error.kind == ErrorKind::InvalidInput) {
@@ -349,16 +507,173 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     clearError(ErrorCause::Histogram);
     m_snapshot = snapshot;
     updateActions();
-    m_histogramView->setDisplay(toDisplay(*snapshot));
+    showDisplay();
     m_statistics->setContent(statisticsTable(*snapshot));
-    m_timing->setContent(timingTable(*snapshot, snapshot->backend, m_media.droppedFrames(), m_fps));
-    m_frameLabel->setText(tr("frame %1  %2x%3 %4  dropped %5")
-                              .arg(snapshot->frameIndex)
-                              .arg(snapshot->frame.width())
-                              .arg(snapshot->frame.height())
-                              .arg(QString::fromStdString(std::string(hs::sampleTypeName(snapshot->frame.type()))))
-                              .arg(m_media.droppedFrames()));
+    startDistances();
+    if (m_multiFrame) {
+        const HistogramDisplay& d = m_histogramView->display();
+        m_timeline->setMeanAxis(frameTrendMeanName(*snapshot), d.lo, d.integerValues ? d.hi - 1 : d.hi);
+        if (const auto trend = frameTrendOf(*snapshot))
+            m_timeline->addTrends({*trend});
+        m_timeline->setCurrentFrame(snapshot->frameIndex);
+    }
+    updateCounters();
     emit snapshotShown(snapshot->generation);
+}
+
+void MainWindow::showDisplay()
+{
+    if (!m_snapshot)
+        return;
+    HistogramDisplay display = toDisplay(*m_snapshot);
+    if (m_reference)
+        addReference(display, *m_reference, tr("reference: %1").arg(m_referenceName));
+    m_histogramView->setDisplay(display);
+}
+
+void MainWindow::pinReference()
+{
+    if (!m_snapshot)
+        return;
+    m_reference = m_snapshot;
+    const QString name = QFileInfo(m_source).fileName().isEmpty() ? m_source : QFileInfo(m_source).fileName();
+    m_referenceName = m_multiFrame ? tr("%1, frame %2").arg(name).arg(m_reference->frameIndex) : name;
+    m_compare->setReference(tr("%1 (%2×%3, %4 bins)")
+                                .arg(m_referenceName)
+                                .arg(m_reference->frame.width())
+                                .arg(m_reference->frame.height())
+                                .arg(m_reference->result.channels.empty() ? 0 : m_reference->result.channels.front().counts.size()));
+    if (auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
+    updateActions();
+    showDisplay();
+    startDistances();
+}
+
+void MainWindow::clearReference()
+{
+    m_reference.reset();
+    m_referenceName.clear();
+    m_compare->setReference({});
+    updateActions();
+    showDisplay();
+}
+
+void MainWindow::matchToReference()
+{
+    if (!m_reference || m_frame.isNull())
+        return;
+    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(),
+                                      m_reference->frame, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setMethod(EqualizeMethod::Match);
+    dialog->show();
+}
+
+void MainWindow::startDistances()
+{
+    // Off this thread, one at a time; while one runs only the newest pair waits.
+    if (!m_reference || !m_snapshot)
+        return;
+    if (m_distanceWatcher.isRunning()) {
+        m_distancesPending = true;
+        return;
+    }
+    m_distanceWatcher.setFuture(QtConcurrent::run(
+        [current = m_snapshot, reference = m_reference] { return histogramDistances(*current, *reference); }));
+}
+
+void MainWindow::seekTo(qint64 frame)
+{
+    // One seek at a time: while one is decoding, only the newest request waits its turn, so a
+    // dragged seek bar never queues a backlog of seeks.
+    m_pendingSeek = frame;
+    if (m_seekInFlight == 0)
+        postPendingSeek();
+}
+
+void MainWindow::postPendingSeek()
+{
+    if (m_pendingSeek < 0)
+        return;
+    m_seekInFlight = m_media.seek(m_pendingSeek);
+    m_pendingSeek = -1;
+}
+
+void MainWindow::toggleScan()
+{
+    if (m_scan != 0) {
+        cancelScan();
+        m_timeline->setScanStatus(tr("stopped"), false);
+        return;
+    }
+    if (m_source.isEmpty() || m_live)
+        return;
+    m_scan = m_scanner.start(m_source, m_settings, roi());
+    m_timeline->setScanStatus(tr("scanning..."), true);
+}
+
+void MainWindow::cancelScan()
+{
+    m_scanner.cancel();
+    m_scan = 0;
+}
+
+void MainWindow::restartTrends()
+{
+    const bool scanning = m_scan != 0;
+    cancelScan();
+    m_timeline->clearTrends();
+    if (scanning)
+        toggleScan();   // scan again with the new region or settings
+}
+
+LiveCounters MainWindow::liveCounters() const
+{
+    LiveCounters c;
+    c.sourceFps = m_fps;
+    c.live = m_live;
+    c.produced = m_media.deliveredFrames();
+    c.shown = m_shownFrames;
+    c.droppedMedia = m_media.droppedFrames();
+    c.droppedHistogram = m_histograms.replacedFrames();
+    // Measured over the last second of playback; nothing plays when paused or stopped.
+    c.decodedFps = m_media.isPlaying() ? m_decodedRate.rate() : 0;
+    c.shownFps = m_media.isPlaying() ? m_shownRate.rate() : 0;
+    c.notReadEstimate = m_live ? m_media.notReadEstimate() : -1;
+    return c;
+}
+
+void MainWindow::updateCounters()
+{
+    const qint64 now = m_clock.nsecsElapsed();
+    m_decodedRate.add(now, m_media.deliveredFrames());
+    m_shownRate.add(now, m_shownFrames);
+    const LiveCounters c = liveCounters();
+    if (m_snapshot)
+        m_timing->setContent(timingTable(*m_snapshot, m_snapshot->backend, c));
+    if (!m_snapshot)
+        return;
+    const HistogramSnapshot& s = *m_snapshot;
+    QString text = tr("frame %1  %2x%3 %4")
+                       .arg(s.frameIndex)
+                       .arg(s.frame.width())
+                       .arg(s.frame.height())
+                       .arg(QString::fromStdString(std::string(hs::sampleTypeName(s.frame.type()))));
+    if (s.roi)
+        text += tr("  region x %1 y %2, %3×%4").arg(s.roi->x).arg(s.roi->y).arg(s.roi->width).arg(s.roi->height);
+    if (m_multiFrame) {
+        text += tr("  source %1").arg(c.sourceFps > 0 ? tr("%1 fps").arg(c.sourceFps, 0, 'f', 2) : tr("rate unknown"));
+        if (m_media.isPlaying())
+            text += tr("  shown %1 fps").arg(c.shownFps, 0, 'f', 1);
+        text += tr("  dropped %1").arg(c.dropped());
+        if (c.notReadEstimate > 0)
+            text += tr("  not read ≈%1").arg(c.notReadEstimate);
+    }
+    m_frameLabel->setText(text);
+    emit countersUpdated();
 }
 
 void MainWindow::compareStrategies()
@@ -390,8 +705,10 @@ void MainWindow::showComparison(ComparisonPtr comparison)
     m_comparisonChart->setBars(bars, QStringLiteral("ms"));
     if (comparison->error.isError())
         showError(ErrorCause::Tool, comparison->error.message());
-    if (auto* tabs = qobject_cast<QTabWidget*>(m_comparisonChart->parentWidget()->parentWidget()))
-        tabs->setCurrentWidget(m_comparisonChart);
+    if (auto* dock = qobject_cast<QDockWidget*>(m_comparisonChart->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
     emit comparisonShown();
 }
 
@@ -401,7 +718,8 @@ void MainWindow::equalize()
         showError(ErrorCause::Tool, tr("Open an image first"));
         return;
     }
-    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, this);
+    auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(),
+                                      m_reference ? m_reference->frame : Frame(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }
@@ -473,13 +791,45 @@ bool MainWindow::exportJson(const QString& path)
     });
 }
 
-bool MainWindow::exportPlot(const QString& path)
+bool MainWindow::exportPlot(const QString& path, QSize size)
 {
     if (!m_snapshot)
         return false;
+    if (size.isEmpty())
+        size = m_histogramView->size();
+    size = size.boundedTo(QSize(16384, 16384)).expandedTo(QSize(200, 120));
     const QString target = withSuffix(path, QStringLiteral("png"));
-    // Painting happens here (widgets belong to this thread); encoding and writing do not.
-    return startExport(target, [target, image = m_histogramView->grab().toImage()] { return writeImage(target, image); });
+    // Painting happens here (widgets belong to this thread), at the size asked for, axes and
+    // legend included; encoding and writing do not.
+    return startExport(target, [target, image = m_histogramView->render(size)] { return writeImage(target, image); });
+}
+
+QSize MainWindow::askPlotSize()
+{
+    QSettings store;
+    const QSize last = store.value("export/plotSize", QSize(1200, 600)).toSize();
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Plot size"));
+    auto* form = new QFormLayout(&dialog);
+    auto* width = new QSpinBox;
+    auto* height = new QSpinBox;
+    width->setRange(200, 16384);
+    height->setRange(120, 16384);
+    width->setSuffix(tr(" px"));
+    height->setSuffix(tr(" px"));
+    width->setValue(last.width());
+    height->setValue(last.height());
+    form->addRow(tr("Width"), width);
+    form->addRow(tr("Height"), height);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    const QSize size(width->value(), height->value());
+    store.setValue("export/plotSize", size);
+    return size;
 }
 
 void MainWindow::addRecent(const QString& path)
@@ -517,6 +867,9 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    QSettings store;
+    store.setValue("window/geometry", saveGeometry());
+    store.setValue("window/state", saveState(kStateVersion));
     m_media.close();
     QMainWindow::closeEvent(event);
 }

@@ -6,10 +6,15 @@
 #pragma once
 
 #include "app/core/EqualizationService.h"
+#include "app/core/FrameTrend.h"
+#include "app/core/HistogramDistances.h"
 #include "app/core/HistogramController.h"
 #include "app/core/HistogramSettings.h"
+#include "app/core/LiveCounters.h"
 #include "app/core/MediaController.h"
 
+#include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QMainWindow>
 
 #include <functional>
@@ -18,9 +23,15 @@ class BarChart;
 class HistogramView;
 class ImageCanvas;
 class QAction;
+class QDockWidget;
+class QTabWidget;
+class QTimer;
 class QLabel;
 class QMenu;
+class ComparePanel;
+class ProbePanel;
 class SettingsPanel;
+class TimelinePanel;
 class TablePanel;
 
 class MainWindow : public QMainWindow {
@@ -38,8 +49,16 @@ public:
     // format's extension when it has none). False, and nothing written, when nothing is open.
     bool exportCsv(const QString& path);
     bool exportJson(const QString& path);
-    bool exportPlot(const QString& path);
+    // The plot at `size` (the view's size when empty), axes and legend included.
+    bool exportPlot(const QString& path, QSize size = {});
     void setSettings(const HistogramSettings& settings);
+
+    // The place for scopes (waveform, parade, vectorscope, 2-D histograms): each panel becomes a
+    // tab of the "Scopes" dock (object name "scopesDock"), which is shown and listed in the View
+    // menu once it has one. A panel follows the frames through frameSubmitted.
+    void addScopePanel(const QString& title, QWidget* panel);
+    QDockWidget* scopesDock() const { return m_scopesDock; }
+    QList<QDockWidget*> docks() const { return m_docks; }
 
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
@@ -47,6 +66,19 @@ public:
     TablePanel* statisticsPanel() const { return m_statistics; }
     TablePanel* timingPanel() const { return m_timing; }
     SettingsPanel* settingsPanel() const { return m_settingsPanel; }
+    ProbePanel* probePanel() const { return m_probe; }
+    TimelinePanel* timelinePanel() const { return m_timeline; }
+    // Asks the source for `frame`; while a seek is decoding only the newest request waits.
+    void seekTo(qint64 frame);
+    void toggleScan();   // starts (or stops) the background pass over the open file
+    // Compare: the histogram shown now becomes the reference, overlaid dashed and measured
+    // against every later one (compareHist distances, off this thread); matching remaps the
+    // current image to the reference's histogram (the equalization dialog, Match).
+    void pinReference();
+    void clearReference();
+    void matchToReference();
+    SnapshotPtr reference() const { return m_reference; }
+    ComparePanel* comparePanel() const { return m_compare; }
     BarChart* comparisonChart() const { return m_comparisonChart; }
     QLabel* errorBanner() const { return m_error; }
     QString errorText() const;
@@ -57,12 +89,21 @@ public:
     EqualizationService* equalization() { return &m_equalization; }
     QList<QAction*> exportActions() const { return m_exportActions; }
     QStringList recentFiles() const { return m_recent; }
+    // The current source's rates and frame counts, as the Timing panel and status line show them.
+    LiveCounters liveCounters() const;
 
 signals:
+    // Each frame (or region change) the window sends to be counted, on the GUI thread: the
+    // frame at native depth (pixels shared, read-only), the region (none: the whole frame) and
+    // its index in the source.
+    void frameSubmitted(const Frame& frame, std::optional<hs::Rect> roi, qint64 frameIndex);
     void snapshotShown(quint64 generation);
     void comparisonShown();
     void errorShown(const QString& message);
     void exportFinished(const QString& path, const Error& error);
+    void countersUpdated();   // the Timing panel and the status line were refreshed
+    void scanFinished(const Error& error);   // the timeline's background pass ended
+    void distancesShown(const HistogramDistances& distances);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -73,10 +114,19 @@ private:
     // What an error on the banner is about: it clears when that cause is gone.
     enum class ErrorCause { Media, Histogram, Tool, Export };
 
+    static constexpr int kStateVersion = 2;
+    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
+    QSize askPlotSize();
     bool startExport(const QString& path, std::function<Error()> write);
     qint64 exportedFrameIndex() const;
     void takeFrame();
+    void updateCounters();
+    void postPendingSeek();
+    void showDisplay();
+    void startDistances();
+    void cancelScan();
+    void restartTrends();
     void resubmit();
     void sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command);
     void showSnapshot(SnapshotPtr snapshot);
@@ -95,9 +145,28 @@ private:
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
+    ProbePanel* m_probe = nullptr;
+    ComparePanel* m_compare = nullptr;
+    SnapshotPtr m_reference;
+    QString m_referenceName;
+    QFutureWatcher<HistogramDistances> m_distanceWatcher;
+    bool m_distancesPending = false;
+    QAction* m_pinAction = nullptr;
+    QAction* m_clearReferenceAction = nullptr;
+    QAction* m_matchAction = nullptr;
+    TimelinePanel* m_timeline = nullptr;
+    QDockWidget* m_timelineDock = nullptr;
+    TrendScanner m_scanner;
+    quint64 m_scan = 0;            // the background pass running, 0: none
+    quint64 m_seekInFlight = 0;    // the seek command decoding now
+    qint64 m_pendingSeek = -1;     // the newest seek asked for meanwhile
     TablePanel* m_statistics = nullptr;
     TablePanel* m_timing = nullptr;
     BarChart* m_comparisonChart = nullptr;
+    QList<QDockWidget*> m_docks;
+    QDockWidget* m_scopesDock = nullptr;
+    QTabWidget* m_scopeTabs = nullptr;
+    QByteArray m_defaultState;
     QLabel* m_error = nullptr;
     QLabel* m_notice = nullptr;   // settings that could not apply, samples outside the range
     QString m_errorMessage;
@@ -116,5 +185,14 @@ private:
     QString m_source;
     bool m_multiFrame = false;   // a video, a stack or a live source: records carry the frame
     double m_fps = 0;
+    bool m_live = false;
+    quint64 m_serials = 0;          // one per frame taken from the media slot
+    quint64 m_frameSerial = 0;      // the current frame's
+    quint64 m_lastShownSerial = 0;
+    qint64 m_shownFrames = 0;       // distinct frames counted and shown, for this source
+    QElapsedTimer m_clock;
+    RateMeter m_decodedRate;
+    RateMeter m_shownRate;
+    QTimer* m_counterTimer = nullptr;
     SnapshotPtr m_snapshot;
 };

@@ -7,10 +7,16 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QSizePolicy>
 
 SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
 {
+    // Compact: a narrow dock beside the image, not a third of the window.
     auto* form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    form->setContentsMargins(6, 6, 6, 6);
+    form->setVerticalSpacing(4);
     m_strategy = new QComboBox;
     for (hs::Strategy s : hs::allStrategies())
         m_strategy->addItem(strategyDisplayName(s), int(s));
@@ -24,14 +30,15 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     m_rangeMode = new QComboBox;
     m_rangeMode->setObjectName("rangeMode");
     m_rangeMode->addItem(tr("Data type"), int(RangeMode::DataType));
-    m_rangeMode->addItem(tr("Min–max of the data"), int(RangeMode::DataMinMax));
+    m_rangeMode->addItem(tr("Min–max"), int(RangeMode::DataMinMax));
+    m_rangeMode->setItemData(1, tr("From the smallest to the largest sample of the frame"), Qt::ToolTipRole);
     m_rangeMode->addItem(tr("Bit depth"), int(RangeMode::BitDepth));
     m_rangeMode->addItem(tr("Manual"), int(RangeMode::Manual));
     form->addRow(tr("Range"), m_rangeMode);
     m_bitDepth = new QComboBox;
     m_bitDepth->setObjectName("bitDepth");
     for (int bits : {8, 10, 12, 14, 16})
-        m_bitDepth->addItem(tr("%1-bit [0, %2)").arg(bits).arg(1 << bits), bits);
+        m_bitDepth->addItem(tr("%1-bit").arg(bits), bits);
     form->addRow(tr("Bit depth"), m_bitDepth);
     m_lo = new QDoubleSpinBox;
     m_hi = new QDoubleSpinBox;
@@ -55,16 +62,29 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     }
     form->addRow(tr("Channels"), channels);
     m_luma = new QComboBox;
-    m_luma->addItems({tr("No luma"), tr("Luma BT.601"), tr("Luma BT.709")});
+    m_luma->addItems({tr("None"), tr("BT.601"), tr("BT.709")});
     form->addRow(tr("Luma"), m_luma);
     m_log = new QCheckBox(tr("Log counts"));
     m_log->setObjectName("logCounts");
-    m_cumulative = new QCheckBox(tr("Cumulative with percentiles"));
+    m_cumulative = new QCheckBox(tr("Cumulative"));
     m_cumulative->setObjectName("cumulative");
-    m_useGpu = new QCheckBox(tr("Use the GPU when present"));
+    m_useGpu = new QCheckBox(tr("Use the GPU"));
+    m_useGpu->setToolTip(tr("Count on the GPU when one is present; otherwise on the CPU"));
     form->addRow(QString(), m_log);
     form->addRow(QString(), m_cumulative);
     form->addRow(QString(), m_useGpu);
+    for (QComboBox* box : findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
+    for (QAbstractSpinBox* box : findChildren<QAbstractSpinBox*>())
+        box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_bins->setMinimumWidth(90);
+    m_lo->setMinimumWidth(60);
+    m_hi->setMinimumWidth(60);
+    m_log->setToolTip(tr("Counts on a logarithmic axis (decades)"));
+    m_cumulative->setToolTip(tr("The cumulative share on a % axis, with the 5th, 50th and 95th percentiles marked"));
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
     showSettings();
     connect(m_strategy, &QComboBox::currentIndexChanged, this, &SettingsPanel::emitChanged);
@@ -109,11 +129,13 @@ void SettingsPanel::showSettings()
     m_bitDepth->setCurrentIndex(m_bitDepth->findData(s.bitDepth));
     m_bitDepth->setEnabled(s.rangeMode == RangeMode::BitDepth);
     const ValueRange manual = s.manualRanges[std::size_t(m_kind)].value_or(m_typeRange);
+    for (QDoubleSpinBox* box : {m_lo, m_hi})
+        box->setDecimals(m_kind == RangeKind::Float ? 4 : 0);
     m_lo->setValue(manual.lo);
     m_hi->setValue(manual.hi);
     m_lo->setEnabled(s.rangeMode == RangeMode::Manual);
     m_hi->setEnabled(s.rangeMode == RangeMode::Manual);
-    m_rangeKind->setText(tr("%1 range [lo, hi)").arg(rangeKindName(m_kind)));
+    m_rangeKind->setText(tr("%1 [lo, hi)").arg(rangeKindName(m_kind)));
     for (int c = 0; c < 4; ++c)
         m_channels[c]->setChecked((s.channelMask >> c) & 1u);
     m_useGpu->setChecked(s.useGpu);

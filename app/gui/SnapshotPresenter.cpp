@@ -22,14 +22,30 @@ QVector<NamedChannel> orderedChannels(const HistogramSnapshot& snapshot)
     return out;
 }
 
+QString valueAxisTitle(hs::SampleType type)
+{
+    switch (type) {
+    case hs::SampleType::U8: return QObject::tr("value (8-bit)");
+    case hs::SampleType::U16: return QObject::tr("value (16-bit)");
+    case hs::SampleType::I32: return QObject::tr("value (32-bit signed)");
+    case hs::SampleType::U32: return QObject::tr("value (32-bit)");
+    case hs::SampleType::F16: return QObject::tr("value (16-bit float)");
+    case hs::SampleType::F32: return QObject::tr("value (float)");
+    }
+    return QObject::tr("value");
+}
+
 HistogramDisplay toDisplay(const HistogramSnapshot& snapshot)
 {
     HistogramDisplay display;
     display.generation = snapshot.generation;
+    display.integerValues = !hs::isFloatType(snapshot.frame.type());
+    display.valueTitle = valueAxisTitle(snapshot.frame.type());
     for (const auto& [name, h] : orderedChannels(snapshot)) {
         HistogramSeries series;
         series.name = name;
         series.color = channelColor(name);
+        series.outline = name == QStringLiteral("luma");
         series.counts.reserve(qsizetype(h->counts.size()));
         for (std::uint64_t c : h->counts)
             series.counts.append(double(c));
@@ -38,6 +54,34 @@ HistogramDisplay toDisplay(const HistogramSnapshot& snapshot)
         display.series.append(series);
     }
     return display;
+}
+
+void addReference(HistogramDisplay& display, const HistogramSnapshot& reference, const QString& title)
+{
+    const HistogramDisplay ref = toDisplay(reference);
+    display.reference.clear();
+    display.referenceLo = ref.lo;
+    display.referenceHi = ref.hi;
+    display.referenceTitle = title;
+    for (HistogramSeries r : ref.series)
+        for (const HistogramSeries& s : display.series)
+            if (s.name == r.name) {
+                // Equal areas: a reference of another size compares by shape.
+                double mine = 0, theirs = 0;
+                for (double c : s.counts)
+                    mine += c;
+                for (double c : r.counts)
+                    theirs += c;
+                // Per unit of value too: a reference counted in finer bins holds less per bin.
+                const double widthRatio = s.counts.isEmpty() || r.counts.isEmpty() || !(ref.hi > ref.lo)
+                                              ? 1.0
+                                              : ((display.hi - display.lo) / double(s.counts.size())) /
+                                                    ((ref.hi - ref.lo) / double(r.counts.size()));
+                const double scale = theirs > 0 ? mine / theirs * widthRatio : 0;
+                for (double& c : r.counts)
+                    c *= scale;
+                display.reference.append(r);
+            }
 }
 
 namespace {
@@ -84,7 +128,7 @@ TableContent statisticsTable(const HistogramSnapshot& snapshot)
     return t;
 }
 
-TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, qint64 droppedFrames, double fps)
+TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backend, const LiveCounters& counters)
 {
     const hs::PhaseTimings& p = snapshot.result.timings;
     TableContent t;
@@ -102,10 +146,23 @@ TableContent timingTable(const HistogramSnapshot& snapshot, const QString& backe
         {"engine total", ms(p.totalMs())},
         {"wall (worker)", ms(snapshot.wallMs)},
         {"throughput", QStringLiteral("%1 Gsamples/s").arg(double(snapshot.result.samples) / seconds / 1e9, 0, 'f', 3)},
-        {"source fps", fps > 0 ? QString::number(fps, 'f', 2) : QStringLiteral("-")},
-        {"dropped frames", QString::number(droppedFrames)},
     };
-    for (const auto& [label, value] : rows) {
+    const LiveCounters& c = counters;
+    auto fps = [](double v) { return QStringLiteral("%1 fps").arg(v, 0, 'f', 1); };
+    QVector<QPair<QString, QString>> live{
+        {"source rate", c.sourceFps > 0 ? QStringLiteral("%1 fps").arg(c.sourceFps, 0, 'f', 2) : QStringLiteral("unknown")},
+        {"decoded (measured)", fps(c.decodedFps)},
+        {"counted and shown (measured)", fps(c.shownFps)},
+        {"frames decoded", QString::number(c.produced)},
+        {"frames shown", QString::number(c.shown)},
+        {"dropped before shown", QString::number(c.droppedMedia)},
+        {"dropped before counted", QString::number(c.droppedHistogram)},
+        {"dropped in all", QString::number(c.dropped())},
+    };
+    if (c.live)
+        live.append({"not read from the source", c.notReadEstimate >= 0 ? QStringLiteral("≈%1 (from its rate and the clock)").arg(c.notReadEstimate)
+                                                                       : QStringLiteral("unknown (no declared rate)")});
+    for (const auto& [label, value] : rows + live) {
         t.rowLabels << label;
         t.cells.append({value});
     }

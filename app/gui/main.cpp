@@ -1,9 +1,12 @@
 // histoscope: the desktop app.
 #include "app/gui/MainWindow.h"
+#include "widgets/ImageCanvas.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+
+#include <algorithm>
 
 int main(int argc, char** argv)
 {
@@ -21,15 +24,30 @@ int main(int argc, char** argv)
         {"screenshot", "Save a screenshot of the window to FILE once the histogram is shown, then quit.", "FILE"},
         {"compare", "Run Compare Strategies once the histogram is shown."},
         {"equalize", "Open the equalization dialog once the histogram is shown."},
+        {"reference", "Open FILE first and pin its histogram as the reference to compare with.", "FILE"},
+        {"roi", "Count only the region X,Y,WIDTH,HEIGHT (pixels).", "X,Y,W,H"},
+        {"scan", "Scan the whole video in the background once it is open (the timeline's statistics over time)."},
+        {"seek", "Show frame N of a video once it is open.", "N"},
+        {"delay", "With --screenshot: wait MS milliseconds after the histogram is shown (default 400), e.g. to let a live source play.", "MS"},
     });
     parser.process(app);
 
     MainWindow window;
     window.show();
-    if (parser.isSet("live"))
-        window.openLive(parser.value("live"));
-    else if (!parser.positionalArguments().isEmpty())
-        window.openPath(parser.positionalArguments().first());
+    auto openMain = [&] {
+        if (parser.isSet("live"))
+            window.openLive(parser.value("live"));
+        else if (!parser.positionalArguments().isEmpty())
+            window.openPath(parser.positionalArguments().first());
+    };
+    // --reference: that file's first histogram is pinned, then the main source opens.
+    bool referencePending = parser.isSet("reference");
+    if (referencePending)
+        window.openPath(parser.value("reference"));
+    else
+        openMain();
+    const QStringList roi = parser.value("roi").split(',');
+    bool roiApplied = false;
 
     const QString screenshot = parser.value("screenshot");
     bool done = false;
@@ -37,7 +55,8 @@ int main(int argc, char** argv)
         if (done || screenshot.isEmpty())
             return;
         done = true;
-        QTimer::singleShot(400, &app, [&] {
+        const int delay = parser.isSet("delay") ? parser.value("delay").toInt() : 400;
+        QTimer::singleShot(std::max(0, delay), &app, [&] {
             QWidget* target = QApplication::activeModalWidget() ? QApplication::activeModalWidget() : &window;
             for (QWidget* w : QApplication::topLevelWidgets())
                 if (w != &window && w->isVisible() && w->inherits("QDialog"))
@@ -47,11 +66,34 @@ int main(int argc, char** argv)
         });
     };
     QObject::connect(&window, &MainWindow::snapshotShown, &window, [&] {
+        if (referencePending) {
+            referencePending = false;
+            window.pinReference();
+            openMain();
+            return;
+        }
+        if (roi.size() == 4 && !roiApplied) {
+            roiApplied = true;   // the next snapshot is the region's
+            window.imageView()->setRoi(QRect(roi[0].toInt(), roi[1].toInt(), roi[2].toInt(), roi[3].toInt()));
+            return;
+        }
         static bool first = true;
         if (!first)
             return;
         first = false;
-        if (parser.isSet("compare"))
+        if (parser.isSet("seek")) {
+            const qint64 target = parser.value("seek").toLongLong();
+            static bool sought = false;
+            if (!sought) {
+                sought = true;
+                first = true;   // the sought frame's snapshot continues below
+                window.seekTo(target);
+                return;
+            }
+        }
+        if (parser.isSet("scan"))
+            window.toggleScan();
+        else if (parser.isSet("compare"))
             window.compareStrategies();
         else if (parser.isSet("equalize"))
             window.equalize();
@@ -59,6 +101,7 @@ int main(int argc, char** argv)
             finish();
     });
     QObject::connect(&window, &MainWindow::comparisonShown, &window, finish);
+    QObject::connect(&window, &MainWindow::scanFinished, &window, finish);
     QObject::connect(&window, &MainWindow::errorShown, &window, finish);
     if (parser.isSet("equalize"))
         QObject::connect(&window, &MainWindow::snapshotShown, &window, [&] { QTimer::singleShot(1500, &app, finish); });

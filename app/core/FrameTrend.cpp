@@ -1,0 +1,142 @@
+#include "app/core/FrameTrend.h"
+
+#include "app/core/FrameRequest.h"
+#include "app/core/HistogramWorker.h"
+#include "io/FrameSource.h"
+
+#include "histoscope/HistogramEngine.h"
+
+#include <QElapsedTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+// The colour (or gray) channels' statistics: alpha says nothing about exposure.
+QVector<int> exposureChannels(const HistogramSnapshot& s)
+{
+    QVector<int> out;
+    for (int i = 0; i < int(s.result.channels.size()) && i < int(s.statistics.size()); ++i)
+        if (resultChannelName(s.frame, s.result.channels[std::size_t(i)]) != QStringLiteral("A"))
+            out.append(i);
+    return out;
+}
+
+}  // namespace
+
+QString frameTrendMeanName(const HistogramSnapshot& s)
+{
+    if (s.lumaStatistics)
+        return QObject::tr("mean luma");
+    const QVector<int> channels = exposureChannels(s);
+    if (channels.size() == 1)
+        return QObject::tr("mean %1").arg(resultChannelName(s.frame, s.result.channels[std::size_t(channels.first())]));
+    QStringList names;
+    for (const auto& [name, h] : displayOrderedChannels(s.frame, s.result))
+        if (name != QStringLiteral("A"))
+            names << name;
+    return QObject::tr("mean of %1").arg(names.join(QStringLiteral(", ")));
+}
+
+std::optional<FrameTrend> frameTrendOf(const HistogramSnapshot& s)
+{
+    const QVector<int> channels = exposureChannels(s);
+    if (s.error.isError() || channels.isEmpty())
+        return std::nullopt;
+    FrameTrend t;
+    t.frame = s.frameIndex;
+    double sum = 0, clipped = 0, n = 0;
+    bool clippingKnown = true;
+    for (int i : channels) {
+        const hs::ChannelStatistics& st = s.statistics[std::size_t(i)];
+        sum += st.mean * double(st.count);
+        n += double(st.count);
+        if (st.clippedLowShare && st.clippedHighShare)
+            clipped += (*st.clippedLowShare + *st.clippedHighShare) * double(st.count);
+        else
+            clippingKnown = false;
+    }
+    t.mean = s.lumaStatistics ? s.lumaStatistics->mean : n > 0 ? sum / n : 0;
+    t.clippedShare = !clippingKnown ? std::numeric_limits<double>::quiet_NaN() : n > 0 ? clipped / n : 0;
+    return t;
+}
+
+TrendScanner::TrendScanner(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<FrameTrend>();
+    qRegisterMetaType<QVector<FrameTrend>>();
+    qRegisterMetaType<Error>();
+}
+
+TrendScanner::~TrendScanner()
+{
+    cancel();
+    m_future.waitForFinished();
+}
+
+void TrendScanner::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+quint64 TrendScanner::start(const QString& path, const HistogramSettings& settings, std::optional<hs::Rect> roi)
+{
+    cancel();
+    const quint64 scan = ++m_scan;
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancelled;
+    // The pass owns its source and its engine (created, used and destroyed on its pool thread);
+    // it talks back only through queued invocations on this object.
+    m_future = QtConcurrent::run([this, scan, cancelled, path, settings, roi] {
+        auto answer = [this, scan](QVector<FrameTrend> batch, qint64 done, qint64 total) {
+            QMetaObject::invokeMethod(this, [this, scan, batch, done, total] { emit progress(scan, batch, done, total); },
+                                      Qt::QueuedConnection);
+        };
+        auto finish = [this, scan](const Error& error) {
+            QMetaObject::invokeMethod(this, [this, scan, error] { emit finished(scan, error); }, Qt::QueuedConnection);
+        };
+        try {
+            Error error;
+            std::unique_ptr<FrameSource> source = openFrameSource(path, std::nullopt, error);
+            if (!source)
+                return finish(error);
+            hs::HistogramEngine engine(hs::EngineOptions{settings.counting.useGpu});
+            const qint64 total = source->frameCount();
+            QVector<FrameTrend> batch;
+            QElapsedTimer sinceSent;
+            sinceSent.start();
+            qint64 index = 0;
+            Frame frame;
+            while (!cancelled->load()) {
+                Error readError;
+                if (!source->next(frame, readError)) {
+                    answer(batch, index, total);
+                    return finish(readError);
+                }
+                HistogramJob job{frame, settings, roi, 0, index, 0};
+                HistogramSnapshot snapshot;
+                snapshot.frame = frame;
+                snapshot.frameIndex = index;
+                countSnapshot(engine, job, snapshot);
+                if (snapshot.error.isError()) {
+                    answer(batch, index, total);
+                    return finish(snapshot.error);
+                }
+                if (const auto t = frameTrendOf(snapshot))
+                    batch.append(*t);
+                ++index;
+                if (sinceSent.elapsed() >= 100) {   // a batch ten times a second, not a signal per frame
+                    answer(std::exchange(batch, {}), index, total);
+                    sinceSent.restart();
+                }
+            }
+            finish(Error::make(ErrorKind::InvalidInput, path, QStringLiteral("the pass was cancelled")));
+        } catch (const std::exception& e) {
+            finish(Error::make(ErrorKind::DecodeFailed, path, QString::fromUtf8(e.what()).trimmed()));
+        }
+    });
+    return scan;
+}
