@@ -267,8 +267,9 @@ void VideoReader::Impl::reachEnd(Error& error)
     if (d.seeked)
         return;  // frames before the seek were not decoded here: nothing to compare
     if (d.headerCount > 0 && d.position != d.headerCount)
-        d.warnings << d.source + QStringLiteral(": its header declares %1 frame(s), %2 were decoded (a header's count is an estimate: "
-                                                "zero-size index entries repeat a frame and decode to nothing)")
+        d.warnings << d.source + QStringLiteral(": its header declares %1 frame(s), %2 were decoded (a header's count, or one "
+                                                "estimated from the duration, is an estimate: zero-size \"repeat the previous "
+                                                "frame\" index entries count there and decode to nothing)")
                                      .arg(d.headerCount).arg(d.position);
     d.info.frameCount = d.position;
 }
