@@ -138,7 +138,13 @@ public:
     QString path() const override { return m_reader->source(); }
     qint64 frameCount() const override { return m_reader->info().frameCount; }
     double fps() const override { return m_reader->info().fps; }
-    bool next(Frame& frame, Error& error) override { return m_reader->read(frame, error); }
+    bool next(Frame& frame, Error& error) override
+    {
+        if (m_reader->read(frame, error))
+            return true;
+        warnings = m_reader->warnings();  // known at the end: the header's count against the frames decoded
+        return false;
+    }
     bool seek(qint64 index, Error& error) override { return m_reader->seek(index, error); }
 
 private:

@@ -20,6 +20,15 @@ struct VideoReader::Impl {
     QString source;
     qint64 position = 0;
     VideoInfo info;
+    qint64 headerCount = -1;         // the frame count the header declares (an estimate)
+    std::uint64_t fileBytes = 0;
+    std::uint64_t declaredBytes = 0;  // what the container says it spans; 0: unknown
+    bool seeked = false;              // positions after a seek are the backend's, not counted
+    bool ended = false;
+    Error endError;
+    QStringList warnings;
+
+    void reachEnd(Error& error);
 };
 
 VideoReader::VideoReader() : m_impl(std::make_unique<Impl>()) {}
@@ -45,6 +54,44 @@ void readInfo(cv::VideoCapture& capture, VideoInfo& info, bool live)
     info.width = int(capture.get(cv::CAP_PROP_FRAME_WIDTH));
     info.height = int(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
     info.frameCount = live ? -1 : qint64(capture.get(cv::CAP_PROP_FRAME_COUNT));
+}
+
+// Where the container says its data ends, from its top-level structure: RIFF (AVI, with
+// OpenDML's further RIFF AVIX chunks) and ISO media (MP4, MOV: top-level boxes). A file shorter
+// than that was cut. 0 when the container does not say.
+std::uint64_t declaredEnd(int fd, std::uint64_t fileSize)
+{
+    unsigned char head[16];
+    auto readAt = [&](std::uint64_t at, int n) { return pread(fd, head, std::size_t(n), off_t(at)) == n; };
+    if (!readAt(0, 12))
+        return 0;
+    std::uint64_t end = 0;
+    if (std::memcmp(head, "RIFF", 4) == 0) {
+        for (std::uint64_t at = 0; at + 8 <= fileSize && readAt(at, 8) && std::memcmp(head, "RIFF", 4) == 0;) {
+            const std::uint32_t size = std::uint32_t(head[4]) | std::uint32_t(head[5]) << 8 | std::uint32_t(head[6]) << 16
+                                     | std::uint32_t(head[7]) << 24;
+            end = at + 8 + size;
+            at = end + (size & 1);
+        }
+        return end;
+    }
+    if (std::memcmp(head + 4, "ftyp", 4) != 0)
+        return 0;
+    for (std::uint64_t at = 0; at + 8 <= fileSize && readAt(at, 16);) {
+        std::uint64_t size = 0;
+        for (int i = 0; i < 4; ++i)
+            size = size << 8 | head[i];
+        if (size == 1)
+            for (int i = 8; i < 16; ++i)
+                size = (i == 8 ? 0 : size << 8) | head[i];
+        if (size == 0)
+            return std::max(end, fileSize);  // the last box runs to the end of the file
+        if (size < 8)
+            return end;  // not a box: stop trusting the structure here
+        end = at + size;
+        at = end;
+    }
+    return end;
 }
 
 }  // namespace
@@ -77,6 +124,7 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& e
     }
     struct stat st {};
     const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    const std::uint64_t declared = regular && st.st_size > 0 ? declaredEnd(fd, std::uint64_t(st.st_size)) : 0;
     ::close(fd);
     if (!regular) {
         error = Error::make(ErrorKind::NotAFile, path, QStringLiteral("not a regular file"));
@@ -90,6 +138,8 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& e
     Impl& d = *reader->m_impl;
     d.origin = Origin::File;
     d.source = path;
+    d.fileBytes = std::uint64_t(st.st_size);
+    d.declaredBytes = declared;
     const std::vector<cv::VideoCaptureAPIs> backends = fileBackends();
     if (backends.empty()) {
         error = Error::make(ErrorKind::UnsupportedType, path, QStringLiteral("this OpenCV has no FFmpeg or MJPEG video reader"));
@@ -115,6 +165,7 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& e
     } catch (const cv::Exception&) {
     }
     readInfo(d.capture, d.info, false);
+    d.headerCount = d.info.frameCount;
     if (d.info.width <= 0 || d.info.height <= 0) {
         error = Error::make(ErrorKind::ZeroSized, path, QStringLiteral("the video has no frames of any size"));
         return nullptr;
@@ -166,6 +217,7 @@ std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, Error&
 VideoReader::Origin VideoReader::origin() const { return m_impl->origin; }
 const QString& VideoReader::source() const { return m_impl->source; }
 VideoInfo VideoReader::info() const { return m_impl->info; }
+const QStringList& VideoReader::warnings() const { return m_impl->warnings; }
 qint64 VideoReader::position() const { return m_impl->position; }
 
 bool VideoReader::seek(qint64 frameIndex, Error& error)
@@ -185,7 +237,41 @@ bool VideoReader::seek(qint64 frameIndex, Error& error)
         return false;
     }
     d.position = frameIndex;
+    d.seeked = d.seeked || frameIndex != 0;
+    d.ended = false;
+    d.endError = {};
     return true;
+}
+
+// The end of a file: clean (the frames decoded are its frames, whatever the header said), or
+// cut (the data ends before its container says it does, and before the header's last frame).
+void VideoReader::Impl::reachEnd(Error& error)
+{
+    Impl& d = *this;
+    if (d.ended) {
+        error = d.endError;
+        return;
+    }
+    d.ended = true;
+    const bool cut = d.declaredBytes > d.fileBytes;
+    const QString sizes = QStringLiteral("the file has %1 bytes where its container declares %2").arg(d.fileBytes).arg(d.declaredBytes);
+    if (cut && (d.headerCount <= 0 || d.position < d.headerCount)) {
+        d.endError = Error::make(ErrorKind::Truncated, d.source,
+                                 QStringLiteral("decoding stopped at frame %1 of the %2 its header declares: %3 (truncated)")
+                                     .arg(d.position).arg(d.headerCount).arg(sizes));
+        error = d.endError;
+        return;
+    }
+    if (cut)
+        d.warnings << d.source + QStringLiteral(": ") + sizes + QStringLiteral("; every frame its header declares was decoded");
+    if (d.seeked)
+        return;  // frames before the seek were not decoded here: nothing to compare
+    if (d.headerCount > 0 && d.position != d.headerCount)
+        d.warnings << d.source + QStringLiteral(": its header declares %1 frame(s), %2 were decoded (a header's count, or one "
+                                                "estimated from the duration, is an estimate: zero-size \"repeat the previous "
+                                                "frame\" index entries count there and decode to nothing)")
+                                     .arg(d.headerCount).arg(d.position);
+    d.info.frameCount = d.position;
 }
 
 bool VideoReader::read(Frame& frame, Error& error)
@@ -196,16 +282,18 @@ bool VideoReader::read(Frame& frame, Error& error)
     try {
         got = d.capture.read(mat);
     } catch (const cv::Exception& e) {
-        error = Error::make(d.origin == Origin::File ? ErrorKind::DecodeFailed : ErrorKind::SourceLost, d.source,
-                                QString::fromStdString(e.msg).trimmed());
+        if (d.origin != Origin::File)
+            error = Error::make(ErrorKind::SourceLost, d.source, QString::fromStdString(e.msg).trimmed());
+        else
+            error = Error::make(ErrorKind::DecodeFailed, d.source,
+                                QStringLiteral("decoding stopped at frame %1: %2").arg(d.position).arg(QString::fromStdString(e.msg).trimmed()));
         return false;
     }
     if (!got || mat.empty()) {
         if (d.origin != Origin::File)
             error = Error::make(ErrorKind::SourceLost, d.source, QStringLiteral("the source stopped delivering frames"));
-        else if (d.info.frameCount > 0 && d.position < d.info.frameCount - 1)
-            error = Error::make(ErrorKind::Truncated, d.source,
-                                    QStringLiteral("decoding stopped at frame %1 of %2").arg(d.position).arg(d.info.frameCount));
+        else
+            d.reachEnd(error);
         return false;
     }
     auto converted = frameFromMat(mat, d.source, error);

@@ -8,7 +8,10 @@
 #include <memory>
 
 struct VideoInfo {
-    qint64 frameCount = -1;  // -1 for live sources
+    // -1 for live sources. A file's header count is an estimate (zero-size "repeat the previous
+    // frame" index entries count there but decode to nothing); once read() has reached the end
+    // it is the number of frames decoded.
+    qint64 frameCount = -1;
     double fps = 0;
     int width = 0;
     int height = 0;
@@ -36,8 +39,14 @@ public:
     bool seek(qint64 frameIndex, Error& error);
     qint64 position() const;  // index of the next frame read() returns
     // The next frame. False at the end of a file (error unset) or when the source fails or
-    // disappears (error set, SourceLost for live sources).
+    // disappears (error set, SourceLost for live sources). A file is read to its end whatever
+    // its header's frame count: a clean end before or after that count is the end, with a
+    // warning; only a decoder error, or data that ends before the container says it does (a
+    // truncated file), is an error, which says at which frame decoding stopped.
     bool read(Frame& frame, Error& error);
+    // What the reader noticed, each starting with the source's name: a header frame count that
+    // differs from the frames decoded. Filled when the end is reached.
+    const QStringList& warnings() const;
 
 private:
     struct Impl;

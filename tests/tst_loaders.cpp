@@ -5,6 +5,8 @@
 #include "io/RawLoader.h"
 #include "io/VideoReader.h"
 
+#include "AviEdit.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -54,6 +56,8 @@ private slots:
     void shrinkingMappedFileIsAnError();
     void specialFilesDoNotBlock();
     void corruptVideoFailsQuickly();
+    void videoHeaderCountIsAnEstimate_data();
+    void videoHeaderCountIsAnEstimate();
 
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -716,6 +720,87 @@ void TestLoaders::corruptVideoFailsQuickly()
         QVERIFY(error.message().startsWith(path("noise.mp4")));
     }
     QVERIFY2(timer.elapsed() < 20000, "opening corrupt videos took too long");
+}
+
+// Issue 10, real-world media: a header's frame count is an estimate. A file is decoded to its
+// end, a clean end before or after the header's count is the end (with a warning, never an
+// error, so the app plays it to the end without an error banner), and only data cut short of
+// what the container declares is an error, which says at which frame decoding stopped.
+void TestLoaders::videoHeaderCountIsAnEstimate_data()
+{
+    QTest::addColumn<QString>("edit");
+    QTest::addColumn<bool>("cut");
+    QTest::newRow("zero-size repeat entries") << "repeats" << false;
+    QTest::newRow("inflated header count") << "inflated" << false;
+    QTest::newRow("truncated in the middle") << "truncated" << true;
+}
+
+void TestLoaders::videoHeaderCountIsAnEstimate()
+{
+    QFETCH(QString, edit);
+    QFETCH(bool, cut);
+    if (!cv::videoio_registry::hasBackend(cv::CAP_FFMPEG))
+        QSKIP("the zero-size index entries are FFmpeg's reading; this OpenCV has no FFmpeg");
+    const int written = 12 + int(m_rng() % 12);
+    const QString name = "estimate-" + edit + ".avi";
+    {
+        cv::VideoWriter writer(path(name).toStdString(), cv::CAP_FFMPEG, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10.0,
+                               cv::Size(64, 48));
+        if (!writer.isOpened())
+            QSKIP("no MJPG AVI writer");
+        for (int i = 0; i < written; ++i)
+            writer.write(randomMat(48, 64, CV_8UC3, m_rng));
+    }
+    QFile file(path(name));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray bytes = file.readAll();
+    file.close();
+    qint64 header = written;
+    if (edit == "repeats") {
+        bytes = aviedit::withRepeatEntries(bytes, 3);
+        QVERIFY(!bytes.isEmpty());
+        header = 4 * written;
+    } else if (edit == "inflated") {
+        header = 444;
+        aviedit::setHeaderFrameCount(bytes, std::uint32_t(header));
+    } else {
+        bytes = bytes.left(bytes.size() / 2);
+    }
+    writeBytes(name, bytes);
+
+    Error error;
+    auto source = openFrameSource(path(name), std::nullopt, error);
+    QVERIFY2(source, qPrintable(error.message()));
+    QCOMPARE(source->frameCount(), header);
+    Frame frame;
+    qint64 decoded = 0;
+    while (source->next(frame, error)) {
+        QCOMPARE(frame.width(), qint64(64));
+        ++decoded;
+    }
+    if (cut) {
+        QCOMPARE(int(error.kind), int(ErrorKind::Truncated));
+        QVERIFY2(error.message().startsWith(path(name)), qPrintable(error.message()));
+        QVERIFY2(error.message().contains(QStringLiteral("decoding stopped at frame %1 ").arg(decoded)), qPrintable(error.message()));
+        QVERIFY2(decoded > 0 && decoded < written, qPrintable(QString::number(decoded)));
+        QVERIFY(!source->next(frame, error));  // still the same error, not a clean end
+        QCOMPARE(int(error.kind), int(ErrorKind::Truncated));
+        return;
+    }
+    QVERIFY2(!error.isError(), qPrintable(error.message()));  // a clean end: the app shows no error
+    QCOMPARE(decoded, qint64(written));
+    QCOMPARE(source->frameCount(), qint64(written));  // the count is now the frames decoded
+    QCOMPARE(source->warnings.size(), 1);
+    const QString warning = source->warnings.first();
+    QVERIFY2(warning.startsWith(path(name)), qPrintable(warning));
+    QVERIFY2(warning.contains(QStringLiteral("header declares %1 frame(s), %2 were decoded").arg(header).arg(written)), qPrintable(warning));
+    // The reader itself, as the app's media worker uses it: the end is an end, not an error.
+    auto reader = VideoReader::openFile(path(name), error);
+    QVERIFY(reader);
+    while (reader->read(frame, error)) {
+    }
+    QVERIFY(!error.isError());
+    QCOMPARE(reader->position(), qint64(written));
 }
 
 QTEST_GUILESS_MAIN(TestLoaders)

@@ -35,6 +35,7 @@ private slots:
     void rejectsWhatBreaksTheSchema();
     void summaryRules_data();
     void summaryRules();
+    void warningsRoundTrip();
     void readsVersion1_data();
     void readsVersion1();
 
@@ -305,6 +306,9 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
         line.replace("\"counts\":[1,2,3,4]", "\"counts\":[1," + text + ",3,4]");
         return good + "\n" + line + "\n";
     };
+    // Issue 10: warnings are optional, but when present an array of strings.
+    QTest::newRow("warnings a string") << with("warnings", QStringLiteral("cut")) << 2 << "warnings is the string \"cut\", not an array of strings";
+    QTest::newRow("warnings holds a number") << with("warnings", QJsonArray{QStringLiteral("a"), 3}) << 2 << "warnings holds 3, not a string";
     // Counts that used to become 0 or stay negative.
     QTest::newRow("count 1.5") << withCount("1.5") << 2 << "counts[1] is 1.5, not a whole number";
     QTest::newRow("count \"12\"") << withCount("\"12\"") << 2 << "counts[1] is the string \"12\"";
@@ -464,6 +468,27 @@ void TestRecordCodec::readsVersion1()
     QVERIFY(!reader.next(line, error));
     QVERIFY(!error.isError());
     QVERIFY(!reader.sawSummary());
+}
+
+// Issue 10: `warnings` (JSON Lines only) is written when there are any, read back exactly, and
+// a record without it reads as having none; CSV keeps its one layout without it.
+void TestRecordCodec::warningsRoundTrip()
+{
+    HistogramRecord r = randomRecord(QStringLiteral("cut.jpg"), 1 + std::uint32_t(m_rng() % 300), false);
+    const QByteArray plain = RecordCodec::jsonLine(r);
+    QVERIFY(!plain.contains("\"warnings\""));
+    RecordLine back;
+    QString error;
+    QVERIFY2(RecordCodec::decodeJson(plain, back, error), qPrintable(error));
+    QVERIFY(back.record.warnings.isEmpty());
+    r.warnings = {QStringLiteral("cut.jpg: JPEG data ends before its end-of-image marker"),
+                  QStringLiteral("cut.jpg: %1 % of the samples, \"quoted\"\n").arg(m_rng() % 100)};
+    const QByteArray marked = RecordCodec::jsonLine(r);
+    QVERIFY2(RecordCodec::decodeJson(marked, back, error), qPrintable(error));
+    QCOMPARE(back.record.warnings, r.warnings);
+    QCOMPARE(RecordCodec::jsonLine(back.record), marked);
+    QCOMPARE(RecordCodec::csvLine(r), RecordCodec::csvLine(back.record));
+    QVERIFY(!RecordCodec::csvLine(r).contains("JPEG"));
 }
 
 QTEST_GUILESS_MAIN(TestRecordCodec)

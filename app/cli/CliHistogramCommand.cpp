@@ -78,9 +78,10 @@ int runHistogramCommand(const QStringList& arguments)
     Frame frame, first;
     hs::HistogramRequest firstRequest;
     qint64 frames = 0;
+    QStringList notices;
     while (source->next(frame, error)) {
         // Every frame (or chunk) is counted with the first one's binning, so the sums add up.
-        const hs::HistogramRequest request = frames == 0 ? firstFrameRequest(frame, *source, options.counting)
+        const hs::HistogramRequest request = frames == 0 ? firstFrameRequest(frame, *source, options.counting, &notices)
                                                          : sameBinningRequest(frame, firstRequest);
         if (frames == 0)
             firstRequest = request;
@@ -92,15 +93,29 @@ int runHistogramCommand(const QStringList& arguments)
         if (frames++ == 0)
             first = frame;
     }
-    for (const QString& w : source->warnings)
+    // Once each, naming the file: the source's warnings, the settings that could not apply, and
+    // samples outside the range.
+    QStringList warnings = source->warnings;
+    for (const QString& n : notices)
+        warnings << path + QStringLiteral(": ") + n;
+    if (frames > 0)
+        if (const QString outside = outOfRangeWarning(result); !outside.isEmpty())
+            warnings << path + QStringLiteral(": ") + outside;
+    for (const QString& w : warnings)
         printError(QStringLiteral("warning: %1\n").arg(w));
     if (error.isError()) {
-        printError(QStringLiteral("error: %1\n").arg(error.message()));
-        if (frames == 0 || error.kind == ErrorKind::Truncated)
+        // A decoder error part-way: what was counted before it is printed, and the exit code is 1.
+        printError(frames ? QStringLiteral("error: %1 (the histogram below holds the %2 frame(s) decoded before it)\n").arg(error.message()).arg(frames)
+                          : QStringLiteral("error: %1\n").arg(error.message()));
+        if (frames == 0)
             return 1;
     }
     if (frames == 0) {
         printError(QStringLiteral("error: %1: no frames\n").arg(path));
+        return 1;
+    }
+    if (options.strict && !warnings.isEmpty()) {
+        printError(QStringLiteral("error: %1: failed under --strict: %2 warning(s)\n").arg(path).arg(warnings.size()));
         return 1;
     }
     const bool chunked = source->kind() == FrameSource::MediaKind::Array && frames > 1;

@@ -84,6 +84,9 @@ void addHistogramOptions(QCommandLineParser& parser)
         {"raw-type", "Raw sample type: u8, u16, i16, u32, i32, f32, f64.", "TYPE", "u8"},
         {"raw-endian", "Raw byte order: little or big.", "ORDER", "little"},
         {"raw-offset", "Raw header bytes to skip.", "BYTES", "0"},
+        {"strict", "Treat warnings as failures: a file whose counts come with a warning (data filled in by the decoder, "
+                   "a video whose header's frame count was wrong, a range that did not apply, samples outside the range) "
+                   "fails, exit code 1."},
     });
 }
 
@@ -133,6 +136,7 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
     }
     s.strategy = *strategy;
     s.useGpu = !parser.isSet("cpu");
+    options.strict = parser.isSet("strict");
     if (parser.isSet("memory-budget")) {
         const auto bytes = parseBytes(parser.value("memory-budget"));
         if (!bytes) {

@@ -15,6 +15,7 @@ struct CliHistogramOptions {
     CountSettings counting;
     std::optional<rawformat::RawSpec> raw;
     std::uint64_t memoryBudget = 0;  // bytes for all files decoded at once
+    bool strict = false;             // --strict: a file with a warning fails
 };
 
 void addHistogramOptions(QCommandLineParser& parser);

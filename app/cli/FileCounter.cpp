@@ -45,12 +45,18 @@ void stallIfAsked(const QString& path, qint64 frames)
         std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
-bool pushRecords(FileJob& job, const Frame& frame, const hs::HistogramResult& result, qint64 frameIndex)
+bool pushRecords(FileJob& job, const Frame& frame, const hs::HistogramResult& result, qint64 frameIndex,
+                 const QStringList& warnings)
 {
     for (const auto& [name, h] : displayOrderedChannels(frame, result))
-        if (!job.push({job.input().path, frameIndex, name, *h, frame.type(), std::nullopt}))
+        if (!job.push({job.input().path, frameIndex, name, *h, frame.type(), std::nullopt, warnings}))
             return false;
     return true;
+}
+
+QString strictFailure(const QString& path, const QStringList& warnings)
+{
+    return QStringLiteral("%1: failed under --strict: %2 warning(s), the first: %3").arg(path).arg(warnings.size()).arg(warnings.first());
 }
 
 QString equalize(hs::HistogramEngine& engine, const Frame& first, const QString& path, const QString& target)
@@ -91,39 +97,84 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
         return finish(error.message());
     hs::HistogramEngine& engine = threadEngine(options);
     const bool perFrame = options.perFrame && source->kind() == FrameSource::MediaKind::Video;
+    const bool strict = options.histogram.strict;
     hs::HistogramResult total;
     Frame frame, first;
     hs::HistogramRequest firstRequest;
-    qint64 delivered = 0;
+    QStringList notices;  // settings that could not apply, named by the file
+    qint64 delivered = 0, outOfRangeFrames = 0;
+    QString firstOutOfRange;
+    // The warnings a record of this file carries: the source's (each names the file), the
+    // notices, and the share of samples outside the range when it is more than 0.1 %.
+    auto recordWarnings = [&](const QString& outOfRange) {
+        QStringList w = source->warnings + notices;
+        if (!outOfRange.isEmpty())
+            w << path + QStringLiteral(": ") + outOfRange;
+        return w;
+    };
     while (!job.cancelled() && !Interrupts::requested() && source->next(frame, error)) {
         job.beat();
         if (delivered > 0)
             stallIfAsked(path, delivered);
         // Every frame of a file is counted with the first frame's binning, so the sums add up.
-        const hs::HistogramRequest request = delivered == 0 ? firstFrameRequest(frame, *source, options.histogram.counting)
-                                                            : sameBinningRequest(frame, firstRequest);
-        if (delivered == 0)
+        QStringList resolvedNotices;
+        const hs::HistogramRequest request = delivered == 0
+                                               ? firstFrameRequest(frame, *source, options.histogram.counting, &resolvedNotices)
+                                               : sameBinningRequest(frame, firstRequest);
+        if (delivered == 0) {
             firstRequest = request;
+            for (const QString& n : resolvedNotices)
+                notices << path + QStringLiteral(": ") + n;
+        }
         hs::HistogramResult result;
         const bool accumulate = !perFrame && delivered > 0;
         const hs::Status status = accumulate ? engine.accumulate(request, total) : engine.compute(request, perFrame ? result : total);
         if (!status)
             return finish(Error::fromStatus(status, path).message());
-        if (perFrame && !pushRecords(job, frame, result, delivered))
-            return finish({});
+        if (perFrame) {
+            const QString outOfRange = outOfRangeWarning(result);
+            if (!outOfRange.isEmpty() && outOfRangeFrames++ == 0)
+                firstOutOfRange = QStringLiteral("frame %1: %2").arg(delivered).arg(outOfRange);
+            const QStringList w = recordWarnings(outOfRange);
+            if (strict && !w.isEmpty()) {
+                warnings = source->warnings + notices;
+                if (!outOfRange.isEmpty())
+                    warnings << QStringLiteral("%1: %2").arg(path, firstOutOfRange);
+                return finish(strictFailure(path, w) + (delivered ? QStringLiteral(" (the first %1 frame(s) are in the output)").arg(delivered)
+                                                                   : QString()));
+            }
+            if (!pushRecords(job, frame, result, delivered, w))
+                return finish({});
+        }
         if (delivered++ == 0)
             first = frame;
     }
-    warnings = source->warnings;
+    // Said once per file on stderr: --per-frame records carry each frame's share outside the range.
+    const QString outOfRange = perFrame ? QString() : outOfRangeWarning(total);
+    warnings = recordWarnings(outOfRange);
+    if (outOfRangeFrames)
+        warnings << QStringLiteral("%1: %2 of %3 frame(s) have more than 0.1 % of their samples outside the counted range (%4)")
+                        .arg(path).arg(outOfRangeFrames).arg(delivered).arg(firstOutOfRange);
     frames = source->kind() == FrameSource::MediaKind::Array ? std::min<qint64>(delivered, 1) : delivered;
     if (job.cancelled() || Interrupts::requested())
         return finish({});
-    if (error.isError())
+    if (error.isError() && (perFrame || delivered == 0 || strict))
         return finish(perFrame && delivered ? QStringLiteral("%1 (the first %2 frame(s) are in the output)").arg(error.message()).arg(delivered)
                                             : error.message());
+    if (error.isError()) {
+        // A decoder error part-way: the frames before it are counted and written, marked, and
+        // the file is still listed as failed.
+        const QString kept = QStringLiteral("the record holds the %1 frame(s) decoded before it").arg(delivered);
+        if (!pushRecords(job, first, total, -1, recordWarnings(outOfRange) << error.message() + QStringLiteral("; ") + kept))
+            return finish({});
+        return finish(QStringLiteral("%1 (%2)").arg(error.message(), kept));
+    }
     if (delivered == 0)
         return finish(path + QStringLiteral(": no frames"));
-    if (!perFrame && !pushRecords(job, first, total, -1))
+    if (strict && !warnings.isEmpty())
+        return finish(strictFailure(path, warnings) + (perFrame ? QStringLiteral(" (the %1 frame(s) are in the output)").arg(delivered)
+                                                               : QStringLiteral("; no record written")));
+    if (!perFrame && !pushRecords(job, first, total, -1, warnings))
         return finish({});
     if (!outputs.plot.isEmpty() && !perFrame) {
         Error saved = makeFolders(QFileInfo(outputs.plot).path());

@@ -8,4 +8,7 @@
 
 #include "histoscope/HistogramTypes.h"
 
-hs::HistogramRequest firstFrameRequest(const Frame& frame, FrameSource& source, const CountSettings& counting);
+// `notices`, when given, receives the settings that could not apply as they were (resolveRequest's
+// notices), without the file's name.
+hs::HistogramRequest firstFrameRequest(const Frame& frame, FrameSource& source, const CountSettings& counting,
+                                       QStringList* notices = nullptr);

@@ -29,6 +29,7 @@ struct MergedChannel {
     HistogramRecord record;
     Origin first;
     qint64 merged = 0;
+    qint64 warned = 0;  // merged records that carried warnings
 };
 
 QString describeKey(const HistogramRecord& r, int version)
@@ -102,9 +103,10 @@ void Merger::take(const RecordLine& line, const Origin& origin)
     const int rank = channelRank(r.channel);
     auto it = channels.find(rank);
     if (it == channels.end()) {
-        MergedChannel m{r, origin, 1};
+        MergedChannel m{r, origin, 1, r.warnings.isEmpty() ? 0 : 1};
         m.record.frame = -1;
         m.record.region.reset();
+        m.record.warnings.clear();
         channels.insert(rank, m);
         return;
     }
@@ -118,6 +120,7 @@ void Merger::take(const RecordLine& line, const Origin& origin)
     if (!add(it->record.histogram, r.histogram))
         problems << QStringLiteral("%1: adding its counts overflows 64 bits").arg(origin.text());
     ++it->merged;
+    it->warned += r.warnings.isEmpty() ? 0 : 1;
 }
 
 void Merger::read(const QString& path)
@@ -241,6 +244,8 @@ int runMergeCommand(const QStringList& arguments)
     RunSummary summary = merger.inputs;
     for (auto it = merger.channels.begin(); ok && it != merger.channels.end(); ++it) {
         it->record.file = QStringLiteral("merged:%1").arg(it->merged);
+        if (it->warned)
+            it->record.warnings = {QStringLiteral("%1 of the %2 merged records carried warnings").arg(it->warned).arg(it->merged)};
         ok = sink.writeLine(csv ? RecordCodec::csvLine(it->record) : RecordCodec::jsonLine(it->record), error);
         ++summary.records;
     }

@@ -5,6 +5,7 @@
 #include "histoscope/HistogramTypes.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -16,6 +17,9 @@ struct HistogramRecord {
                                      // and the exact extremes (hasValues, minValue, maxValue)
     std::optional<hs::SampleType> sampleType;  // the counted samples' type (statistics' clipping points)
     std::optional<hs::Rect> region;            // the counted region; the whole frame when absent
+    // What the user must know about these counts (a file filled in by the decoder, a range that
+    // did not apply, samples outside the range), each naming the file. JSON Lines only.
+    QStringList warnings = {};
 };
 
 // What a finished run wrote: its last record. Merge sums them, and checks `records` against

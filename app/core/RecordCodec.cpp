@@ -266,6 +266,8 @@ QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
         counts.append(qint64(c));
     o["counts"] = counts;
     o["statistics"] = stats;
+    if (!r.warnings.isEmpty())
+        o["warnings"] = QJsonArray::fromStringList(r.warnings);
     return o;
 }
 
@@ -468,6 +470,20 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
                 if (!jsonCount(region[QLatin1String(names[i])], QStringLiteral("region.") + QLatin1String(names[i]), v[i], error))
                     return false;
             r.region = hs::Rect{std::int64_t(v[0]), std::int64_t(v[1]), std::int64_t(v[2]), std::int64_t(v[3])};
+        }
+        // Added within version 2: a reader that ignores unknown keys reads records with it.
+        if (o.contains("warnings")) {
+            if (!o["warnings"].isArray()) {
+                error = QStringLiteral("warnings is %1, not an array of strings").arg(describe(o["warnings"]));
+                return false;
+            }
+            for (const QJsonValue w : o["warnings"].toArray()) {
+                if (!w.isString()) {
+                    error = QStringLiteral("warnings holds %1, not a string").arg(describe(w));
+                    return false;
+                }
+                r.warnings << w.toString();
+            }
         }
     }
     return validateHistogram(r, error);
