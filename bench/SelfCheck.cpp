@@ -62,7 +62,8 @@ void checkBigBin(HistogramEngine& engine, std::uint64_t seed, Tally& tally, bool
         std::cout << "FAIL big-bin: could not upload 4.3 GB\n";
         return;
     }
-    for (Strategy s : {Strategy::Auto, Strategy::GlobalAtomic, Strategy::Shared, Strategy::RunLength, Strategy::Cub}) {
+    for (Strategy s : {Strategy::Auto, Strategy::GlobalAtomic, Strategy::Shared, Strategy::RunLength, Strategy::Cub,
+                       Strategy::PerLane}) {
         request.strategy = s;
         request.image = keysView(device ? array.data() : keys.data(), count, SampleType::U8,
                                  device ? MemorySpace::Device : MemorySpace::Host);
@@ -151,6 +152,8 @@ int runSelfCheck(const SelfCheckOptions& options)
         const bool device = engine.hasGpu() && !options.hostOnly
             && copyToDevice(engine, frame.bytes.data(), frame.bytes.size(), onDevice);
         for (Strategy s : strategies) {
+            if (!strategyAccepts(s, c.type))
+                continue;
             request.strategy = s;
             request.image = frame.view;
             check(engine, request, expected, c.name + "/host/" + std::string(strategyName(s)), tally);

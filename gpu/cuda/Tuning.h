@@ -43,16 +43,21 @@ struct ArchTuning {
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
     std::uint32_t skewSamplePixels;
+    // `per-lane`: the most warps per block; the opt-in shared memory usually binds first (8 KiB
+    // of byte counters per warp and channel: 28 warps for one channel on sm_90, 6 for four).
+    int perLaneMaxWarps;
+    // `auto` counts 8-bit samples with `per-lane` (any binning: it counts values).
+    bool autoPerLane;
     // Host frames go up through two pinned staging buffers of this size, so the copy of piece n+1
     // overlaps the count of piece n; 64 MiB holds a 4K RGBA f32 frame in two pieces.
     std::size_t stageBytes;
 };
 
 inline constexpr ArchTuning kArchTunings[] = {
-    // major threads simple probe replicas hot   autoShared autoHot sample stage
-    {7, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, std::size_t(64) << 20},
-    {8, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, std::size_t(64) << 20},
-    {9, 1024, 256, 512, 32, 8192, 12288, 0.25, 4096, std::size_t(64) << 20},
+    // major threads simple probe replicas hot   autoShared autoHot sample perLane autoPerLane stage
+    {7, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, 32, false, std::size_t(64) << 20},
+    {8, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, 32, false, std::size_t(64) << 20},
+    {9, 1024, 256, 512, 32, 8192, 12288, 0.25, 4096, 32, true, std::size_t(64) << 20},
 };
 
 // The equalization LUT kernel's block: a compile-time size because CUB's BlockScan takes it as a

@@ -26,8 +26,12 @@ Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramResu
     return Status::success();
 }
 
-Status checkStrategyAvailable(Strategy strategy, const detail::Backend& backend)
+Status checkStrategyAvailable(Strategy strategy, SampleType type, const detail::Backend& backend)
 {
+    if (!strategyAccepts(strategy, type))
+        return Status::error(ErrorCode::UnsupportedStrategy, "strategy '" + std::string(strategyName(strategy))
+                                                                 + "' does not count " + std::string(sampleTypeName(type))
+                                                                 + " samples");
     if (isGpuStrategy(strategy) && backend.kind() != BackendKind::Cuda)
         return Status::error(ErrorCode::NoDevice, "strategy '" + std::string(strategyName(strategy))
                                                       + "' needs a CUDA device, and none is available");
@@ -78,7 +82,7 @@ Status HistogramEngine::submit(const HistogramRequest& request)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    HS_TRY(checkStrategyAvailable(request.strategy, *m_impl->backend));
+    HS_TRY(checkStrategyAvailable(request.strategy, request.image.type, *m_impl->backend));
     m_impl->pendingStatus = m_impl->backend->submit(plan, request.strategy);
     m_impl->pending = true;
     return m_impl->pendingStatus;
@@ -165,7 +169,7 @@ Status HistogramEngine::chooseStrategy(const HistogramRequest& request, Strategy
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    HS_TRY(checkStrategyAvailable(request.strategy, *m_impl->backend));
+    HS_TRY(checkStrategyAvailable(request.strategy, request.image.type, *m_impl->backend));
     return m_impl->backend->chooseStrategy(plan, request.strategy, choice);
 }
 

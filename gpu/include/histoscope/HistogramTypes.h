@@ -29,6 +29,7 @@ enum class Strategy {
     RunLength,
     LargeBins,
     Cub,
+    PerLane,   // 8-bit samples only: per-lane byte counters, no atomics while counting
 };
 
 // Stable names, as the user types them on the command line and stores them in settings.
@@ -37,6 +38,9 @@ std::optional<Strategy> strategyFromName(std::string_view name);
 const std::vector<Strategy>& allStrategies();     // every strategy, auto first
 const std::vector<Strategy>& gpuStrategies();     // the ones that need a CUDA device
 bool isGpuStrategy(Strategy strategy);
+// Whether the strategy takes samples of this type at all (`per-lane` takes 8-bit samples only);
+// a request it does not take fails with ErrorCode::UnsupportedStrategy.
+bool strategyAccepts(Strategy strategy, SampleType type);
 
 enum class MemorySpace { Host, Device };
 

@@ -1,0 +1,46 @@
+// A per-engine memo of what the driver says about each kernel: resident blocks per multiprocessor
+// for a (kernel, block size, shared bytes) and the dynamic shared-memory limit already granted.
+// Asked afresh, the two cost host microseconds on every launch of every call.
+#pragma once
+
+#include "CudaCheck.h"
+
+#include <cstddef>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace hs::detail {
+
+class LaunchCache {
+public:
+    Status blocksPerMultiprocessor(const void* kernel, int threads, std::size_t smemBytes, int& blocks)
+    {
+        const auto key = std::make_tuple(kernel, threads, smemBytes);
+        if (const auto it = m_occupancy.find(key); it != m_occupancy.end()) {
+            blocks = it->second;
+            return Status::success();
+        }
+        HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smemBytes));
+        m_occupancy.emplace(key, blocks);
+        return Status::success();
+    }
+
+    // Lets the kernel take more than the default 48 KiB of dynamic shared memory. The limit is a
+    // property of the function, shared by every engine of the process, so it is always raised to
+    // the device's whole opt-in amount: no engine can lower it under another's launch.
+    Status allowDynamicShared(const void* kernel, std::size_t bytes, std::size_t optinBytes)
+    {
+        if (bytes <= 48 * 1024 || m_granted.count(kernel))
+            return Status::success();
+        HS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(optinBytes)));
+        m_granted.insert(kernel);
+        return Status::success();
+    }
+
+private:
+    std::map<std::tuple<const void*, int, std::size_t>, int> m_occupancy;
+    std::set<const void*> m_granted;
+};
+
+}  // namespace hs::detail
