@@ -167,9 +167,12 @@ int runSelfCheck(const SelfCheckOptions& options)
     if (matchesFilter("equalize", options.filter))
         checkEqualize(engine, seed, tally);
     if (options.big) {
+        const int before = tally.passed + tally.failed;
         checkBigBin(engine, seed, tally, false);
         if (engine.hasGpu())
             checkBigBin(engine, seed, tally, true);
+        std::cout << "big-bin (2^32 + 2^20 + 7 samples, one bin past 2^32): "
+                  << tally.passed + tally.failed - before << " checks\n";
     }
     std::cout << "selfcheck: " << tally.passed << " passed, " << tally.failed << " failed\n";
     return tally.failed ? 1 : 0;

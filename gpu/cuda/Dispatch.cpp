@@ -125,14 +125,24 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     if (fitsOptinShared(plan, props))
         return {Strategy::LargeBins, "auto: " + slots + " fit in opt-in shared memory ("
                                          + std::to_string(props.sharedPerBlockOptin / 1024) + " KiB): one large-bins pass"};
+    // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass each);
+    // many tiles -> the hot cache where the sampled hot set holds most samples, else plain
+    // global atomics, which spread over that many bins anyway.
     const double share = skew ? skew->topShare : 0.0;
-    char figures[96];
-    std::snprintf(figures, sizeof figures, "top-slot share %.1f%% %s %.0f%%", 100.0 * share,
-                  share >= tuning.autoHotCacheShare ? ">=" : "<", 100.0 * tuning.autoHotCacheShare);
-    const std::string why = "auto: " + slots + " exceed opt-in shared memory; " + figures;
+    const double hot = skew ? skew->hotShare : 0.0;
+    const std::uint64_t tiles = (std::uint64_t(plan.map.num_slots) * sizeof(std::uint32_t) + props.sharedPerBlockOptin - 1)
+                              / props.sharedPerBlockOptin;
+    char figures[160];
+    std::snprintf(figures, sizeof figures, "%llu opt-in tiles; top-slot share %.1f%%, hot-set share %.1f%%",
+                  static_cast<unsigned long long>(tiles), 100.0 * share, 100.0 * hot);
+    const std::string why = "auto: " + slots + " exceed opt-in shared memory (" + figures + ")";
     if (share >= tuning.autoHotCacheShare)
-        return {Strategy::LargeBins, why + ": large-bins hot cache"};
-    return {Strategy::Replicated, why + ": replicated slot tiles"};
+        return {Strategy::LargeBins, why + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache"};
+    if (tiles <= std::uint64_t(tuning.autoTilesMax))
+        return {Strategy::Replicated, why + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles"};
+    if (hot >= tuning.autoHotSetShare)
+        return {Strategy::LargeBins, why + ": hot set >= " + std::to_string(int(100 * tuning.autoHotSetShare)) + "%: large-bins hot cache"};
+    return {Strategy::GlobalAtomic, why + ": global-atomic"};
 }
 
 Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx)

@@ -40,13 +40,20 @@ struct ArchTuning {
     // beats tiles; 65,536-bin Zipf (top share ~9 %) tiles at 0.082 ms against 0.106 for the
     // cache, 90 % hot caches at 0.042 against 0.071 ms (final run).
     double autoHotCacheShare;
+    // `auto` beyond opt-in shared memory, below that share: up to this many tiles of opt-in memory
+    // (one pass over the input each) beat the hot cache (65,536 bins: 2 tiles, 0.084 ms against
+    // 0.204 ms uniform, issue-9 run); more tiles go to the hot cache when the sampled hot set holds
+    // at least autoHotSetShare of the samples, else to plain global atomics.
+    int autoTilesMax;
+    double autoHotSetShare;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
     std::uint32_t skewSamplePixels;
     // `per-lane`: the most warps per block; the opt-in shared memory usually binds first (8 KiB
     // of byte counters per warp and channel: 28 warps for one channel on sm_90, 6 for four).
     int perLaneMaxWarps;
-    // `auto` counts 8-bit samples with `per-lane` (any binning: it counts values).
+    // `auto` counts 8-bit samples with `per-lane` (any binning: it counts values). Measured on
+    // sm_90 only; older rows keep `shared` until a run there says otherwise.
     bool autoPerLane;
     // Host frames go up through two pinned staging buffers of this size, so the copy of piece n+1
     // overlaps the count of piece n; 64 MiB holds a 4K RGBA f32 frame in two pieces.
@@ -54,10 +61,10 @@ struct ArchTuning {
 };
 
 inline constexpr ArchTuning kArchTunings[] = {
-    // major threads simple probe replicas hot   autoShared autoHot sample perLane autoPerLane stage
-    {7, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, 32, false, std::size_t(64) << 20},
-    {8, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, 32, false, std::size_t(64) << 20},
-    {9, 1024, 256, 512, 32, 8192, 12288, 0.25, 4096, 32, true, std::size_t(64) << 20},
+    // major threads simple probe replicas hot autoShared autoHot tiles hotSet sample perLane autoPerLane stage
+    {7, 256, 256, 512, 32, 4096, 12288, 0.25, 2, 0.5, 4096, 32, false, std::size_t(64) << 20},
+    {8, 256, 256, 512, 32, 4096, 12288, 0.25, 2, 0.5, 4096, 32, false, std::size_t(64) << 20},
+    {9, 1024, 256, 512, 32, 8192, 12288, 0.25, 2, 0.5, 4096, 32, true, std::size_t(64) << 20},
 };
 
 // The equalization LUT kernel's block: a compile-time size because CUB's BlockScan takes it as a
