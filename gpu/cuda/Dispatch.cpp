@@ -92,7 +92,7 @@ namespace {
 
 bool fitsOptinShared(const RequestPlan& plan, const DeviceProps& props)
 {
-    return std::size_t(plan.map.num_slots) * sizeof(std::uint32_t) <= props.sharedPerBlockOptin;
+    return std::size_t(plan.map.num_slots) * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
 }  // namespace

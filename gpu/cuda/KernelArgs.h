@@ -21,6 +21,10 @@ struct SampleGrid {
 
 inline constexpr std::uint64_t kMaxPieceSamples = std::uint64_t(1) << 30;
 
+// Shared memory a block-private kernel declares statically (its block's extremes), kept free
+// when deciding whether a slot set fits opt-in shared memory in one pass.
+inline constexpr std::size_t kStaticSharedReserve = 256;
+
 struct DeviceProps {
     int computeMajor = 0;
     int multiprocessors = 1;

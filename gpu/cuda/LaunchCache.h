@@ -26,14 +26,30 @@ public:
         return Status::success();
     }
 
-    // Lets the kernel take more than the default 48 KiB of dynamic shared memory. The limit is a
-    // property of the function, shared by every engine of the process, so it is always raised to
-    // the device's whole opt-in amount: no engine can lower it under another's launch.
+    // The kernel's static shared memory, which comes out of every budget before its dynamic part.
+    Status staticSharedBytes(const void* kernel, std::size_t& bytes)
+    {
+        if (const auto it = m_static.find(kernel); it != m_static.end()) {
+            bytes = it->second;
+            return Status::success();
+        }
+        cudaFuncAttributes attributes{};
+        HS_CUDA_TRY(cudaFuncGetAttributes(&attributes, kernel));
+        bytes = attributes.sharedSizeBytes;
+        m_static.emplace(kernel, bytes);
+        return Status::success();
+    }
+
+    // Lets the kernel take more than the default 48 KiB of shared memory. The limit is a property
+    // of the function, shared by every engine of the process, so it is always raised to all the
+    // device allows beside the kernel's static part: no engine can lower it under another's launch.
     Status allowDynamicShared(const void* kernel, std::size_t bytes, std::size_t optinBytes)
     {
         if (bytes <= 48 * 1024 || m_granted.count(kernel))
             return Status::success();
-        HS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(optinBytes)));
+        std::size_t fixed = 0;
+        HS_TRY(staticSharedBytes(kernel, fixed));
+        HS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(optinBytes - fixed)));
         m_granted.insert(kernel);
         return Status::success();
     }
@@ -41,6 +57,7 @@ public:
 private:
     std::map<std::tuple<const void*, int, std::size_t>, int> m_occupancy;
     std::set<const void*> m_granted;
+    std::map<const void*, std::size_t> m_static;
 };
 
 }  // namespace hs::detail

@@ -218,15 +218,18 @@ Status launchPerLane(const KernelArgs& args, const LaunchContext& ctx)
                              "strategy 'per-lane' counts 8-bit samples only, not " + std::string(sampleTypeName(args.type)));
     return visitTypeAndChannels(args.type, args.channels, [&](auto, auto channels) -> Status {
         constexpr int C = decltype(channels)::value;
-        // As many warps as the opt-in shared memory holds regions for, up to the table's cap.
-        int warps = std::min(ctx.tuning.perLaneMaxWarps, PerLaneShape<C>::kMaxWarps);
-        while (warps > 1 && perLaneSharedBytes(C, warps) > ctx.props.sharedPerBlockOptin)
-            --warps;
-        const std::size_t smem = perLaneSharedBytes(C, warps);
-        if (smem > ctx.props.sharedPerBlockOptin)
-            return Status::error(ErrorCode::UnsupportedStrategy, "per-lane counters do not fit this device's shared memory");
         const auto kernel = perLaneKernel<C>;
         const void* entry = reinterpret_cast<const void*>(kernel);
+        std::size_t fixed = 0;
+        HS_TRY(ctx.cache.staticSharedBytes(entry, fixed));
+        // As many warps as the opt-in shared memory holds regions for, up to the table's cap.
+        const std::size_t budget = ctx.props.sharedPerBlockOptin - fixed;
+        int warps = std::min(ctx.tuning.perLaneMaxWarps, PerLaneShape<C>::kMaxWarps);
+        while (warps > 1 && perLaneSharedBytes(C, warps) > budget)
+            --warps;
+        const std::size_t smem = perLaneSharedBytes(C, warps);
+        if (smem > budget)
+            return Status::error(ErrorCode::UnsupportedStrategy, "per-lane counters do not fit this device's shared memory");
         HS_TRY(ctx.cache.allowDynamicShared(entry, smem, ctx.props.sharedPerBlockOptin));
         dim3 blocks;
         HS_TRY(gridFor(entry, warps * 32, smem, args.grid, ctx, 16, blocks));
