@@ -308,7 +308,30 @@ int runBenchmark(const BenchmarkOptions& options)
         std::cout << std::setw(16) << strategyName(s);
     std::cout << std::setw(16) << "auto picked" << "\n";
 
+    // Each workload's rows are written as soon as it is done: a run cut short keeps what it measured.
+    std::ofstream csv(options.csvPath);
+    csv << "workload,distribution,bins,type,samples,strategy,median_ms,tally_ms,clear_ms,merge_ms,wall_ms,"
+           "gsamples_per_s,x_probe,x_cub,picked,exact,reason\n";
+    auto writeRows = [&csv](const std::vector<Row>& done) {
+        double probe = 0, cub = 0;
+        for (const Row& r : done) {
+            if (r.strategy == "read-probe") probe = r.medianMs;
+            if (r.strategy == "cub") cub = r.medianMs;
+        }
+        for (const Row& r : done) {
+            const double samples = double(r.workload.width) * r.workload.height * r.workload.channels;
+            csv << r.workload.name << "," << r.workload.distribution << "," << r.workload.bins << ","
+                << sampleTypeName(r.workload.type) << "," << std::size_t(samples) << "," << r.strategy << ","
+                << r.medianMs << "," << r.tallyMs << "," << r.clearMs << "," << r.mergeMs << "," << r.wallMs << ","
+                << (r.medianMs > 0 ? samples / r.medianMs / 1e6 : 0) << "," << (probe > 0 ? r.medianMs / probe : 0) << ","
+                << (r.medianMs > 0 && cub > 0 ? cub / r.medianMs : 0) << "," << r.picked << "," << (r.exact ? 1 : 0)
+                << ",\"" << r.reason << "\"\n";
+        }
+        csv.flush();
+    };
+
     for (const Workload& w : makeWorkloads(options.quick)) {
+        const std::size_t firstRow = rows.size();
         if (!options.only.empty() && (w.name + "/" + w.distribution).find(options.only) == std::string::npos)
             continue;
         if (options.bins && w.bins != options.bins)
@@ -343,7 +366,7 @@ int runBenchmark(const BenchmarkOptions& options)
              << std::fixed << std::setprecision(3) << std::setw(9) << probeRow.medianMs;
         std::string picked;
         for (Strategy s : strategies) {
-            if (!strategyAccepts(s, w.type)) {
+            if (!strategyAccepts(s, w.type, w.bins)) {
                 line << std::setw(16) << "-";
                 continue;
             }
@@ -385,26 +408,9 @@ int runBenchmark(const BenchmarkOptions& options)
             rows.push_back(row);
         }
         std::cout << line.str() << std::setw(16) << picked << std::endl;
+        writeRows(std::vector<Row>(rows.begin() + std::ptrdiff_t(firstRow), rows.end()));
     }
 
-    std::ofstream csv(options.csvPath);
-    csv << "workload,distribution,bins,type,samples,strategy,median_ms,tally_ms,clear_ms,merge_ms,wall_ms,"
-           "gsamples_per_s,x_probe,x_cub,picked,exact,reason\n";
-    std::map<std::string, double> probeMs, cubMs;
-    auto key = [](const Workload& w) { return w.name + "/" + w.distribution + "/" + std::to_string(w.bins); };
-    for (const Row& r : rows) {
-        if (r.strategy == "read-probe") probeMs[key(r.workload)] = r.medianMs;
-        if (r.strategy == "cub") cubMs[key(r.workload)] = r.medianMs;
-    }
-    for (const Row& r : rows) {
-        const double samples = double(r.workload.width) * r.workload.height * r.workload.channels;
-        const double probe = probeMs[key(r.workload)], cub = cubMs[key(r.workload)];
-        csv << r.workload.name << "," << r.workload.distribution << "," << r.workload.bins << ","
-            << sampleTypeName(r.workload.type) << "," << std::size_t(samples) << "," << r.strategy << ","
-            << r.medianMs << "," << r.tallyMs << "," << r.clearMs << "," << r.mergeMs << "," << r.wallMs << ","
-            << (r.medianMs > 0 ? samples / r.medianMs / 1e6 : 0) << "," << (probe > 0 ? r.medianMs / probe : 0) << ","
-            << (r.medianMs > 0 && cub > 0 ? cub / r.medianMs : 0) << "," << r.picked << "," << (r.exact ? 1 : 0) << ",\"" << r.reason << "\"\n";
-    }
     std::string plot = options.plotPath;
     if (plot.empty()) {
         plot = options.csvPath;

@@ -152,7 +152,7 @@ int runSelfCheck(const SelfCheckOptions& options)
         const bool device = engine.hasGpu() && !options.hostOnly
             && copyToDevice(engine, frame.bytes.data(), frame.bytes.size(), onDevice);
         for (Strategy s : strategies) {
-            if (!strategyAccepts(s, c.type))
+            if (!strategyAccepts(s, c.type, c.bins))
                 continue;
             request.strategy = s;
             request.image = frame.view;

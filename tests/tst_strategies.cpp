@@ -28,7 +28,7 @@ private slots:
     void deviceInput();
     void binBeyond32Bits();
     void accumulateAddsFrames();
-    void perLaneTakesEightBitSamplesOnly();
+    void strategiesRefuseWhatTheyCannotCount();
     void floatBinningOracle_data();
     void floatBinningOracle();
     void floatBinningSweep_data();
@@ -37,7 +37,7 @@ private slots:
 private:
     // A generator for the running test row alone, so a printed seed replays any single row.
     std::mt19937_64 rowRng() const;
-    std::vector<Strategy> strategiesHere(SampleType type) const;
+    std::vector<Strategy> strategiesHere(SampleType type, std::uint32_t bins) const;
 
     std::unique_ptr<HistogramEngine> m_engine;
     std::uint64_t m_seed = 0;
@@ -58,12 +58,12 @@ std::mt19937_64 TestStrategies::rowRng() const
     return testing::caseRng(m_seed, std::string(QTest::currentTestFunction()) + "/" + (tag ? tag : ""));
 }
 
-std::vector<Strategy> TestStrategies::strategiesHere(SampleType type) const
+std::vector<Strategy> TestStrategies::strategiesHere(SampleType type, std::uint32_t bins) const
 {
     std::vector<Strategy> strategies{Strategy::Cpu, Strategy::Auto};
     if (m_engine->hasGpu())
         for (Strategy s : gpuStrategies())
-            if (strategyAccepts(s, type))
+            if (strategyAccepts(s, type, bins))
                 strategies.push_back(s);
     return strategies;
 }
@@ -75,7 +75,7 @@ static void addMatrixRows(bool gpuOnly)
     const auto cases = testing::exactnessMatrix();
     for (int i = 0; i < int(cases.size()); ++i)
         for (Strategy s : allStrategies()) {
-            if ((gpuOnly && !isGpuStrategy(s)) || !strategyAccepts(s, cases[i].type))
+            if ((gpuOnly && !isGpuStrategy(s)) || !strategyAccepts(s, cases[i].type, cases[i].bins))
                 continue;
             const QByteArray name = QByteArray::fromStdString(cases[i].name + "/" + std::string(strategyName(s)));
             QTest::newRow(name.constData()) << i << int(s);
@@ -202,7 +202,7 @@ void TestStrategies::accumulateAddsFrames()
     QCOMPARE(int(refused.code), int(ErrorCode::InvalidArgument));
 }
 
-void TestStrategies::perLaneTakesEightBitSamplesOnly()
+void TestStrategies::strategiesRefuseWhatTheyCannotCount()
 {
     std::vector<std::uint16_t> wide(64, 5);
     HistogramResult result = testing::poisonedResult();
@@ -213,6 +213,16 @@ void TestStrategies::perLaneTakesEightBitSamplesOnly()
     QVERIFY2(QString::fromStdString(refused.message).contains("u16"), refused.message.c_str());
     QVERIFY(strategyAccepts(Strategy::PerLane, SampleType::U8));
     QVERIFY(!strategyAccepts(Strategy::PerLane, SampleType::F32));
+    QVERIFY(strategyAccepts(Strategy::Cub, SampleType::U32, kCubMaxBins));
+    QVERIFY(!strategyAccepts(Strategy::Cub, SampleType::U32, kCubMaxBins + 1));
+    std::vector<std::uint32_t> keys(64, 5);
+    ChannelBinning huge;
+    huge.bins = kMaxBins;
+    huge.hi = kMaxBins;
+    huge.identity = true;
+    const Status tooMany = m_engine->compute(makeRequest(keysView(keys.data(), keys.size(), SampleType::U32), huge, Strategy::Cub),
+                                             result);
+    QCOMPARE(int(tooMany.code), int(ErrorCode::UnsupportedStrategy));
 }
 
 // ---- The float-binning oracle -------------------------------------------------------------
@@ -341,7 +351,7 @@ void TestStrategies::floatBinningOracle()
     b.bins = bins;
     b.lo = lo;
     b.hi = hi;
-    for (Strategy s : strategiesHere(SampleType::F32)) {
+    for (Strategy s : strategiesHere(SampleType::F32, bins)) {
         HistogramResult result = testing::poisonedResult();
         const Status status = m_engine->compute(makeRequest(keysView(values.data(), 1, SampleType::F32), b, s), result);
         QVERIFY2(status.ok(), status.message.c_str());
@@ -410,7 +420,7 @@ void TestStrategies::floatBinningSweep()
     b.lo = lo;
     b.hi = hi;
     const void* data = halves.empty() ? static_cast<const void*>(values.data()) : halves.data();
-    for (Strategy s : strategiesHere(SampleType(type))) {
+    for (Strategy s : strategiesHere(SampleType(type), bins)) {
         HistogramResult result = testing::poisonedResult();
         const Status status =
             m_engine->compute(makeRequest(keysView(data, values.size(), SampleType(type)), b, s), result);

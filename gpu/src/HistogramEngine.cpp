@@ -4,6 +4,8 @@
 #include "CudaBackendFactory.h"
 #include "EngineImpl.h"
 
+#include <algorithm>
+
 namespace hs {
 
 namespace {
@@ -26,12 +28,21 @@ Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramResu
     return Status::success();
 }
 
-Status checkStrategyAvailable(Strategy strategy, SampleType type, const detail::Backend& backend)
+Status checkStrategyAvailable(Strategy strategy, const HistogramRequest& request, const detail::Backend& backend)
 {
+    const SampleType type = request.image.type;
     if (!strategyAccepts(strategy, type))
         return Status::error(ErrorCode::UnsupportedStrategy, "strategy '" + std::string(strategyName(strategy))
                                                                  + "' does not count " + std::string(sampleTypeName(type))
                                                                  + " samples");
+    std::uint32_t bins = 1;
+    for (int c = 0; c < request.image.channels && c < kMaxChannels; ++c)
+        if (request.binning[c].active)
+            bins = std::max(bins, request.binning[c].bins);
+    if (!strategyAccepts(strategy, type, bins))
+        return Status::error(ErrorCode::UnsupportedStrategy, "strategy '" + std::string(strategyName(strategy))
+                                                                 + "' takes at most " + std::to_string(kCubMaxBins)
+                                                                 + " bins per channel, not " + std::to_string(bins));
     if (isGpuStrategy(strategy) && backend.kind() != BackendKind::Cuda)
         return Status::error(ErrorCode::NoDevice, "strategy '" + std::string(strategyName(strategy))
                                                       + "' needs a CUDA device, and none is available");
@@ -82,7 +93,7 @@ Status HistogramEngine::submit(const HistogramRequest& request)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    HS_TRY(checkStrategyAvailable(request.strategy, request.image.type, *m_impl->backend));
+    HS_TRY(checkStrategyAvailable(request.strategy, request, *m_impl->backend));
     m_impl->pendingStatus = m_impl->backend->submit(plan, request.strategy);
     m_impl->pending = true;
     return m_impl->pendingStatus;
@@ -169,7 +180,7 @@ Status HistogramEngine::chooseStrategy(const HistogramRequest& request, Strategy
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    HS_TRY(checkStrategyAvailable(request.strategy, request.image.type, *m_impl->backend));
+    HS_TRY(checkStrategyAvailable(request.strategy, request, *m_impl->backend));
     return m_impl->backend->chooseStrategy(plan, request.strategy, choice);
 }
 

@@ -91,7 +91,14 @@ const std::vector<Strategy>& allStrategies()
 
 bool isGpuStrategy(Strategy strategy) { return strategy != Strategy::Auto && strategy != Strategy::Cpu; }
 
-bool strategyAccepts(Strategy strategy, SampleType type) { return strategy != Strategy::PerLane || type == SampleType::U8; }
+bool strategyAccepts(Strategy strategy, SampleType type, std::uint32_t bins)
+{
+    if (strategy == Strategy::PerLane)
+        return type == SampleType::U8;
+    if (strategy == Strategy::Cub)
+        return bins <= kCubMaxBins;
+    return true;
+}
 
 const std::vector<Strategy>& gpuStrategies()
 {
