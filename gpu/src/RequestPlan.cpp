@@ -217,6 +217,28 @@ Extremes channelExtremes(const RequestPlan& plan, const ChannelMap& m, const std
 
 }  // namespace
 
+namespace {
+
+// Millions of bins are a memory copy of megabytes: done by all cores, it stays near the download.
+void copyCounts(const std::uint64_t* from, std::uint32_t bins, std::vector<std::uint64_t>& to)
+{
+    constexpr std::int64_t kChunk = std::int64_t(1) << 18;
+    to.resize(bins);
+    if (bins < 4 * kChunk) {
+        std::copy(from, from + bins, to.begin());
+        return;
+    }
+    std::uint64_t* out = to.data();
+    const std::int64_t chunks = (std::int64_t(bins) + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < chunks; ++k) {
+        const std::int64_t begin = k * kChunk, end = std::min<std::int64_t>(bins, begin + kChunk);
+        std::copy(from + begin, from + end, out + begin);
+    }
+}
+
+}  // namespace
+
 void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsigned long long* extrema,
                  HistogramResult& result, bool accumulate)
 {
@@ -234,7 +256,7 @@ void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsi
         if (!accumulate) {
             h.channel = c;
             h.binning = plan.binning[c];
-            h.counts.assign(s, s + m.num_bins);
+            copyCounts(s, m.num_bins, h.counts);
             h.below = s[m.num_bins];
             h.above = s[m.num_bins + 1];
             h.nan = s[m.num_bins + 2];
