@@ -44,7 +44,7 @@ struct ArchTuning {
     // (one pass over the input each) beat the hot cache: 65,536 bins (2 tiles) 0.086 against
     // 0.210 ms uniform, 100,000 bins (2) 0.107 against 0.201, 131,072-id Zipf tokens (3) 0.454
     // against 0.605; at 1,000,000 bins (18 tiles) the hot cache wins, 0.124 against 0.702 Zipf
-    // (issue12 run). More tiles go to the hot cache when the sampled hot set holds at least
+    // (issue12-explore run, with the limit at 2). More tiles go to the hot cache when the sampled hot set holds at least
     // autoHotSetShare of the samples, else to plain global atomics.
     int autoTilesMax;
     double autoHotSetShare;
@@ -57,7 +57,8 @@ struct ArchTuning {
     // `auto` counts 8-bit samples with `per-lane` (any binning: it counts values). Off: on the
     // H200 `shared` was as fast or faster on every 8-bit cell (4K RGB 0.027 against 0.027 ms, 4K
     // RGBA 0.034 against 0.044, 8K RGB 0.064 against 0.074, 64 MiB bytes 0.043 against 0.046;
-    // 2026-11-30_NVIDIA-H200_issue12 run): per-lane is issue-bound, not memory-bound (PERFORMANCE.md).
+    // 2026-11-30_NVIDIA-H200_issue12-explore run): per-lane is issue-bound, not memory-bound
+    // (PERFORMANCE.md).
     bool autoPerLane;
     // Host frames go up through two pinned staging buffers of this size, so the copy of piece n+1
     // overlaps the count of piece n; 64 MiB holds a 4K RGBA f32 frame in two pieces.

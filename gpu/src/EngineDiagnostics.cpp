@@ -4,25 +4,6 @@
 
 namespace hs {
 
-namespace detail {
-
-Status Backend::allocateDevice(std::size_t, std::shared_ptr<void>&)
-{
-    return Status::error(ErrorCode::NoDevice, "no CUDA device: device memory is unavailable");
-}
-
-Status Backend::copyToDevice(const void*, std::size_t, void*)
-{
-    return Status::error(ErrorCode::NoDevice, "no CUDA device: device memory is unavailable");
-}
-
-Status Backend::readProbe(const void*, std::size_t, double&)
-{
-    return Status::error(ErrorCode::NoDevice, "no CUDA device: the read probe needs one");
-}
-
-}  // namespace detail
-
 Status allocateDevice(HistogramEngine& engine, std::size_t bytes, DeviceArray& array)
 {
     auto& impl = detail::EngineAccess::impl(engine);
