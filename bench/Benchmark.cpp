@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -47,6 +48,7 @@ struct Row {
     double mergeMs = 0;
     double wallMs = 0;
     std::string picked{};
+    std::string reason{};
     bool exact = true;
 };
 
@@ -138,6 +140,36 @@ std::vector<Workload> makeWorkloads(bool quick)
         };
         list.push_back(w);
     }
+    // More bins than opt-in shared memory holds (issue #12): where `auto` must pick between tiles,
+    // the hot cache and plain global atomics.
+    for (std::uint32_t bins : {100000u, 1000000u, kMaxBins})
+        for (auto [d, name] : dists) {
+            if (d == Distribution::Single)
+                continue;
+            Workload w{"keys16M", name, SampleType::U32, keys, 1, 1, bins};
+            w.fill = [d = d, bins](auto& out, auto& rng) { fillKeys(out, rng, SampleType::U32, d, bins); };
+            list.push_back(w);
+        }
+    {
+        // A vocabulary-sized token count: Zipf with s = 1 over 131,072 ids, 100 M tokens.
+        Workload w{"tokens128K", "zipf", SampleType::U32, quick ? 10'000'000 : 100'000'000, 1, 1, 131072};
+        w.fill = [](auto& out, auto& rng) { fillKeys(out, rng, SampleType::U32, Distribution::Zipf, 131072); };
+        list.push_back(w);
+    }
+    // 8-bit frames and streams (issue #12): 1080p to 8K, one to four channels.
+    auto noise = [](auto& out, auto& rng) {
+        for (std::size_t i = 0; i + 8 <= out.size(); i += 8) {
+            const std::uint64_t r = rng();
+            std::memcpy(out.data() + i, &r, 8);
+        }
+    };
+    auto constant = [](auto& out, auto& rng) { std::fill(out.begin(), out.end(), std::uint8_t(37 + rng() % 180)); };
+    list.push_back(Workload{"rgb1080p", "noise", SampleType::U8, 1920, 1080, 3, 256, -1, noise});
+    list.push_back(Workload{"rgba4k", "noise", SampleType::U8, W, H, 4, 256, -1, noise});
+    list.push_back(Workload{"rgba4k", "constant", SampleType::U8, W, H, 4, 256, -1, constant});
+    list.push_back(Workload{"rgb8k", "noise", SampleType::U8, 2 * W, 2 * H, 3, 256, -1, noise});
+    list.push_back(Workload{"bytes64M", "noise", SampleType::U8, std::int64_t(64) << 20, 1, 1, 256, -1, noise});
+    list.push_back(Workload{"bytes64M", "constant", SampleType::U8, std::int64_t(64) << 20, 1, 1, 256, -1, constant});
     for (std::uint32_t bins : {256u, 32768u})
         for (double share : {0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1.0}) {
             std::ostringstream name;
@@ -276,7 +308,30 @@ int runBenchmark(const BenchmarkOptions& options)
         std::cout << std::setw(16) << strategyName(s);
     std::cout << std::setw(16) << "auto picked" << "\n";
 
+    // Each workload's rows are written as soon as it is done: a run cut short keeps what it measured.
+    std::ofstream csv(options.csvPath);
+    csv << "workload,distribution,bins,type,samples,strategy,median_ms,tally_ms,clear_ms,merge_ms,wall_ms,"
+           "gsamples_per_s,x_probe,x_cub,picked,exact,reason\n";
+    auto writeRows = [&csv](const std::vector<Row>& done) {
+        double probe = 0, cub = 0;
+        for (const Row& r : done) {
+            if (r.strategy == "read-probe") probe = r.medianMs;
+            if (r.strategy == "cub") cub = r.medianMs;
+        }
+        for (const Row& r : done) {
+            const double samples = double(r.workload.width) * r.workload.height * r.workload.channels;
+            csv << r.workload.name << "," << r.workload.distribution << "," << r.workload.bins << ","
+                << sampleTypeName(r.workload.type) << "," << std::size_t(samples) << "," << r.strategy << ","
+                << r.medianMs << "," << r.tallyMs << "," << r.clearMs << "," << r.mergeMs << "," << r.wallMs << ","
+                << (r.medianMs > 0 ? samples / r.medianMs / 1e6 : 0) << "," << (probe > 0 ? r.medianMs / probe : 0) << ","
+                << (r.medianMs > 0 && cub > 0 ? cub / r.medianMs : 0) << "," << r.picked << "," << (r.exact ? 1 : 0)
+                << ",\"" << r.reason << "\"\n";
+        }
+        csv.flush();
+    };
+
     for (const Workload& w : makeWorkloads(options.quick)) {
+        const std::size_t firstRow = rows.size();
         if (!options.only.empty() && (w.name + "/" + w.distribution).find(options.only) == std::string::npos)
             continue;
         if (options.bins && w.bins != options.bins)
@@ -311,6 +366,10 @@ int runBenchmark(const BenchmarkOptions& options)
              << std::fixed << std::setprecision(3) << std::setw(9) << probeRow.medianMs;
         std::string picked;
         for (Strategy s : strategies) {
+            if (!strategyAccepts(s, w.type, w.bins)) {
+                line << std::setw(16) << "-";
+                continue;
+            }
             Row row{w, std::string(strategyName(s))};
             HistogramResult result = testing::poisonedResult();
             const Status status = engine.compute(requestFor(w, buffers[0].data(), MemorySpace::Device, s), result);
@@ -342,32 +401,16 @@ int runBenchmark(const BenchmarkOptions& options)
             row.mergeMs = medianOf(merge);
             row.wallMs = medianOf(wall);
             row.picked = std::string(strategyName(result.strategyRan));
+            row.reason = result.strategyReason;
             if (s == Strategy::Auto)
                 picked = row.picked;
             line << std::setw(16) << row.medianMs;
             rows.push_back(row);
         }
         std::cout << line.str() << std::setw(16) << picked << std::endl;
+        writeRows(std::vector<Row>(rows.begin() + std::ptrdiff_t(firstRow), rows.end()));
     }
 
-    std::ofstream csv(options.csvPath);
-    csv << "workload,distribution,bins,type,samples,strategy,median_ms,tally_ms,clear_ms,merge_ms,wall_ms,"
-           "gsamples_per_s,x_probe,x_cub,picked,exact\n";
-    std::map<std::string, double> probeMs, cubMs;
-    auto key = [](const Workload& w) { return w.name + "/" + w.distribution + "/" + std::to_string(w.bins); };
-    for (const Row& r : rows) {
-        if (r.strategy == "read-probe") probeMs[key(r.workload)] = r.medianMs;
-        if (r.strategy == "cub") cubMs[key(r.workload)] = r.medianMs;
-    }
-    for (const Row& r : rows) {
-        const double samples = double(r.workload.width) * r.workload.height * r.workload.channels;
-        const double probe = probeMs[key(r.workload)], cub = cubMs[key(r.workload)];
-        csv << r.workload.name << "," << r.workload.distribution << "," << r.workload.bins << ","
-            << sampleTypeName(r.workload.type) << "," << std::size_t(samples) << "," << r.strategy << ","
-            << r.medianMs << "," << r.tallyMs << "," << r.clearMs << "," << r.mergeMs << "," << r.wallMs << ","
-            << (r.medianMs > 0 ? samples / r.medianMs / 1e6 : 0) << "," << (probe > 0 ? r.medianMs / probe : 0) << ","
-            << (r.medianMs > 0 && cub > 0 ? cub / r.medianMs : 0) << "," << r.picked << "," << (r.exact ? 1 : 0) << "\n";
-    }
     std::string plot = options.plotPath;
     if (plot.empty()) {
         plot = options.csvPath;

@@ -24,11 +24,11 @@ stamp build
 bench=build-gpu/bench/histoscope-bench
 
 "$bench" selfcheck ${SELFCHECK_ARGS:---big} > "$out/selfcheck.log" 2>&1
-grep -E "^(engine|selfcheck):" "$out/selfcheck.log" >> "$summary"
+grep -E "^(engine|selfcheck|big-bin)" "$out/selfcheck.log" >> "$summary"
 grep -m 20 FAIL "$out/selfcheck.log" >> "$summary"
 stamp selfcheck
 
-san_filter=${SANITIZE_FILTER:-equalize,type-,roi-x3,float-specials-f16-7,channels-3-only,channels-4-no-alpha,bins-65536-u16,dist-hot90-u8,size-1x1,stride-odd}
+san_filter=${SANITIZE_FILTER:-equalize,type-,roi-x3,float-specials-f16-7,channels-3-only,channels-4-no-alpha,channels-4-u8,bins-65536-u16,dist-hot90-u8,size-1x1,stride-odd,extremes-}
 for tool in memcheck racecheck; do
   compute-sanitizer --tool $tool --error-exitcode 3 "$bench" selfcheck --filter "$san_filter" > "$out/sanitize-$tool.log" 2>&1
   rc=$?
@@ -42,15 +42,21 @@ for t in ${TUNE_THREADS:-}; do
   echo "tune threads=$t: exit $?" >> "$summary"
 done
 
-# Nsight Compute evidence for one winning and one losing shared-memory case (NCU=1).
+# Nsight Compute evidence (NCU=1): the per-lane 8-bit kernel on a 4K RGB frame and a 64 MiB byte
+# stream, and one huge-bin case (the hot cache at one million Zipf bins).
 if [ "${NCU:-0}" = 1 ]; then
-  metrics=smsp__inst_executed_op_shared_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
-  for bins in 256 65536; do
-    ncu --clock-control none -k regex:privatizedKernel --launch-count 1 --section SpeedOfLight --section Occupancy \
-      --metrics $metrics "$bench" run --only keys16M/uniform --bins $bins --strategies shared --repeats 1 \
-      --csv "$out/ncu-bench-$bins.csv" > "$out/ncu-shared-$bins.txt" 2>&1
-    echo "ncu shared $bins bins: exit $?" >> "$summary"
-  done
+  metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
+  ncu_run() {  # name kernel-regex bench-args...
+    local name=$1 kernel=$2; shift 2
+    ncu --clock-control none -k regex:$kernel --launch-skip 3 --launch-count 1 --metrics $metrics \
+      "$bench" run --repeats 2 --csv "$out/ncu-$name.csv" "$@" > "$out/ncu-$name.txt" 2>&1
+    echo "ncu $name: exit $?" >> "$summary"
+  }
+  ncu_run per-lane-rgb4k perLaneKernel --only rgb4k/noise --strategies per-lane
+  ncu_run per-lane-bytes64M perLaneKernel --only bytes64M/noise --strategies per-lane
+  ncu_run shared-rgb4k privatizedKernel --only rgb4k/noise --strategies shared
+  ncu_run hot-cache-1M hotCacheKernel --only keys16M/zipf --bins 1000000 --strategies large-bins
+  stamp ncu
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then

@@ -28,6 +28,7 @@ private slots:
     void deviceInput();
     void binBeyond32Bits();
     void accumulateAddsFrames();
+    void strategiesRefuseWhatTheyCannotCount();
     void floatBinningOracle_data();
     void floatBinningOracle();
     void floatBinningSweep_data();
@@ -36,7 +37,7 @@ private slots:
 private:
     // A generator for the running test row alone, so a printed seed replays any single row.
     std::mt19937_64 rowRng() const;
-    std::vector<Strategy> strategiesHere() const;
+    std::vector<Strategy> strategiesHere(SampleType type, std::uint32_t bins) const;
 
     std::unique_ptr<HistogramEngine> m_engine;
     std::uint64_t m_seed = 0;
@@ -57,11 +58,13 @@ std::mt19937_64 TestStrategies::rowRng() const
     return testing::caseRng(m_seed, std::string(QTest::currentTestFunction()) + "/" + (tag ? tag : ""));
 }
 
-std::vector<Strategy> TestStrategies::strategiesHere() const
+std::vector<Strategy> TestStrategies::strategiesHere(SampleType type, std::uint32_t bins) const
 {
     std::vector<Strategy> strategies{Strategy::Cpu, Strategy::Auto};
     if (m_engine->hasGpu())
-        strategies.insert(strategies.end(), gpuStrategies().begin(), gpuStrategies().end());
+        for (Strategy s : gpuStrategies())
+            if (strategyAccepts(s, type, bins))
+                strategies.push_back(s);
     return strategies;
 }
 
@@ -72,7 +75,7 @@ static void addMatrixRows(bool gpuOnly)
     const auto cases = testing::exactnessMatrix();
     for (int i = 0; i < int(cases.size()); ++i)
         for (Strategy s : allStrategies()) {
-            if (gpuOnly && !isGpuStrategy(s))
+            if ((gpuOnly && !isGpuStrategy(s)) || !strategyAccepts(s, cases[i].type, cases[i].bins))
                 continue;
             const QByteArray name = QByteArray::fromStdString(cases[i].name + "/" + std::string(strategyName(s)));
             QTest::newRow(name.constData()) << i << int(s);
@@ -163,7 +166,7 @@ void TestStrategies::binBeyond32Bits()
     QVERIFY(result.channels[0].counts[hot] > (std::uint64_t(1) << 32));
     QCOMPARE(result.channels[0].total(), std::uint64_t(count));
     if (m_engine->hasGpu()) {
-        for (Strategy s : {Strategy::Shared, Strategy::RunLength, Strategy::Cub}) {
+        for (Strategy s : {Strategy::Shared, Strategy::RunLength, Strategy::Cub, Strategy::PerLane}) {
             request.strategy = s;
             HistogramResult gpu = testing::poisonedResult();
             QVERIFY(m_engine->compute(request, gpu).ok());
@@ -197,6 +200,29 @@ void TestStrategies::accumulateAddsFrames()
     c.hi = 16;
     const Status refused = m_engine->accumulate(testing::makeCaseRequest(c, a, Strategy::Auto), sum);
     QCOMPARE(int(refused.code), int(ErrorCode::InvalidArgument));
+}
+
+void TestStrategies::strategiesRefuseWhatTheyCannotCount()
+{
+    std::vector<std::uint16_t> wide(64, 5);
+    HistogramResult result = testing::poisonedResult();
+    const Status refused = m_engine->compute(makeRequest(keysView(wide.data(), wide.size(), SampleType::U16),
+                                                         defaultBinning(SampleType::U16), Strategy::PerLane),
+                                             result);
+    QCOMPARE(int(refused.code), int(ErrorCode::UnsupportedStrategy));
+    QVERIFY2(QString::fromStdString(refused.message).contains("u16"), refused.message.c_str());
+    QVERIFY(strategyAccepts(Strategy::PerLane, SampleType::U8));
+    QVERIFY(!strategyAccepts(Strategy::PerLane, SampleType::F32));
+    QVERIFY(strategyAccepts(Strategy::Cub, SampleType::U32, kCubMaxBins));
+    QVERIFY(!strategyAccepts(Strategy::Cub, SampleType::U32, kCubMaxBins + 1));
+    std::vector<std::uint32_t> keys(64, 5);
+    ChannelBinning huge;
+    huge.bins = kMaxBins;
+    huge.hi = kMaxBins;
+    huge.identity = true;
+    const Status tooMany = m_engine->compute(makeRequest(keysView(keys.data(), keys.size(), SampleType::U32), huge, Strategy::Cub),
+                                             result);
+    QCOMPARE(int(tooMany.code), int(ErrorCode::UnsupportedStrategy));
 }
 
 // ---- The float-binning oracle -------------------------------------------------------------
@@ -325,7 +351,7 @@ void TestStrategies::floatBinningOracle()
     b.bins = bins;
     b.lo = lo;
     b.hi = hi;
-    for (Strategy s : strategiesHere()) {
+    for (Strategy s : strategiesHere(SampleType::F32, bins)) {
         HistogramResult result = testing::poisonedResult();
         const Status status = m_engine->compute(makeRequest(keysView(values.data(), 1, SampleType::F32), b, s), result);
         QVERIFY2(status.ok(), status.message.c_str());
@@ -394,7 +420,7 @@ void TestStrategies::floatBinningSweep()
     b.lo = lo;
     b.hi = hi;
     const void* data = halves.empty() ? static_cast<const void*>(values.data()) : halves.data();
-    for (Strategy s : strategiesHere()) {
+    for (Strategy s : strategiesHere(SampleType(type), bins)) {
         HistogramResult result = testing::poisonedResult();
         const Status status =
             m_engine->compute(makeRequest(keysView(data, values.size(), SampleType(type)), b, s), result);

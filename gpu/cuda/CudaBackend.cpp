@@ -82,22 +82,14 @@ cudaEvent_t CudaBackend::takeEvent()
     return m_events[m_eventsUsed++].get();
 }
 
-Status CudaBackend::beginSpan(Phase phase)
+Status CudaBackend::mark(Phase phase)
 {
-    Span span{takeEvent(), takeEvent()};
-    if (!span.begin || !span.end)
+    cudaEvent_t event = takeEvent();
+    if (!event)
         return Status::error(ErrorCode::CudaError, "cudaEventCreate failed");
-    HS_CUDA_TRY(cudaEventRecord(span.begin, m_stream.get()));
-    m_spans.emplace_back(phase, span);
+    HS_CUDA_TRY(cudaEventRecord(event, m_stream.get()));
+    m_marks.emplace_back(phase, event);
     return Status::success();
-}
-
-Status CudaBackend::endSpan(Phase phase)
-{
-    for (auto it = m_spans.rbegin(); it != m_spans.rend(); ++it)
-        if (it->first == phase)
-            return cudaStatus(cudaEventRecord(it->second.end, m_stream.get()), "cudaEventRecord");
-    return Status::error(ErrorCode::CudaError, "phase span was never begun");
 }
 
 std::vector<CudaBackend::Piece> CudaBackend::makePieces(const RequestPlan& plan) const
@@ -139,27 +131,30 @@ Status CudaBackend::stagePiece(const RequestPlan& plan, const Piece& piece, int 
         for (std::int64_t r = 0; r < piece.rows; ++r)
             std::memcpy(staging + std::size_t(r) * rowBytes, first + std::size_t(r) * plan.pitch, rowBytes);
     }
-    HS_TRY(beginSpan(Upload));
+    HS_TRY(mark(Upload));
     HS_CUDA_TRY(cudaMemcpyAsync(m_stage[buffer].get(), staging, bytes, cudaMemcpyHostToDevice, m_stream.get()));
-    HS_TRY(endSpan(Upload));
     HS_CUDA_TRY(cudaEventRecord(m_stageFree[buffer].get(), m_stream.get()));
     // Packed rows are one long row for the walker.
     grid = SampleGrid{m_stage[buffer].get<unsigned char>(), bytes, piece.width * piece.rows, 1};
     return Status::success();
 }
 
-Status CudaBackend::skewEstimate(const RequestPlan& plan, SkewEstimate& estimate)
+Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const SkewEstimate>& estimate)
 {
     if (plan.space == MemorySpace::Host) {
-        estimate = estimateSkew(sampleHostSlots(plan, m_tuning.skewSamplePixels), std::uint32_t(m_tuning.hotCacheEntries));
+        const std::vector<std::uint32_t> slots = sampleHostSlots(plan, m_tuning.skewSamplePixels);
+        auto fresh = std::make_shared<SkewEstimate>();
+        m_skewCounter.estimate(slots.data(), slots.size(), std::uint32_t(m_tuning.hotCacheEntries), *fresh);
+        estimate = std::move(fresh);
         return Status::success();
     }
     const std::uint64_t signature = (std::uint64_t(plan.map.num_slots) << 8) ^ (std::uint64_t(plan.type) << 4)
                                   ^ std::uint64_t(plan.channels);
     auto consumePending = [&]() -> Status {
         HS_CUDA_TRY(cudaEventSynchronize(m_sampleDone.get()));
-        const std::uint32_t* s = m_hostSample.get<std::uint32_t>();
-        m_lastEstimate = estimateSkew(std::vector<std::uint32_t>(s, s + m_sampleValues), std::uint32_t(m_tuning.hotCacheEntries));
+        auto fresh = std::make_shared<SkewEstimate>();
+        m_skewCounter.estimate(m_hostSample.get<std::uint32_t>(), m_sampleValues, std::uint32_t(m_tuning.hotCacheEntries), *fresh);
+        m_lastEstimate = std::move(fresh);
         m_estimateSignature = m_pendingSignature;
         m_samplePending = false;
         return Status::success();
@@ -175,7 +170,7 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, SkewEstimate& estimate
     whole.channels = plan.channels;
     whole.map = plan.map;
     whole.grid = SampleGrid{plan.origin, plan.pitch, plan.width, plan.rows};
-    HS_TRY(launchSlotSample(whole, m_sample.get<std::uint32_t>(), count, {m_props, m_tuning, m_stream.get()}));
+    HS_TRY(launchSlotSample(whole, m_sample.get<std::uint32_t>(), count, {m_props, m_tuning, m_stream.get(), m_launchCache}));
     HS_CUDA_TRY(cudaMemcpyAsync(m_hostSample.get(), m_sample.get(), bytes, cudaMemcpyDeviceToHost, m_stream.get()));
     HS_CUDA_TRY(cudaEventRecord(m_sampleDone.get(), m_stream.get()));
     m_samplePending = true;
@@ -183,7 +178,7 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, SkewEstimate& estimate
     m_pendingSignature = signature;
     if (!m_lastEstimate || m_estimateSignature != signature)
         HS_TRY(consumePending());  // nothing usable yet: wait for this frame's own sample
-    estimate = *m_lastEstimate;
+    estimate = m_lastEstimate;
     return Status::success();
 }
 
@@ -191,23 +186,17 @@ Status CudaBackend::resolve(const RequestPlan& plan, Strategy requested, Resolut
 {
     resolution = {};
     const bool counts = plan.pixels() > 0;
-    if (counts && needsSkewEstimate(requested, plan, m_props)) {
-        SkewEstimate estimate;
-        HS_TRY(skewEstimate(plan, estimate));
-        resolution.skew = std::move(estimate);
-    }
+    if (counts && needsSkewEstimate(requested, plan, m_props))
+        HS_TRY(skewEstimate(plan, resolution.skew));
     if (requested != Strategy::Auto) {
         resolution.choice = {requested, requestedReason(requested)};
         return Status::success();
     }
-    resolution.choice = chooseAutoStrategy(plan, m_props, m_tuning, resolution.skew ? &*resolution.skew : nullptr);
+    resolution.choice = chooseAutoStrategy(plan, m_props, m_tuning, resolution.skew.get());
     // The rule asks for a sample wherever its choice needs one; this keeps "at most one sample"
     // true should a future rule pick a sampling strategy without having asked.
-    if (counts && !resolution.skew && needsSkewEstimate(resolution.choice.strategy, plan, m_props)) {
-        SkewEstimate estimate;
-        HS_TRY(skewEstimate(plan, estimate));
-        resolution.skew = std::move(estimate);
-    }
+    if (counts && !resolution.skew && needsSkewEstimate(resolution.choice.strategy, plan, m_props))
+        HS_TRY(skewEstimate(plan, resolution.skew));
     return Status::success();
 }
 
@@ -223,7 +212,7 @@ Status CudaBackend::chooseStrategy(const RequestPlan& plan, Strategy requested, 
 Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
 {
     m_plan = plan;
-    m_spans.clear();
+    m_marks.clear();
     m_eventsUsed = 0;
     m_ready = false;
     HS_CUDA_TRY(cudaSetDevice(m_device));
@@ -248,19 +237,31 @@ Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
 Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolution)
 {
     const Strategy strategy = resolution.choice.strategy;
-    // The totals, then the encoded extremes: one clear and one download for both.
-    const std::size_t slotBytes = (std::size_t(plan.map.num_slots) + kExtremaWords) * sizeof(std::uint64_t);
-    HS_TRY(m_slots.reserve(slotBytes));
+    const std::vector<Piece> pieces = plan.pixels() ? makePieces(plan) : std::vector<Piece>{};
+    // The totals, then the encoded extremes: one clear and one download for both. A strategy that
+    // folds the clear into its launch counts into a buffer cleared by the call before and clears
+    // the other one for the call after: a frame costs one launch and one copy.
+    const std::size_t words = std::size_t(plan.map.num_slots) + kExtremaWords;
+    const std::size_t slotBytes = words * sizeof(std::uint64_t);
+    const bool fold = strategy == Strategy::PerLane && !pieces.empty();
+    const int current = m_slotIndex, spare = 1 - m_slotIndex;
+    HS_TRY(reserveSlots(current, words));
+    if (fold)
+        HS_TRY(reserveSlots(spare, words));
     HS_TRY(m_hostSlots.reserve(slotBytes));
     KernelArgs args;
     args.type = plan.type;
     args.channels = plan.channels;
     args.map = plan.map;
-    args.d_slots = m_slots.get<unsigned long long>();
+    args.d_slots = m_slotBuffers[current].get<unsigned long long>();
     args.d_extrema = args.d_slots + plan.map.num_slots;
-    const LaunchContext ctx{m_props, m_tuning, m_stream.get()};
+    if (fold) {
+        args.d_zero = m_slotBuffers[spare].get<unsigned long long>();
+        args.zero_words = std::uint32_t(words);
+    }
+    m_countedSlots = args.d_slots;
+    const LaunchContext ctx{m_props, m_tuning, m_stream.get(), m_launchCache};
 
-    const std::vector<Piece> pieces = plan.pixels() ? makePieces(plan) : std::vector<Piece>{};
     if (resolution.skew)
         args.hot_slot = resolution.skew->topSlot;
     if (!pieces.empty() && needsHotKeys(strategy, plan, m_props)) {
@@ -281,19 +282,33 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
 
     // Cleared only now: a skew estimate of device input waits for the GPU, and the clear and the
     // tally should reach it back to back so the phase times hold no host round trip.
-    HS_TRY(beginSpan(Clear));
-    HS_CUDA_TRY(cudaMemsetAsync(m_slots.get(), 0, slotBytes, m_stream.get()));
-    HS_TRY(endSpan(Clear));
-
+    if (m_zeroedWords[current] < words) {
+        HS_TRY(mark(Clear));
+        HS_CUDA_TRY(cudaMemsetAsync(args.d_slots, 0, slotBytes, m_stream.get()));
+    }
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         HS_TRY(stagePiece(plan, pieces[i], int(i % 2), args.grid));
-        HS_TRY(beginSpan(Tally));
+        HS_TRY(mark(Tally));
         HS_TRY(launchStrategy(strategy, args, m_cub, ctx));
-        HS_TRY(endSpan(Tally));
+        args.d_zero = nullptr;  // the first piece cleared the spare buffer
+        args.zero_words = 0;
     }
-    HS_TRY(beginSpan(Download));
-    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get(), m_slots.get(), slotBytes, cudaMemcpyDeviceToHost, m_stream.get()));
-    HS_TRY(endSpan(Download));
+    m_zeroedWords[current] = 0;
+    if (fold) {
+        m_zeroedWords[spare] = words;
+        m_slotIndex = spare;
+    }
+    HS_TRY(mark(Download));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get(), args.d_slots, slotBytes, cudaMemcpyDeviceToHost, m_stream.get()));
+    return mark(End);
+}
+
+Status CudaBackend::reserveSlots(int index, std::size_t words)
+{
+    const std::size_t before = m_slotBuffers[index].capacity();
+    HS_TRY(m_slotBuffers[index].reserve(words * sizeof(std::uint64_t)));
+    if (m_slotBuffers[index].capacity() != before)
+        m_zeroedWords[index] = 0;  // a new allocation holds anything
     return Status::success();
 }
 
@@ -314,11 +329,12 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
         return Status::success();
     }
     HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
-    double ms[PhaseCount] = {};
-    for (const auto& [phase, span] : m_spans) {
+    // Each mark opens a phase that the next mark closes; stream order makes them back to back.
+    double ms[End] = {};
+    for (std::size_t i = 0; i + 1 < m_marks.size(); ++i) {
         float elapsed = 0;
-        HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, span.begin, span.end));
-        ms[phase] += elapsed;
+        HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, m_marks[i].second, m_marks[i + 1].second));
+        ms[m_marks[i].first] += elapsed;
     }
     unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots,
                 result, accumulate);
@@ -332,7 +348,7 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
                              EqualizeResult& result)
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
-    m_spans.clear();
+    m_marks.clear();
     m_eventsUsed = 0;
     const std::size_t rowBytes = std::size_t(plan.width) * plan.pixelBytes;
     const std::size_t bytes = rowBytes * std::size_t(plan.rows);
@@ -340,12 +356,12 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
     RequestPlan onDevice = plan;
     if (bytes > 0 && plan.space == MemorySpace::Host) {
         HS_TRY(m_equalizeIn.reserve(bytes));
-        HS_TRY(beginSpan(Upload));
+        HS_TRY(mark(Upload));
         // A folded contiguous region is one long row: its pitch is the row itself.
         const std::size_t sourcePitch = plan.rows == 1 ? rowBytes : plan.pitch;
         HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, sourcePitch, rowBytes, std::size_t(plan.rows),
                                       cudaMemcpyHostToDevice, m_stream.get()));
-        HS_TRY(endSpan(Upload));
+        HS_TRY(mark(Untimed));  // the skew sample, if `auto` takes one
         onDevice.origin = m_equalizeIn.get<unsigned char>();
         onDevice.pitch = rowBytes;
         onDevice.space = MemorySpace::Device;
@@ -355,6 +371,7 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
     m_ran = resolution.choice.strategy;
     m_reason = resolution.choice.reason;
     HS_TRY(enqueue(onDevice, resolution));
+    m_marks.pop_back();  // enqueue's End: the LUT and apply phases follow
     m_ready = true;
     const std::uint32_t levels = plan.type == SampleType::U8 ? 256u : 65536u;
     const int active = int(plan.activeChannels());
@@ -362,19 +379,18 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
     HS_TRY(m_luts.reserve(lutBytes));
     HS_TRY(m_hostLuts.reserve(lutBytes));
     HS_TRY(m_equalizeOut.reserve(std::max<std::size_t>(bytes, 1)));
-    const LaunchContext ctx{m_props, m_tuning, m_stream.get()};
-    HS_TRY(beginSpan(Merge));
-    HS_TRY(launchEqualizeLut(plan.map, m_slots.get<unsigned long long>(), m_luts.get<std::uint32_t>(), levels, active, ctx));
+    const LaunchContext ctx{m_props, m_tuning, m_stream.get(), m_launchCache};
+    HS_TRY(mark(Merge));
+    HS_TRY(launchEqualizeLut(plan.map, m_countedSlots, m_luts.get<std::uint32_t>(), levels, active, ctx));
     if (bytes > 0)
         HS_TRY(launchApplyLut(plan.type, plan.channels, SampleGrid{onDevice.origin, onDevice.pitch, plan.width, plan.rows},
                               m_equalizeOut.get<unsigned char>(), rowBytes, plan.map, m_luts.get<std::uint32_t>(), levels, ctx));
-    HS_TRY(endSpan(Merge));
-    HS_TRY(beginSpan(Download));
+    HS_TRY(mark(Download));
     HS_CUDA_TRY(cudaMemcpyAsync(m_hostLuts.get(), m_luts.get(), lutBytes, cudaMemcpyDeviceToHost, m_stream.get()));
     if (bytes > 0)
         HS_CUDA_TRY(cudaMemcpy2DAsync(output, outPitch, m_equalizeOut.get(), rowBytes, rowBytes, std::size_t(plan.rows),
                                       cudaMemcpyDeviceToHost, m_stream.get()));
-    HS_TRY(endSpan(Download));
+    HS_TRY(mark(End));
     m_plan = plan;
     HS_TRY(finish(result.histogram, false));
     result.timings = result.histogram.timings;
@@ -409,7 +425,7 @@ Status CudaBackend::readProbe(const void* d_data, std::size_t bytes, double& mil
     cudaEvent_t begin = takeEvent();
     cudaEvent_t end = takeEvent();
     HS_CUDA_TRY(cudaEventRecord(begin, m_stream.get()));
-    HS_TRY(launchReadProbe(d_data, bytes, m_probeSink.get<unsigned long long>(), {m_props, m_tuning, m_stream.get()}));
+    HS_TRY(launchReadProbe(d_data, bytes, m_probeSink.get<unsigned long long>(), {m_props, m_tuning, m_stream.get(), m_launchCache}));
     HS_CUDA_TRY(cudaEventRecord(end, m_stream.get()));
     HS_CUDA_TRY(cudaEventSynchronize(end));
     float elapsed = 0;

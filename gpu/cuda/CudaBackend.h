@@ -6,6 +6,7 @@
 #include "DeviceMemory.h"
 #include "Dispatch.h"
 
+#include <memory>
 #include <vector>
 
 namespace hs::detail {
@@ -33,24 +34,21 @@ private:
         std::int64_t x;
         std::int64_t width;
     };
-    struct Span {
-        cudaEvent_t begin;
-        cudaEvent_t end;
-    };
-    enum Phase { Upload, Clear, Tally, Merge, Download, PhaseCount };
+    // PhaseTimings' phases, one not reported, and the end of the call.
+    enum Phase { Upload, Clear, Tally, Merge, Download, Untimed, End };
     // A request's strategy resolved once, with the one skew sample it took, if any.
     struct Resolution {
         StrategyChoice choice;
-        std::optional<SkewEstimate> skew;
+        std::shared_ptr<const SkewEstimate> skew;
     };
 
     Status resolve(const RequestPlan& plan, Strategy requested, Resolution& resolution);
     Status enqueue(const RequestPlan& plan, const Resolution& resolution);
-    Status skewEstimate(const RequestPlan& plan, SkewEstimate& estimate);
+    Status skewEstimate(const RequestPlan& plan, std::shared_ptr<const SkewEstimate>& estimate);
     Status stagePiece(const RequestPlan& plan, const Piece& piece, int buffer, SampleGrid& grid);
     std::vector<Piece> makePieces(const RequestPlan& plan) const;
-    Status beginSpan(Phase phase);
-    Status endSpan(Phase phase);
+    Status mark(Phase phase);
+    Status reserveSlots(int index, std::size_t words);
     cudaEvent_t takeEvent();
 
     int m_device;
@@ -58,8 +56,14 @@ private:
     DeviceInfo m_info;
     DeviceProps m_props;
     ArchTuning m_tuning{};
+    LaunchCache m_launchCache;
     CudaStream m_stream;
-    DeviceBuffer m_slots;
+    // Two totals buffers (slots, then the encoded extremes), so that a launch can clear the one
+    // the next call counts into; m_zeroedWords says how many leading words are known to be zero.
+    DeviceBuffer m_slotBuffers[2];
+    std::size_t m_zeroedWords[2] = {0, 0};
+    int m_slotIndex = 0;
+    unsigned long long* m_countedSlots = nullptr;  // the buffer the last enqueue counted into
     PinnedBuffer m_hostSlots;
     DeviceBuffer m_stage[2];
     PinnedBuffer m_hostStage[2];
@@ -77,7 +81,8 @@ private:
     std::size_t m_sampleValues = 0;
     std::uint64_t m_pendingSignature = 0;
     std::uint64_t m_estimateSignature = 0;
-    std::optional<SkewEstimate> m_lastEstimate;
+    std::shared_ptr<const SkewEstimate> m_lastEstimate;
+    SkewCounter m_skewCounter;
     CubScratch m_cub;
     DeviceBuffer m_equalizeIn;
     DeviceBuffer m_equalizeOut;
@@ -85,7 +90,7 @@ private:
     PinnedBuffer m_hostLuts;
     std::vector<CudaEvent> m_events;
     std::size_t m_eventsUsed = 0;
-    std::vector<std::pair<Phase, Span>> m_spans;
+    std::vector<std::pair<Phase, cudaEvent_t>> m_marks;
 
     RequestPlan m_plan;
     Strategy m_ran = Strategy::Auto;

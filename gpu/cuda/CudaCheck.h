@@ -14,6 +14,9 @@ inline Status cudaStatus(cudaError_t error, const char* what)
 {
     if (error == cudaSuccess)
         return Status::success();
+    // Reported here, so reset: a later launch check must not find this error again and blame
+    // itself (a sticky error stays whatever is done).
+    cudaGetLastError();
     const ErrorCode code = error == cudaErrorMemoryAllocation ? ErrorCode::OutOfMemory : ErrorCode::CudaError;
     return Status::error(code, std::string(what) + ": " + cudaGetErrorName(error) + " ("
                                    + cudaGetErrorString(error) + ")");

@@ -3,38 +3,64 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <unordered_map>
 
 namespace hs::detail {
 
-SkewEstimate estimateSkew(const std::vector<std::uint32_t>& sampledSlots, std::uint32_t hotEntries)
+void SkewCounter::estimate(const std::uint32_t* slots, std::size_t count, std::uint32_t hotEntries, SkewEstimate& out)
 {
-    SkewEstimate estimate;
-    std::unordered_map<std::uint32_t, std::uint32_t> frequency;
+    std::size_t tableSize = 64;
+    while (tableSize < 2 * count)
+        tableSize *= 2;
+    if (m_keys.size() < tableSize) {
+        m_keys.assign(tableSize, kNoSlot);
+        m_counts.assign(tableSize, 0);
+    }
+    const std::uint32_t mask = std::uint32_t(tableSize - 1);
+    m_used.clear();
     std::size_t total = 0;
-    for (std::uint32_t slot : sampledSlots) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t slot = slots[i];
         if (slot == kNoSlot)
             continue;
-        ++frequency[slot];
         ++total;
-    }
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranked(frequency.begin(), frequency.end());
-    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-        return a.second != b.second ? a.second > b.second : a.first < b.first;
-    });
-    if (!ranked.empty()) {
-        estimate.topSlot = ranked.front().first;
-        estimate.topShare = double(ranked.front().second) / double(total);
-    }
-    if (hotEntries) {
-        estimate.hotKeys.assign(hotEntries, kNoSlot);
-        for (const auto& [slot, count] : ranked) {
-            std::uint32_t& entry = estimate.hotKeys[slot & (hotEntries - 1)];
-            if (entry == kNoSlot)
-                entry = slot;  // ranked by frequency: the more frequent slot keeps the entry
+        std::uint32_t h = (slot * 2654435761u) & mask;
+        while (m_keys[h] != kNoSlot && m_keys[h] != slot)
+            h = (h + 1) & mask;
+        if (m_keys[h] == kNoSlot) {
+            m_keys[h] = slot;
+            m_used.push_back(h);
         }
+        ++m_counts[h];
     }
-    return estimate;
+    out.topSlot = kNoSlot;
+    out.topShare = 0;
+    out.hotShare = 0;
+    out.hotKeys.assign(hotEntries, kNoSlot);
+    m_hotCounts.assign(hotEntries, 0);
+    std::uint32_t topCount = 0;
+    for (std::uint32_t h : m_used) {
+        const std::uint32_t slot = m_keys[h], n = m_counts[h];
+        if (n > topCount || (n == topCount && slot < out.topSlot)) {
+            topCount = n;
+            out.topSlot = slot;
+        }
+        if (hotEntries) {
+            const std::uint32_t e = slot & (hotEntries - 1);
+            if (n > m_hotCounts[e] || (n == m_hotCounts[e] && slot < out.hotKeys[e])) {
+                m_hotCounts[e] = n;
+                out.hotKeys[e] = slot;
+            }
+        }
+        m_keys[h] = kNoSlot;  // leave the table empty for the next frame
+        m_counts[h] = 0;
+    }
+    if (total) {
+        out.topShare = double(topCount) / double(total);
+        std::size_t hot = 0;
+        for (std::uint32_t n : m_hotCounts)
+            hot += n;
+        out.hotShare = double(hot) / double(total);
+    }
 }
 
 std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_t count)
@@ -66,7 +92,7 @@ namespace {
 
 bool fitsOptinShared(const RequestPlan& plan, const DeviceProps& props)
 {
-    return std::size_t(plan.map.num_slots) * sizeof(std::uint32_t) <= props.sharedPerBlockOptin;
+    return std::size_t(plan.map.num_slots) * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
 }  // namespace
@@ -90,6 +116,8 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     // run-length path wins single-value frames by less than the run-to-run spread); up to opt-in
     // shared memory -> one `large-bins` pass; beyond it, tiles of opt-in shared memory for flat
     // data and the hot cache for skewed data. Only the last needs the skew estimate.
+    if (plan.type == SampleType::U8 && tuning.autoPerLane)
+        return {Strategy::PerLane, "auto: 8-bit samples: per-lane"};
     const std::string slots = std::to_string(plan.map.num_slots) + " slots";
     if (plan.map.num_slots <= tuning.autoSharedSlotsMax)
         return {Strategy::Shared, "auto: " + slots + " fit in default shared memory (<= "
@@ -97,14 +125,24 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     if (fitsOptinShared(plan, props))
         return {Strategy::LargeBins, "auto: " + slots + " fit in opt-in shared memory ("
                                          + std::to_string(props.sharedPerBlockOptin / 1024) + " KiB): one large-bins pass"};
+    // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass each);
+    // many tiles -> the hot cache where the sampled hot set holds most samples, else plain
+    // global atomics, which spread over that many bins anyway.
     const double share = skew ? skew->topShare : 0.0;
-    char figures[96];
-    std::snprintf(figures, sizeof figures, "top-slot share %.1f%% %s %.0f%%", 100.0 * share,
-                  share >= tuning.autoHotCacheShare ? ">=" : "<", 100.0 * tuning.autoHotCacheShare);
-    const std::string why = "auto: " + slots + " exceed opt-in shared memory; " + figures;
+    const double hot = skew ? skew->hotShare : 0.0;
+    const std::uint64_t tiles = (std::uint64_t(plan.map.num_slots) * sizeof(std::uint32_t) + props.sharedPerBlockOptin - 1)
+                              / props.sharedPerBlockOptin;
+    char figures[160];
+    std::snprintf(figures, sizeof figures, "%llu opt-in tiles; top-slot share %.1f%%, hot-set share %.1f%%",
+                  static_cast<unsigned long long>(tiles), 100.0 * share, 100.0 * hot);
+    const std::string why = "auto: " + slots + " exceed opt-in shared memory (" + figures + ")";
     if (share >= tuning.autoHotCacheShare)
-        return {Strategy::LargeBins, why + ": large-bins hot cache"};
-    return {Strategy::Replicated, why + ": replicated slot tiles"};
+        return {Strategy::LargeBins, why + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache"};
+    if (tiles <= std::uint64_t(tuning.autoTilesMax))
+        return {Strategy::Replicated, why + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles"};
+    if (hot >= tuning.autoHotSetShare)
+        return {Strategy::LargeBins, why + ": hot set >= " + std::to_string(int(100 * tuning.autoHotSetShare)) + "%: large-bins hot cache"};
+    return {Strategy::GlobalAtomic, why + ": global-atomic"};
 }
 
 Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx)
@@ -117,6 +155,7 @@ Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub
     case Strategy::RunLength: return launchRunLength(args, ctx);
     case Strategy::LargeBins: return launchLargeBins(args, ctx);
     case Strategy::Cub: return launchCubHistogram(args, cub, ctx);
+    case Strategy::PerLane: return launchPerLane(args, ctx);
     case Strategy::Auto:
     case Strategy::Cpu: break;
     }

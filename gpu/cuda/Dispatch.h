@@ -15,10 +15,23 @@ inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
 struct SkewEstimate {
     std::uint32_t topSlot = kNoSlot;
     double topShare = 0;                  // share of sampled samples in the top slot
+    double hotShare = 0;                  // share of sampled samples whose slot holds a hotKeys entry
     std::vector<std::uint32_t> hotKeys;   // direct-mapped table: entry slot & (size-1), or kNoSlot
 };
 
-SkewEstimate estimateSkew(const std::vector<std::uint32_t>& sampledSlots, std::uint32_t hotEntries);
+// Turns a slot sample into an estimate, in time linear in the sample: an open-addressed count,
+// and the hot table filled entry by entry with the most frequent slot mapping there (ties: the
+// smaller slot). Its buffers are reused, so a frame's estimate allocates nothing.
+class SkewCounter {
+public:
+    void estimate(const std::uint32_t* slots, std::size_t count, std::uint32_t hotEntries, SkewEstimate& out);
+
+private:
+    std::vector<std::uint32_t> m_keys;
+    std::vector<std::uint32_t> m_counts;
+    std::vector<std::uint32_t> m_used;
+    std::vector<std::uint32_t> m_hotCounts;
+};
 
 // Samples up to `count` pixels of a host-memory plan, as slots (kNoSlot for inactive channels).
 std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_t count);

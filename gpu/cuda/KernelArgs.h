@@ -21,6 +21,10 @@ struct SampleGrid {
 
 inline constexpr std::uint64_t kMaxPieceSamples = std::uint64_t(1) << 30;
 
+// Shared memory a block-private kernel declares statically (its block's extremes), kept free
+// when deciding whether a slot set fits opt-in shared memory in one pass.
+inline constexpr std::size_t kStaticSharedReserve = 256;
+
 struct DeviceProps {
     int computeMajor = 0;
     int multiprocessors = 1;
@@ -43,6 +47,8 @@ struct KernelArgs {
     std::uint32_t hot_slot = 0xffffffffu;   // `run-length`: the sampled heaviest slot
     const std::uint32_t* d_hot_keys = nullptr;  // `large-bins`: direct-mapped hot-slot table
     std::uint32_t hot_entries = 0;
+    unsigned long long* d_zero = nullptr;   // `per-lane`: the next call's totals, cleared in this launch
+    std::uint32_t zero_words = 0;
 };
 
 }  // namespace hs::detail

@@ -63,26 +63,19 @@ constexpr int groupPixels() { return 16 / int(sizeof(T)); }
 // A persistent grid: as many blocks as stay resident, spread over rows first so that each
 // block walks long stretches of one row, and never more than the work needs.
 inline Status gridFor(const void* kernel, int threads, std::size_t smemBytes, const SampleGrid& grid,
-                      const DeviceProps& props, int pixelsPerStep, dim3& blocks)
+                      const LaunchContext& ctx, int pixelsPerStep, dim3& blocks)
 {
     int perMultiprocessor = 0;
-    HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, threads, smemBytes));
+    HS_TRY(ctx.cache.blocksPerMultiprocessor(kernel, threads, smemBytes, perMultiprocessor));
     if (perMultiprocessor < 1)
         return Status::error(ErrorCode::CudaError, "kernel does not fit on a multiprocessor");
-    const std::int64_t resident = std::int64_t(perMultiprocessor) * props.multiprocessors;
+    const std::int64_t resident = std::int64_t(perMultiprocessor) * ctx.props.multiprocessors;
     const std::int64_t steps = (grid.width + pixelsPerStep - 1) / pixelsPerStep;
     const std::int64_t neededX = std::max<std::int64_t>(1, (steps + threads - 1) / threads);
     std::int64_t y = std::clamp<std::int64_t>(std::min(grid.rows, resident), 1, 65535);
     std::int64_t x = std::clamp<std::int64_t>(resident / y, 1, neededX);
     x = std::min<std::int64_t>(x, 0x7fffffff);
     blocks = dim3(unsigned(x), unsigned(y), 1);
-    return Status::success();
-}
-
-inline Status allowDynamicShared(const void* kernel, std::size_t bytes)
-{
-    if (bytes > 48 * 1024)
-        HS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
     return Status::success();
 }
 
@@ -97,9 +90,9 @@ Status launchOnGrid(void (*kernel)(KernelArgs), const char* name, const KernelAr
                     int threads, std::size_t smemBytes)
 {
     const void* entry = reinterpret_cast<const void*>(kernel);
-    HS_TRY(allowDynamicShared(entry, smemBytes));
+    HS_TRY(ctx.cache.allowDynamicShared(entry, smemBytes, ctx.props.sharedPerBlockOptin));
     dim3 blocks;
-    HS_TRY(gridFor(entry, threads, smemBytes, args.grid, ctx.props, groupPixels<T>(), blocks));
+    HS_TRY(gridFor(entry, threads, smemBytes, args.grid, ctx, groupPixels<T>(), blocks));
     kernel<<<blocks, threads, smemBytes, ctx.stream>>>(args);
     return lastLaunchStatus(name);
 }

@@ -81,24 +81,26 @@ template <typename Family>
 Status launchPrivatized(const KernelArgs& args, const LaunchContext& ctx)
 {
     const PrivatizedFamily& row = privatizedFamily(Family::kStrategy);
-    const std::size_t budget = sharedBudgetBytes(row.budget, ctx.props);
-    KernelArgs a = args;
-    a.replicas = 1;
-    if (row.replicate) {
-        const std::uint64_t fit = budget / (std::uint64_t(args.map.num_slots) * sizeof(std::uint32_t));
-        a.replicas = floorPowerOfTwo(std::clamp<std::uint64_t>(fit, 1, std::uint64_t(ctx.tuning.replicasMax)));
-    }
-    const std::uint32_t tileSlots = std::uint32_t(budget / (sizeof(std::uint32_t) * a.replicas));
     return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
         using M = decltype(mapper);
+        const auto kernel = privatizedKernel<T, C, M, Family>;
+        std::size_t fixed = 0;
+        HS_TRY(ctx.cache.staticSharedBytes(reinterpret_cast<const void*>(kernel), fixed));
+        const std::size_t budget = sharedBudgetBytes(row.budget, ctx.props) - fixed;
+        KernelArgs a = args;
+        a.replicas = 1;
+        if (row.replicate) {
+            const std::uint64_t fit = budget / (std::uint64_t(args.map.num_slots) * sizeof(std::uint32_t));
+            a.replicas = floorPowerOfTwo(std::clamp<std::uint64_t>(fit, 1, std::uint64_t(ctx.tuning.replicasMax)));
+        }
+        const std::uint32_t tileSlots = std::uint32_t(budget / (sizeof(std::uint32_t) * a.replicas));
         for (std::uint32_t begin = 0; begin < args.map.num_slots; begin += tileSlots) {
             a.tile_begin = begin;
             a.tile_end = std::min(args.map.num_slots, begin + tileSlots);
             const std::size_t smem = std::size_t(a.tile_end - begin) * a.replicas * sizeof(std::uint32_t);
-            HS_TRY(launchOnGrid<T>(privatizedKernel<T, C, M, Family>, Family::kName, a, ctx, ctx.tuning.privatizedThreads,
-                                   smem));
+            HS_TRY(launchOnGrid<T>(kernel, Family::kName, a, ctx, ctx.tuning.privatizedThreads, smem));
         }
         return Status::success();
     });

@@ -40,19 +40,36 @@ struct ArchTuning {
     // beats tiles; 65,536-bin Zipf (top share ~9 %) tiles at 0.082 ms against 0.106 for the
     // cache, 90 % hot caches at 0.042 against 0.071 ms (final run).
     double autoHotCacheShare;
+    // `auto` beyond opt-in shared memory, below that share: up to this many tiles of opt-in memory
+    // (one pass over the input each) beat the hot cache: 65,536 bins (2 tiles) 0.086 against
+    // 0.210 ms uniform, 100,000 bins (2) 0.107 against 0.201, 131,072-id Zipf tokens (3) 0.454
+    // against 0.605; at 1,000,000 bins (18 tiles) the hot cache wins, 0.124 against 0.702 Zipf
+    // (issue12-explore run, with the limit at 2). More tiles go to the hot cache when the sampled hot set holds at least
+    // autoHotSetShare of the samples, else to plain global atomics.
+    int autoTilesMax;
+    double autoHotSetShare;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
     std::uint32_t skewSamplePixels;
+    // `per-lane`: the most warps per block; the opt-in shared memory usually binds first (8 KiB
+    // of byte counters per warp and channel: 28 warps for one channel on sm_90, 6 for four).
+    int perLaneMaxWarps;
+    // `auto` counts 8-bit samples with `per-lane` (any binning: it counts values). Off: on the
+    // H200 `shared` was as fast or faster on every 8-bit cell (4K RGB 0.027 against 0.027 ms, 4K
+    // RGBA 0.034 against 0.044, 8K RGB 0.064 against 0.074, 64 MiB bytes 0.043 against 0.046;
+    // 2026-11-30_NVIDIA-H200_issue12-explore run): per-lane is issue-bound, not memory-bound
+    // (PERFORMANCE.md).
+    bool autoPerLane;
     // Host frames go up through two pinned staging buffers of this size, so the copy of piece n+1
     // overlaps the count of piece n; 64 MiB holds a 4K RGBA f32 frame in two pieces.
     std::size_t stageBytes;
 };
 
 inline constexpr ArchTuning kArchTunings[] = {
-    // major threads simple probe replicas hot   autoShared autoHot sample stage
-    {7, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, std::size_t(64) << 20},
-    {8, 256, 256, 512, 32, 4096, 12288, 0.25, 4096, std::size_t(64) << 20},
-    {9, 1024, 256, 512, 32, 8192, 12288, 0.25, 4096, std::size_t(64) << 20},
+    // major threads simple probe replicas hot autoShared autoHot tiles hotSet sample perLane autoPerLane stage
+    {7, 256, 256, 512, 32, 4096, 12288, 0.25, 3, 0.5, 4096, 32, false, std::size_t(64) << 20},
+    {8, 256, 256, 512, 32, 4096, 12288, 0.25, 3, 0.5, 4096, 32, false, std::size_t(64) << 20},
+    {9, 1024, 256, 512, 32, 8192, 12288, 0.25, 3, 0.5, 4096, 32, false, std::size_t(64) << 20},
 };
 
 // The equalization LUT kernel's block: a compile-time size because CUB's BlockScan takes it as a

@@ -4,6 +4,8 @@
 #include "CudaBackendFactory.h"
 #include "EngineImpl.h"
 
+#include <algorithm>
+
 namespace hs {
 
 namespace {
@@ -32,8 +34,21 @@ Status checkAccumulateShape(const detail::RequestPlan& plan, const HistogramRequ
     return Status::success();
 }
 
-Status checkStrategyAvailable(Strategy strategy, const detail::Backend& backend)
+Status checkStrategyAvailable(Strategy strategy, const HistogramRequest& request, const detail::Backend& backend)
 {
+    const SampleType type = request.image.type;
+    if (!strategyAccepts(strategy, type))
+        return Status::error(ErrorCode::UnsupportedStrategy, "strategy '" + std::string(strategyName(strategy))
+                                                                 + "' does not count " + std::string(sampleTypeName(type))
+                                                                 + " samples");
+    std::uint32_t bins = 1;
+    for (int c = 0; c < request.image.channels && c < kMaxChannels; ++c)
+        if (request.binning[c].active)
+            bins = std::max(bins, request.binning[c].bins);
+    if (!strategyAccepts(strategy, type, bins))
+        return Status::error(ErrorCode::UnsupportedStrategy, "strategy '" + std::string(strategyName(strategy))
+                                                                 + "' takes at most " + std::to_string(kCubMaxBins)
+                                                                 + " bins per channel, not " + std::to_string(bins));
     if (isGpuStrategy(strategy) && backend.kind() != BackendKind::Cuda)
         return Status::error(ErrorCode::NoDevice, "strategy '" + std::string(strategyName(strategy))
                                                       + "' needs a CUDA device, and none is available");
@@ -84,7 +99,7 @@ Status HistogramEngine::submit(const HistogramRequest& request)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    HS_TRY(checkStrategyAvailable(request.strategy, *m_impl->backend));
+    HS_TRY(checkStrategyAvailable(request.strategy, request, *m_impl->backend));
     m_impl->pendingStatus = m_impl->backend->submit(plan, request.strategy);
     m_impl->pending = true;
     return m_impl->pendingStatus;
@@ -171,7 +186,7 @@ Status HistogramEngine::chooseStrategy(const HistogramRequest& request, Strategy
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    HS_TRY(checkStrategyAvailable(request.strategy, *m_impl->backend));
+    HS_TRY(checkStrategyAvailable(request.strategy, request, *m_impl->backend));
     return m_impl->backend->chooseStrategy(plan, request.strategy, choice);
 }
 

@@ -16,7 +16,7 @@ constexpr std::array<std::pair<SampleType, std::string_view>, 6> kTypeNames{{
     {SampleType::F32, "f32"},
 }};
 
-constexpr std::array<std::pair<Strategy, std::string_view>, 9> kStrategyNames{{
+constexpr std::array<std::pair<Strategy, std::string_view>, 10> kStrategyNames{{
     {Strategy::Auto, "auto"},
     {Strategy::Cpu, "cpu"},
     {Strategy::GlobalAtomic, "global-atomic"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<Strategy, std::string_view>, 9> kStrategyNames{{
     {Strategy::RunLength, "run-length"},
     {Strategy::LargeBins, "large-bins"},
     {Strategy::Cub, "cub"},
+    {Strategy::PerLane, "per-lane"},
 }};
 
 }  // namespace
@@ -89,6 +90,15 @@ const std::vector<Strategy>& allStrategies()
 }
 
 bool isGpuStrategy(Strategy strategy) { return strategy != Strategy::Auto && strategy != Strategy::Cpu; }
+
+bool strategyAccepts(Strategy strategy, SampleType type, std::uint32_t bins)
+{
+    if (strategy == Strategy::PerLane)
+        return type == SampleType::U8;
+    if (strategy == Strategy::Cub)
+        return bins <= kCubMaxBins;
+    return true;
+}
 
 const std::vector<Strategy>& gpuStrategies()
 {

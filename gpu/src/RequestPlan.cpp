@@ -217,39 +217,63 @@ Extremes channelExtremes(const RequestPlan& plan, const ChannelMap& m, const std
 
 }  // namespace
 
+namespace {
+
+// Millions of bins are a memory copy of megabytes: done by all cores, it stays near the download.
+void copyCounts(const std::uint64_t* from, std::uint32_t bins, std::vector<std::uint64_t>& to)
+{
+    constexpr std::int64_t kChunk = std::int64_t(1) << 18;
+    to.resize(bins);
+    if (bins < 4 * kChunk) {
+        std::copy(from, from + bins, to.begin());
+        return;
+    }
+    std::uint64_t* out = to.data();
+    const std::int64_t chunks = (std::int64_t(bins) + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < chunks; ++k) {
+        const std::int64_t begin = k * kChunk, end = std::min<std::int64_t>(bins, begin + kChunk);
+        std::copy(from + begin, from + end, out + begin);
+    }
+}
+
+}  // namespace
+
 void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsigned long long* extrema,
                  HistogramResult& result, bool accumulate)
 {
+    // Replacing a result reuses its vectors: a steady stream of frames allocates nothing here.
     if (!accumulate)
-        result.channels.clear();
+        result.channels.resize(std::size_t(plan.activeChannels()));
     std::size_t index = 0;
     for (int c = 0; c < plan.channels; ++c) {
         const ChannelMap& m = plan.map.ch[c];
         if (!m.active)
             continue;
-        if (!accumulate) {
-            ChannelHistogram h;
-            h.channel = c;
-            h.binning = plan.binning[c];
-            h.counts.assign(m.num_bins, 0);
-            result.channels.push_back(std::move(h));
-        }
         ChannelHistogram& h = result.channels[index++];
         const std::uint64_t* s = slots + m.base;
+        const Extremes e = channelExtremes(plan, m, s, extrema, c);
+        if (!accumulate) {
+            h.channel = c;
+            h.binning = plan.binning[c];
+            copyCounts(s, m.num_bins, h.counts);
+            h.below = s[m.num_bins];
+            h.above = s[m.num_bins + 1];
+            h.nan = s[m.num_bins + 2];
+            h.hasValues = e.seen;
+            h.minValue = e.seen ? e.lo : 0;
+            h.maxValue = e.seen ? e.hi : 0;
+            continue;
+        }
         for (std::uint32_t b = 0; b < m.num_bins; ++b)
             h.counts[b] += s[b];
         h.below += s[m.num_bins];
         h.above += s[m.num_bins + 1];
         h.nan += s[m.num_bins + 2];
-        const Extremes e = channelExtremes(plan, m, s, extrema, c);
         if (e.seen) {
-            const bool merge = accumulate && h.hasValues;
-            h.minValue = merge ? std::min(h.minValue, e.lo) : e.lo;
-            h.maxValue = merge ? std::max(h.maxValue, e.hi) : e.hi;
+            h.minValue = h.hasValues ? std::min(h.minValue, e.lo) : e.lo;
+            h.maxValue = h.hasValues ? std::max(h.maxValue, e.hi) : e.hi;
             h.hasValues = true;
-        } else if (!accumulate) {
-            h.hasValues = false;
-            h.minValue = h.maxValue = 0;
         }
     }
     result.samples = accumulate ? result.samples + plan.samples() : plan.samples();

@@ -144,7 +144,7 @@ Status launchOutOfRange(const KernelArgs& args, const unsigned long long* d_inRa
     const int threads = ctx.tuning.simpleThreads;
     auto launch = [&](auto kernel) -> Status {
         dim3 blocks;
-        HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, args.grid, ctx.props, groupPixels<T>(), blocks));
+        HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, args.grid, ctx, groupPixels<T>(), blocks));
         kernel<<<blocks, threads, 0, ctx.stream>>>(args, d_inRange, everyChannelIdentity(args.map));
         return lastLaunchStatus("outOfRangeKernel");
     };
@@ -183,7 +183,7 @@ Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const Lau
             auto* d_local = scratch.converted.get<std::int32_t>();
             const auto kernel = localSlotKernel<T, C>;
             dim3 blocks;
-            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, SampleGrid{nullptr, 0, pixels, 1}, ctx.props, 1, blocks));
+            HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, SampleGrid{nullptr, 0, pixels, 1}, ctx, 1, blocks));
             kernel<<<blocks, threads, 0, ctx.stream>>>(args, d_local);
             HS_TRY(lastLaunchStatus("localSlotKernel"));
             std::array<long long, C> lower{}, upper{};

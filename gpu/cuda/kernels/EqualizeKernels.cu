@@ -100,7 +100,7 @@ Status launchApplyLut(SampleType type, int channels, const SampleGrid& in, unsig
             dim3 blocks;
             const int threads = ctx.tuning.simpleThreads;
             HS_TRY(gridFor(reinterpret_cast<const void*>(kernel), threads, 0, SampleGrid{nullptr, 0, in.width * in.rows, 1},
-                           ctx.props, 1, blocks));
+                           ctx, 1, blocks));
             kernel<<<blocks, threads, 0, ctx.stream>>>(in, d_out, outPitch, map, d_luts, levels);
             return lastLaunchStatus("applyLutKernel");
         } else {

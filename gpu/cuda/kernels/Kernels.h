@@ -4,6 +4,7 @@
 
 #include "../DeviceMemory.h"
 #include "../KernelArgs.h"
+#include "../LaunchCache.h"
 #include "../Tuning.h"
 
 namespace hs::detail {
@@ -12,6 +13,7 @@ struct LaunchContext {
     const DeviceProps& props;
     const ArchTuning& tuning;
     cudaStream_t stream;
+    LaunchCache& cache;
 };
 
 Status launchGlobalAtomic(const KernelArgs& args, const LaunchContext& ctx);
@@ -20,6 +22,7 @@ Status launchWarpAggregated(const KernelArgs& args, const LaunchContext& ctx);
 Status launchReplicated(const KernelArgs& args, const LaunchContext& ctx);
 Status launchRunLength(const KernelArgs& args, const LaunchContext& ctx);
 Status launchLargeBins(const KernelArgs& args, const LaunchContext& ctx);
+Status launchPerLane(const KernelArgs& args, const LaunchContext& ctx);
 
 // CUB needs scratch: its temporary storage, 32-bit counters, and an f16 -> f32 copy.
 struct CubScratch {

@@ -64,7 +64,7 @@ struct LargeBinsPrivateFamily {
 
 Status launchLargeBins(const KernelArgs& args, const LaunchContext& ctx)
 {
-    if (std::size_t(args.map.num_slots) * sizeof(std::uint32_t) <= ctx.props.sharedPerBlockOptin)
+    if (std::size_t(args.map.num_slots) * sizeof(std::uint32_t) + kStaticSharedReserve <= ctx.props.sharedPerBlockOptin)
         return launchPrivatized<LargeBinsPrivateFamily>(args, ctx);
     if (!args.d_hot_keys || args.hot_entries == 0)
         return Status::error(ErrorCode::InvalidArgument, "large-bins needs a hot-slot table");

@@ -61,7 +61,7 @@ Status launchReadProbe(const void* d_data, std::size_t bytes, unsigned long long
 {
     const int threads = ctx.tuning.probeThreads;
     int perMultiprocessor = 0;
-    HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, readProbeKernel, threads, 0));
+    HS_TRY(ctx.cache.blocksPerMultiprocessor(reinterpret_cast<const void*>(readProbeKernel), threads, 0, perMultiprocessor));
     const unsigned blocks = unsigned(std::max(1, perMultiprocessor) * ctx.props.multiprocessors);
     readProbeKernel<<<blocks, threads, 0, ctx.stream>>>(static_cast<const uint4*>(d_data), bytes / 16, d_sink);
     return lastLaunchStatus("readProbeKernel");

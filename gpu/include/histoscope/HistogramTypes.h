@@ -29,6 +29,7 @@ enum class Strategy {
     RunLength,
     LargeBins,
     Cub,
+    PerLane,   // 8-bit samples only: per-lane byte counters, no atomics while counting
 };
 
 // Stable names, as the user types them on the command line and stores them in settings.
@@ -37,6 +38,13 @@ std::optional<Strategy> strategyFromName(std::string_view name);
 const std::vector<Strategy>& allStrategies();     // every strategy, auto first
 const std::vector<Strategy>& gpuStrategies();     // the ones that need a CUDA device
 bool isGpuStrategy(Strategy strategy);
+// Whether the strategy takes a request of this sample type with up to `bins` bins per channel:
+// `per-lane` counts 8-bit samples only, and `cub` takes at most kCubMaxBins bins (CUB keeps one
+// global copy of the bins per block, and its 32-bit offsets into them overflow beyond: an illegal
+// address at 2^24 bins over 16 M keys on the H200). A request a strategy does not take fails with
+// ErrorCode::UnsupportedStrategy.
+bool strategyAccepts(Strategy strategy, SampleType type, std::uint32_t bins = 1);
+inline constexpr std::uint32_t kCubMaxBins = 1u << 20;
 
 enum class MemorySpace { Host, Device };
 
