@@ -17,7 +17,7 @@ extern __shared__ std::uint32_t scopeCounters[];
 
 
 constexpr std::uint64_t kPacked16Max = 0xffffu;
-constexpr std::size_t kStaticSharedReserve = 1024;  // the merge's few shared words and the driver's reserve
+constexpr std::size_t kScopeSharedReserve = 1024;  // the merge's few shared words and the driver's reserve
 
 // Kernels are compiled for a fixed channel count only where speed matters (8-bit gray, RGB and
 // RGBA, 16-bit RGB and RGBA); every other layout runs the generic form, C = 0, whose channel

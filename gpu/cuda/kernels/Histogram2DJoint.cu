@@ -204,7 +204,7 @@ JointPlan planJoint(const Launch2D& L, const Device2D& device, const Tuning2D& t
 {
     JointPlan plan;
     const std::uint64_t slots = L.map.numSlots;
-    const std::size_t budget = device.sharedOptin > kStaticSharedReserve ? device.sharedOptin - kStaticSharedReserve : 4096;
+    const std::size_t budget = device.sharedOptin > kScopeSharedReserve ? device.sharedOptin - kScopeSharedReserve : 4096;
     if (slots * 4 <= budget / 2 || !tuning.packed16) {
         plan.packed16 = false;
         plan.tileSlots = std::uint32_t(std::min<std::uint64_t>(slots, budget / 4));

@@ -183,7 +183,7 @@ StripPlan planStrips(const Launch2D& L, const Device2D& device, const Tuning2D& 
     const std::uint64_t bound = std::uint64_t(L.region.rows) * std::min<std::uint64_t>(maxCols, std::uint64_t(L.region.width));
     plan.packed16 = tuning.packed16 && bound <= kPacked16Max;
     const std::uint64_t bytesPerBin = ySlotsTotal * (plan.packed16 ? 2 : 4);
-    const std::size_t budget = device.sharedOptin > kStaticSharedReserve ? device.sharedOptin - kStaticSharedReserve : 0;
+    const std::size_t budget = device.sharedOptin > kScopeSharedReserve ? device.sharedOptin - kScopeSharedReserve : 0;
     if (bytesPerBin + 4 > budget)
         return plan;
     const std::uint64_t avgCols = std::max<std::uint64_t>(1, xm.irange / xm.num_bins);
