@@ -1,4 +1,4 @@
-#include "BenchCommand.h"
+#include "bench/BenchCommand.h"
 
 #include "histoscope/HistogramTypes.h"
 

@@ -1,8 +1,8 @@
 // The benchmark matrix of issues #2/#4: every strategy is checked exactly against the reference
 // before it is timed; times are CUDA-event medians after a warm-up, over rotating input buffers
 // so the input never sits in L2; the read probe and CUB run in the same process.
-#include "BenchCommand.h"
-#include "TestCases.h"
+#include "bench/BenchCommand.h"
+#include "gpu/testing/TestCases.h"
 
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"

@@ -2,7 +2,7 @@
 // the GPU with one strategy, checks nothing itself, writes the exact counts for the caller to
 // compare, and reports the CUDA-event median of the counting phases and the read probe of the
 // same bytes. bench/peers.py runs it beside torch.bincount and cupy.bincount on the same file.
-#include "BenchCommand.h"
+#include "bench/BenchCommand.h"
 
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"

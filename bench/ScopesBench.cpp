@@ -11,8 +11,8 @@
 //                                       read probe of the same bytes; CUDA-event medians after
 //                                       warm-up, device-resident input and counters; each timed
 //                                       variant's counters checked against the reference once.
-#include "Histogram2DCases.h"
-#include "TestCases.h"
+#include "gpu/testing/Histogram2DCases.h"
+#include "gpu/testing/TestCases.h"
 
 #include "../gpu/cuda/CudaCheck.h"
 #include "../gpu/cuda/DeviceMemory.h"

@@ -1,7 +1,7 @@
 // The GPU machine has no Qt, so this runs the same exactness matrix as tests/tst_strategies.cpp
 // against the reference, for every strategy, from host and from device memory.
-#include "BenchCommand.h"
-#include "TestCases.h"
+#include "bench/BenchCommand.h"
+#include "gpu/testing/TestCases.h"
 
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"

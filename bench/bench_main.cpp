@@ -1,4 +1,4 @@
-#include "BenchCommand.h"
+#include "bench/BenchCommand.h"
 
 int main(int argc, char** argv)
 {

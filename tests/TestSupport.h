@@ -5,7 +5,7 @@
 
 #include "io/Frame.h"
 
-#include "TestCases.h"
+#include "gpu/testing/TestCases.h"
 
 #include <QMetaObject>
 #include <QObject>

@@ -1,7 +1,7 @@
 // The engine facade: input validation with clear messages, backend selection, strategy names,
 // the asynchronous submit/finish pair used from worker threads, the one-engine-per-thread
 // contract, and the record of which strategy ran and why.
-#include "TestCases.h"
+#include "gpu/testing/TestCases.h"
 
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"

@@ -3,8 +3,8 @@
 // poisoned before each run and the device counters too (HISTOSCOPE_POISON_2D); inputs are fresh
 // random frames (the seed is printed, HISTOSCOPE_SEED replays it). Then oracles written here from
 // docs/SCOPES.md: what a parade cell means, the integer luma/Cb/Cr formulas, hue and saturation.
-#include "Histogram2DCases.h"
-#include "TestCases.h"
+#include "gpu/testing/Histogram2DCases.h"
+#include "gpu/testing/TestCases.h"
 
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/Histogram2D.h"

@@ -2,7 +2,7 @@
 // of issue #2. Inputs are fresh random images (the seed is printed, and HISTOSCOPE_SEED replays
 // it, row by row); results are poisoned first. The float-binning oracle at the end tests the
 // binning definition itself, with code that shares nothing with SlotMapping.h.
-#include "TestCases.h"
+#include "gpu/testing/TestCases.h"
 
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"

@@ -1,4 +1,4 @@
-#include "Histogram2DCases.h"
+#include "gpu/testing/Histogram2DCases.h"
 
 #include <algorithm>
 #include <cmath>

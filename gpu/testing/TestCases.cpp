@@ -1,4 +1,4 @@
-#include "TestCases.h"
+#include "gpu/testing/TestCases.h"
 
 #include <algorithm>
 #include <cmath>
