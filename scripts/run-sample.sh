@@ -6,11 +6,11 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 sample=resources/samples/sample.png
-./build/app/histoscope-cli histogram "$sample"
+./build/app/cli/histoscope-cli histogram "$sample"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  exec ./build/app/histoscope "$sample"
+  exec ./build/app/gui/histoscope "$sample"
 else
   mkdir -p build/screenshots
-  xvfb-run -a -s "-screen 0 1600x1000x24" ./build/app/histoscope --screenshot build/screenshots/sample-run.png "$sample"
+  xvfb-run -a -s "-screen 0 1600x1000x24" ./build/app/gui/histoscope --screenshot build/screenshots/sample-run.png "$sample"
   echo "no display: the app ran under Xvfb; its window is in build/screenshots/sample-run.png"
 fi
