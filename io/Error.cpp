@@ -17,6 +17,7 @@ QString errorKindName(ErrorKind kind)
     case ErrorKind::WriteFailed: return QStringLiteral("write-failed");
     case ErrorKind::InvalidInput: return QStringLiteral("invalid-input");
     case ErrorKind::Engine: return QStringLiteral("engine");
+    case ErrorKind::Usage: return QStringLiteral("usage");
     case ErrorKind::NotAFile: return QStringLiteral("not-a-file");
     case ErrorKind::TooLarge: return QStringLiteral("too-large");
     case ErrorKind::TimedOut: return QStringLiteral("timed-out");

@@ -23,6 +23,7 @@ enum class ErrorKind {
     WriteFailed,      // an output could not be written, flushed or renamed whole
     InvalidInput,     // a request the data cannot satisfy (no channel, unsupported depth)
     Engine,           // the counting engine refused or failed (hs::Status)
+    Usage,            // a command line that cannot run (an option's value, a missing argument)
     NotAFile,         // a folder, FIFO, device or socket where a regular file was needed
     TooLarge,         // decoding would take more memory than the budget allows
     TimedOut,         // a decoder made no progress within the watchdog's time

@@ -280,13 +280,13 @@ int runBatchCommand(const QStringList& arguments)
     Interrupts::install();
     QCommandLineParser parser;
     BatchOptions options;
-    QString problem;
+    Error problem;
     auto usage = [](const QString& text) {
         printError(QStringLiteral("histoscope-cli batch: %1\n").arg(text));
         return 2;
     };
     if (!parseBatchOptions(arguments, parser, options, problem))
-        return usage(problem);
+        return usage(problem.message());
     if (parser.isSet("help")) {
         printOutput(parser.helpText());
         return 0;
@@ -294,7 +294,7 @@ int runBatchCommand(const QStringList& arguments)
     {
         hs::HistogramEngine probe(hs::EngineOptions{options.histogram.counting.useGpu});
         if (!checkStrategyAvailable(options.histogram.counting, probe.hasGpu(), problem))
-            return usage(problem);
+            return usage(problem.message());
         if (!probe.notice().empty())
             printError(QStringLiteral("note: %1\n").arg(QString::fromStdString(probe.notice())));
     }

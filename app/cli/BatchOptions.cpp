@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser, BatchOptions& options, QString& error)
+bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser, BatchOptions& options, Error& error)
 {
     const int cores = std::max(1, QThread::idealThreadCount());
     parser.setApplicationDescription(QStringLiteral(
@@ -32,7 +32,7 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
     });
     parser.addPositionalArgument("paths", "Files and folders.", "PATH...");
     if (!parser.parse(arguments)) {
-        error = parser.errorText();
+        error = usageError(parser.errorText());
         return false;
     }
     if (parser.isSet("help"))
@@ -47,7 +47,7 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
     options.perFrame = parser.isSet("per-frame");
     const QString format = parser.value("format");
     if (format != "csv" && format != "jsonl") {
-        error = QStringLiteral("--format takes csv or jsonl, not '%1'").arg(format);
+        error = usageError(QStringLiteral("--format takes csv or jsonl, not '%1'").arg(format));
         return false;
     }
     options.format = format == "csv" ? RecordFormat::Csv : RecordFormat::JsonLines;
@@ -60,7 +60,7 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
     if (parser.isSet("jobs")) {
         options.jobs = parser.value("jobs").toInt(&ok);
         if (!ok || options.jobs < 1) {
-            error = QStringLiteral("-j takes a whole number of jobs from 1 (got '%1')").arg(parser.value("jobs"));
+            error = usageError(QStringLiteral("-j takes a whole number of jobs from 1 (got '%1')").arg(parser.value("jobs")));
             return false;
         }
         if (options.jobs > kJobsPerCore * cores) {
@@ -72,7 +72,7 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
     if (parser.isSet("file-timeout")) {
         options.fileTimeout = parser.value("file-timeout").toDouble(&ok);
         if (!ok || !std::isfinite(options.fileTimeout) || options.fileTimeout < 0 || options.fileTimeout > 1e6) {
-            error = QStringLiteral("--file-timeout takes seconds from 0 (never) to 1000000 (got '%1')").arg(parser.value("file-timeout"));
+            error = usageError(QStringLiteral("--file-timeout takes seconds from 0 (never) to 1000000 (got '%1')").arg(parser.value("file-timeout")));
             return false;
         }
     }
@@ -87,12 +87,12 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         }
         if (!okI || !okN || options.inputs.shardCount < 1 || options.inputs.shardIndex < 0
             || options.inputs.shardIndex >= options.inputs.shardCount) {
-            error = QStringLiteral("--shard takes I/N with 0 <= I < N, e.g. 0/4");
+            error = usageError(QStringLiteral("--shard takes I/N with 0 <= I < N, e.g. 0/4"));
             return false;
         }
     }
     if (parser.positionalArguments().isEmpty()) {
-        error = QStringLiteral("give at least one file or folder");
+        error = usageError(QStringLiteral("give at least one file or folder"));
         return false;
     }
     return true;

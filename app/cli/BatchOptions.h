@@ -26,4 +26,4 @@ struct BatchOptions {
 inline constexpr int kJobsPerCore = 4;
 
 // False with `error` set for a usage error; true with help set when --help was asked.
-bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser, BatchOptions& options, QString& error);
+bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser, BatchOptions& options, Error& error);

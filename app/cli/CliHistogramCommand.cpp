@@ -51,14 +51,14 @@ int runHistogramCommand(const QStringList& arguments)
         return 2;
     }
     CliHistogramOptions options;
-    QString problem;
+    Error problem;
     if (!readHistogramOptions(parser, options, problem)) {
-        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem));
+        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem.message()));
         return 2;
     }
     hs::HistogramEngine engine(hs::EngineOptions{options.counting.useGpu});
     if (!checkStrategyAvailable(options.counting, engine.hasGpu(), problem)) {
-        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem));
+        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem.message()));
         return 2;
     }
     if (!engine.notice().empty())

@@ -14,7 +14,7 @@ namespace {
 // The engine bins integer samples exactly within +-2^34 (gpu/src/RequestPlan.cpp).
 constexpr double kRangeLimit = 17179869184.0;
 
-bool readRange(const QString& text, CountSettings& s, QString& error)
+bool readRange(const QString& text, CountSettings& s, Error& error)
 {
     const QStringList parts = text.split(':');
     bool okLo = false, okHi = false;
@@ -24,15 +24,15 @@ bool readRange(const QString& text, CountSettings& s, QString& error)
         hi = parts[1].trimmed().toDouble(&okHi);
     }
     if (!okLo || !okHi || !std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) {
-        error = QStringLiteral("--range takes LO:HI, two finite numbers with LO < HI, e.g. 0:1 or 0:4096 (got '%1')").arg(text);
+        error = usageError(QStringLiteral("--range takes LO:HI, two finite numbers with LO < HI, e.g. 0:1 or 0:4096 (got '%1')").arg(text));
         return false;
     }
     if (std::fabs(lo) > kRangeLimit || std::fabs(hi) > kRangeLimit) {
-        error = QStringLiteral("--range %1 goes past +-2^34 (17179869184), beyond which bins are not exact").arg(text);
+        error = usageError(QStringLiteral("--range %1 goes past +-2^34 (17179869184), beyond which bins are not exact").arg(text));
         return false;
     }
     if (!(float(lo) < float(hi))) {
-        error = QStringLiteral("--range %1 is too narrow for 32-bit float samples").arg(text);
+        error = usageError(QStringLiteral("--range %1 is too narrow for 32-bit float samples").arg(text));
         return false;
     }
     // The command line's range applies to every kind of data it meets.
@@ -41,7 +41,7 @@ bool readRange(const QString& text, CountSettings& s, QString& error)
     return true;
 }
 
-bool readRawShape(const QString& text, rawformat::RawSpec& spec, QString& error)
+bool readRawShape(const QString& text, rawformat::RawSpec& spec, Error& error)
 {
     static const QRegularExpression shape(QStringLiteral("^(\\d+)(?:x(\\d+))?(?:x(\\d+))?$"));
     const auto m = shape.match(text);
@@ -52,16 +52,16 @@ bool readRawShape(const QString& text, rawformat::RawSpec& spec, QString& error)
         spec.channels = m.captured(3).isEmpty() ? 1 : m.captured(3).toInt(&okC);
     }
     if (!m.hasMatch() || !okW || !okH || !okC) {
-        error = QStringLiteral("--raw-shape takes WIDTHxHEIGHT[xCHANNELS] or N, whole numbers that fit 64 bits (got '%1')").arg(text);
+        error = usageError(QStringLiteral("--raw-shape takes WIDTHxHEIGHT[xCHANNELS] or N, whole numbers that fit 64 bits (got '%1')").arg(text));
         return false;
     }
     const bool oneD = m.captured(2).isEmpty();
     if ((spec.width == 0 && !oneD) || spec.height == 0) {
-        error = QStringLiteral("--raw-shape %1 has a zero dimension (N = 0 alone means every sample of the file)").arg(text);
+        error = usageError(QStringLiteral("--raw-shape %1 has a zero dimension (N = 0 alone means every sample of the file)").arg(text));
         return false;
     }
     if (spec.channels < 1 || spec.channels > 4) {
-        error = QStringLiteral("--raw-shape %1: channels must be 1 to 4").arg(text);
+        error = usageError(QStringLiteral("--raw-shape %1: channels must be 1 to 4").arg(text));
         return false;
     }
     return true;
@@ -90,13 +90,13 @@ void addHistogramOptions(QCommandLineParser& parser)
     });
 }
 
-bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions& options, QString& error)
+bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions& options, Error& error)
 {
     CountSettings& s = options.counting;
     bool ok = false;
     s.bins = parser.value("bins").toInt(&ok);
     if (!ok || s.bins < 0 || s.bins > int(hs::kMaxBins)) {
-        error = QStringLiteral("--bins takes a whole number from 0 to %1 (got '%2')").arg(hs::kMaxBins).arg(parser.value("bins"));
+        error = usageError(QStringLiteral("--bins takes a whole number from 0 to %1 (got '%2')").arg(hs::kMaxBins).arg(parser.value("bins")));
         return false;
     }
     if (parser.isSet("range") && !readRange(parser.value("range"), s, error))
@@ -105,8 +105,8 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
         const ValueRange& range = *s.manualRanges.front();
         const double values = std::ceil(range.hi) - std::ceil(range.lo);
         if (values > double(hs::kMaxBins)) {
-            error = QStringLiteral("--bins 0 over --range %1 would need %2 bins, more than the %3 the engine counts; give --bins")
-                        .arg(parser.value("range")).arg(values, 0, 'f', 0).arg(hs::kMaxBins);
+            error = usageError(QStringLiteral("--bins 0 over --range %1 would need %2 bins, more than the %3 the engine counts; give --bins")
+                        .arg(parser.value("range")).arg(values, 0, 'f', 0).arg(hs::kMaxBins));
             return false;
         }
     }
@@ -119,19 +119,19 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
             else if (name == "B") s.channelMask |= 4;
             else if (name == "A") s.channelMask |= 8;
             else {
-                error = QStringLiteral("--channels: unknown channel '%1' (use R, G, B, A or gray)").arg(c);
+                error = usageError(QStringLiteral("--channels: unknown channel '%1' (use R, G, B, A or gray)").arg(c));
                 return false;
             }
         }
         if (!s.channelMask) {
-            error = QStringLiteral("--channels names no channel");
+            error = usageError(QStringLiteral("--channels names no channel"));
             return false;
         }
     }
     QString strategyError;
     const auto strategy = parseStrategy(parser.value("strategy"), &strategyError);
     if (!strategy) {
-        error = QStringLiteral("--strategy: ") + strategyError;
+        error = usageError(QStringLiteral("--strategy: ") + strategyError);
         return false;
     }
     s.strategy = *strategy;
@@ -140,7 +140,7 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
     if (parser.isSet("memory-budget")) {
         const auto bytes = parseBytes(parser.value("memory-budget"));
         if (!bytes) {
-            error = QStringLiteral("--memory-budget takes a size such as 8G, 512M or 1000000 (got '%1')").arg(parser.value("memory-budget"));
+            error = usageError(QStringLiteral("--memory-budget takes a size such as 8G, 512M or 1000000 (got '%1')").arg(parser.value("memory-budget")));
             return false;
         }
         options.memoryBudget = *bytes;
@@ -151,19 +151,19 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
             return false;
         const auto type = rawformat::rawTypeFromName(parser.value("raw-type").toStdString());
         if (!type) {
-            error = QStringLiteral("--raw-type: unknown type '%1' (u8, u16, i16, u32, i32, f32, f64)").arg(parser.value("raw-type"));
+            error = usageError(QStringLiteral("--raw-type: unknown type '%1' (u8, u16, i16, u32, i32, f32, f64)").arg(parser.value("raw-type")));
             return false;
         }
         spec.type = *type;
         const QString endian = parser.value("raw-endian");
         if (endian != "little" && endian != "big") {
-            error = QStringLiteral("--raw-endian takes little or big");
+            error = usageError(QStringLiteral("--raw-endian takes little or big"));
             return false;
         }
         spec.bigEndian = endian == "big";
         spec.offset = parser.value("raw-offset").toULongLong(&ok);
         if (!ok || spec.offset > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
-            error = QStringLiteral("--raw-offset takes a byte count (got '%1')").arg(parser.value("raw-offset"));
+            error = usageError(QStringLiteral("--raw-offset takes a byte count (got '%1')").arg(parser.value("raw-offset")));
             return false;
         }
         options.raw = spec;
@@ -171,12 +171,12 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
     return true;
 }
 
-bool checkStrategyAvailable(const CountSettings& counting, bool hasGpu, QString& error)
+bool checkStrategyAvailable(const CountSettings& counting, bool hasGpu, Error& error)
 {
     if (!hs::isGpuStrategy(counting.strategy) || (counting.useGpu && hasGpu))
         return true;
-    error = QStringLiteral("--strategy %1 runs on a CUDA GPU, and %2; use --strategy auto or cpu")
+    error = usageError(QStringLiteral("--strategy %1 runs on a CUDA GPU, and %2; use --strategy auto or cpu")
                 .arg(QString::fromStdString(std::string(hs::strategyName(counting.strategy))),
-                     counting.useGpu ? QStringLiteral("no GPU was found") : QStringLiteral("--cpu was given"));
+                     counting.useGpu ? QStringLiteral("no GPU was found") : QStringLiteral("--cpu was given")));
     return false;
 }

@@ -4,12 +4,17 @@
 // engine cannot bin, or a GPU strategy without a GPU is a usage error, not a failure per file.
 #pragma once
 
+#include "io/Error.h"
+
 #include "app/core/HistogramSettings.h"
 #include "io/RawFormat.h"
 
 #include <QCommandLineParser>
 
 #include <optional>
+
+// A command-line usage error: no file to name, the option says what is wrong (exit code 2).
+inline Error usageError(const QString& cause) { return Error::make(ErrorKind::Usage, QString(), cause); }
 
 struct CliHistogramOptions {
     CountSettings counting;
@@ -20,7 +25,7 @@ struct CliHistogramOptions {
 
 void addHistogramOptions(QCommandLineParser& parser);
 // False with `error` set when an option is malformed.
-bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions& options, QString& error);
+bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions& options, Error& error);
 // A GPU strategy on a run without a GPU is refused (not quietly run on the CPU), so timings
 // and results are what the user asked for. `hasGpu`: whether the engine found a device.
-bool checkStrategyAvailable(const CountSettings& counting, bool hasGpu, QString& error);
+bool checkStrategyAvailable(const CountSettings& counting, bool hasGpu, Error& error);
