@@ -53,6 +53,7 @@ private slots:
     void timingPanelShowsMeasuredPhasesOnly();
     void playsAGeneratedVideoToItsLastFrame();
     void badFileShowsACompactError();
+    void truncatedFileKeepsAVisibleWarning();
     void errorBannerClearsWhenItsCauseIsGone();
     void compareStrategiesFromTheWindow();
     void equalizeFromTheWindow();
@@ -255,6 +256,36 @@ void TestMainWindow::badFileShowsACompactError()
     QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.samples == 100; }));
     QVERIFY(m_window->errorText().isEmpty());
     QVERIFY(banner->isHidden());
+}
+
+void TestMainWindow::truncatedFileKeepsAVisibleWarning()
+{
+    // A JPEG cut in the middle: OpenCV fills the rest with grey, and the window must say so for
+    // as long as the file is open, not for a few seconds.
+    cv::Mat pixels(120, 160, CV_8UC3);
+    cv::randu(pixels, cv::Scalar::all(0), cv::Scalar::all(256));
+    std::vector<uchar> bytes;
+    QVERIFY(cv::imencode(".jpg", pixels, bytes));
+    const QString path = m_dir.filePath("cut.jpg");
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size() * 2 / 3)) > 0);
+    }
+    m_window->openPath(path);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    QTRY_VERIFY(m_window->noticeBanner()->isVisible());
+    QVERIFY2(m_window->noticeBanner()->text().contains("cut.jpg"), qPrintable(m_window->noticeBanner()->text()));
+    // Still there after the settings change and the histogram is counted again.
+    HistogramSettings settings = panel()->settings();
+    settings.counting.bins = 64;
+    m_window->setSettings(settings);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.result.channels.front().counts.size() == 64; }));
+    QVERIFY(m_window->noticeBanner()->isVisible());
+    QVERIFY(m_window->noticeBanner()->text().contains("cut.jpg"));
+    // A good file clears it.
+    m_window->openPath(writeImage(30, 20, CV_8UC3, "whole.png"));
+    QTRY_VERIFY(!m_window->noticeBanner()->isVisible());
 }
 
 void TestMainWindow::errorBannerClearsWhenItsCauseIsGone()

@@ -204,7 +204,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_media, &MediaController::failed, this,
             [this](const Error& error) { showError(ErrorCause::Media, error.message()); });
     connect(&m_media, &MediaController::endOfStream, this, &MainWindow::updateCounters);
-    connect(&m_media, &MediaController::warning, this, [this](const QString& w) { statusBar()->showMessage(w, 8000); });
+    connect(&m_media, &MediaController::warning, this, [this](const QString& w) {
+        // Kept on screen while this file is open, not only as a passing status message.
+        m_pendingWarnings << w;
+        m_sourceWarnings << w;
+        refreshNotice();
+    });
     connect(&m_media, &MediaController::opened, this, &MainWindow::sourceOpened);
     connect(&m_media, &MediaController::playingChanged, this,
             [this](bool playing) { m_playAction->setText(playing ? tr("Pause") : tr("Play")); });
@@ -394,10 +399,20 @@ void MainWindow::openLive(const QString& source)
     m_media.openLive(source);
 }
 
+void MainWindow::refreshNotice()
+{
+    const QStringList all = m_sourceWarnings + m_snapshotNotices;
+    m_notice->setVisible(!all.isEmpty());
+    m_notice->setText(all.join(QStringLiteral("; ")));
+    m_notice->setToolTip(all.join('\n'));
+}
+
 void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command)
 {
     // A new source: whatever is still being counted for the previous one is not shown.
     m_histograms.invalidate();
+    m_sourceWarnings = std::exchange(m_pendingWarnings, {});
+    refreshNotice();
     m_source = source;
     m_fps = fps;
     m_multiFrame = live || frames > 1;
@@ -487,9 +502,8 @@ void MainWindow::resubmit()
 void MainWindow::showSnapshot(SnapshotPtr snapshot)
 {
     // The controller passes on only snapshots newer than the last one and of the current source.
-    m_notice->setVisible(!snapshot->notices.isEmpty());
-    m_notice->setText(snapshot->notices.join(QStringLiteral("; ")));
-    m_notice->setToolTip(snapshot->notices.join('\n'));
+    m_snapshotNotices = snapshot->notices;
+    refreshNotice();
     // A frame is shown once, with its counts or with why it could not be counted.
     if (snapshot->frameSerial != m_lastShownSerial) {
         m_lastShownSerial = snapshot->frameSerial;

@@ -81,6 +81,7 @@ public:
     ComparePanel* comparePanel() const { return m_compare; }
     BarChart* comparisonChart() const { return m_comparisonChart; }
     QLabel* errorBanner() const { return m_error; }
+    QLabel* noticeBanner() const { return m_notice; }
     QString errorText() const;
     QString backendText() const;
     SnapshotPtr lastSnapshot() const { return m_snapshot; }
@@ -168,7 +169,11 @@ private:
     QTabWidget* m_scopeTabs = nullptr;
     QByteArray m_defaultState;
     QLabel* m_error = nullptr;
-    QLabel* m_notice = nullptr;   // settings that could not apply, samples outside the range
+    QLabel* m_notice = nullptr;   // source warnings, settings that could not apply, samples outside the range
+    QStringList m_sourceWarnings;    // the open source's (a truncated file filled in by its decoder)
+    QStringList m_pendingWarnings;   // a source's warnings arrive before it is reported open
+    QStringList m_snapshotNotices;   // the shown snapshot's
+    void refreshNotice();
     QString m_errorMessage;
     ErrorCause m_errorCause = ErrorCause::Media;
     QLabel* m_backend = nullptr;
