@@ -166,15 +166,16 @@ void TestBatch::csvMatchesJsonLines()
     const QList<QByteArray> lines = csv.out.trimmed().split('\n');
     const QList<QJsonObject> list = records(json.out);
     QCOMPARE(lines.size(), list.size() + 2);  // header, records, summary
-    QVERIFY(lines[0].startsWith("schema,record,file,frame,channel,bins,lo,hi,binning"));
+    QVERIFY(lines[0].startsWith("schema,record,file,frame,x,y,width,height,channel,type,bins,lo,hi,binning"));
     QVERIFY(lines.last().startsWith("histoscope.histogram/2,summary,"));
     for (int i = 0; i < list.size(); ++i) {
         const QList<QByteArray> fields = lines[i + 1].split(',');
-        QCOMPARE(QString::fromUtf8(fields[4]), list[i]["channel"].toString());
-        QCOMPARE(QString::fromUtf8(fields[8]), list[i]["binning"].toString());
+        QCOMPARE(QString::fromUtf8(fields[8]), list[i]["channel"].toString());
+        QCOMPARE(QString::fromUtf8(fields[9]), list[i]["type"].toString());
+        QCOMPARE(QString::fromUtf8(fields[13]), list[i]["binning"].toString());
         const QJsonArray counts = list[i]["counts"].toArray();
         for (int b = 0; b < counts.size(); ++b)
-            QCOMPARE(fields[18 + b].toLongLong(), counts[b].toInteger());
+            QCOMPARE(fields[23 + b].toLongLong(), counts[b].toInteger());
     }
 }
 

@@ -123,7 +123,7 @@ void TestExports::writesCsvJsonAndPlot()
     QVERIFY(c.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(c.readAll()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 5);  // header, R, G, B, luma
-    QVERIFY(lines[1].contains(",R,256,"));
+    QVERIFY(lines[1].contains(",R,u8,256,"));
     QVERIFY(lines[1].endsWith("," + QString::number(red[255])));
 
     QFile j(json);

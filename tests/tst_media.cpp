@@ -264,7 +264,7 @@ void TestMedia::truncatedJpegIsMarked()
     // CSV keeps its one layout: no warnings column (JSON Lines only), the warning on stderr.
     const Run csv = cli({"batch", "--cpu", "--format", "csv", path("cut.jpg")});
     QCOMPARE(csv.exitCode, 0);
-    QVERIFY(csv.out.startsWith("schema,record,file,frame,channel,bins,lo,hi,binning,count,"));
+    QVERIFY(csv.out.startsWith("schema,record,file,frame,x,y,width,height,channel,type,bins,lo,hi,binning,count,"));
     QVERIFY(!csv.out.contains("warnings"));
     QVERIFY(csv.err.contains(warning));
 }

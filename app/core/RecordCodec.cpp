@@ -18,21 +18,23 @@ const QStringList& fixedColumns(int version)
 {
     static const QStringList v1{"schema", "file", "frame", "channel", "bins", "lo", "hi", "count", "mean", "std",
                                 "median", "min", "max", "below", "above", "nan"};
-    static const QStringList v2{"schema", "record", "file", "frame", "channel", "bins", "lo", "hi", "binning", "count",
-                                "mean", "std", "median", "min", "max", "below", "above", "nan"};
+    static const QStringList v2{"schema", "record", "file", "frame", "x", "y", "width", "height", "channel", "type",
+                                "bins", "lo", "hi", "binning", "count", "mean", "std", "median", "min", "max",
+                                "below", "above", "nan"};
     return version == 1 ? v1 : v2;
 }
 
 // Column positions of one CSV layout version.
 struct Columns {
     int record = -1, file, frame, channel, bins, lo, hi, binning = -1, count, max, below, above, nan, firstBin;
+    int region = -1, type = -1;  // version 2: x, y, width, height from `region`; the sample type
 };
 
 Columns columnsOf(int version)
 {
     if (version == 1)
         return {-1, 1, 2, 3, 4, 5, 6, -1, 7, 12, 13, 14, 15, 16};
-    return {1, 2, 3, 4, 5, 6, 7, 8, 9, 14, 15, 16, 17, 18};
+    return {1, 2, 3, 8, 10, 11, 12, 13, 14, 19, 20, 21, 22, 23, 4, 9};
 }
 
 QByteArray number(double v) { return QByteArray::number(v, 'g', QLocale::FloatingPointShortest); }
@@ -315,8 +317,13 @@ QByteArray RecordCodec::csvLine(const HistogramRecord& r)
     const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContextOf(r));
     QByteArray line = schemaName().toUtf8();
     line.reserve(qsizetype(64 + h.counts.size() * 4));
+    const auto regionField = [&](std::int64_t v) { return r.region ? QByteArray::number(qlonglong(v)) : QByteArray(); };
+    const hs::Rect region = r.region.value_or(hs::Rect{});
+    const std::string_view type = r.sampleType ? hs::sampleTypeName(*r.sampleType) : std::string_view();
     for (const QByteArray& f : {QByteArray("histogram"), csvField(nativePath(r.file)),
-                                r.frame >= 0 ? QByteArray::number(r.frame) : QByteArray(), csvField(r.channel.toUtf8()),
+                                r.frame >= 0 ? QByteArray::number(r.frame) : QByteArray(), regionField(region.x),
+                                regionField(region.y), regionField(region.width), regionField(region.height),
+                                csvField(r.channel.toUtf8()), QByteArray(type.data(), qsizetype(type.size())),
                                 QByteArray::number(qulonglong(h.counts.size())), number(h.binning.lo),
                                 number(hs::upperEdge(h.binning)),
                                 QByteArray(h.binning.identity ? "identity" : "uniform"), QByteArray::number(s.count),
@@ -540,6 +547,21 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
         if (!csvCount(f[c.frame], QStringLiteral("frame"), frame, error))
             return false;
         r.frame = qint64(frame);
+    }
+    if (c.region >= 0 && !(f[c.region] + f[c.region + 1] + f[c.region + 2] + f[c.region + 3]).isEmpty()) {
+        std::uint64_t v[4];
+        const char* names[] = {"x", "y", "width", "height"};
+        for (int i = 0; i < 4; ++i)
+            if (!csvCount(f[c.region + i], QLatin1String(names[i]), v[i], error))
+                return false;
+        r.region = hs::Rect{std::int64_t(v[0]), std::int64_t(v[1]), std::int64_t(v[2]), std::int64_t(v[3])};
+    }
+    if (c.type >= 0 && !f[c.type].isEmpty()) {
+        r.sampleType = hs::sampleTypeFromName(f[c.type].toStdString());
+        if (!r.sampleType) {
+            error = QStringLiteral("type is \"%1\", not a sample type (u8, u16, i32, u32, f16, f32)").arg(QString::fromUtf8(f[c.type].left(40)));
+            return false;
+        }
     }
     std::uint64_t bins = 0;
     if (!csvCount(f[c.bins], QStringLiteral("bins"), bins, error) || !checkBins(qint64(bins), error))
