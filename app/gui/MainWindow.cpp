@@ -10,6 +10,7 @@
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
 #include "app/gui/ProbePanel.h"
+#include "app/gui/ScopePanel.h"
 #include "app/gui/SettingsPanel.h"
 #include "app/gui/TimelinePanel.h"
 #include "app/gui/SnapshotPresenter.h"
@@ -275,6 +276,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         playing ? m_counterTimer->start() : m_counterTimer->stop();
         updateCounters();
     });
+    // The scopes (waveform, parade, vectorscope, 2-D histogram): tabs of the Scopes dock, behind
+    // the histogram; each is counted only while it shows (Scopes).
+    m_scopes = new Scopes(this);
+    histogramDock->raise();
     updateActions();
     // A size that fits the screen (1280x720 included); then the user's own, if saved.
     QSize size(1280, 760);

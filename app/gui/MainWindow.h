@@ -30,6 +30,7 @@ class QLabel;
 class QMenu;
 class ComparePanel;
 class ProbePanel;
+class Scopes;
 class SettingsPanel;
 class TimelinePanel;
 class TablePanel;
@@ -59,6 +60,7 @@ public:
     void addScopePanel(const QString& title, QWidget* panel);
     QDockWidget* scopesDock() const { return m_scopesDock; }
     QList<QDockWidget*> docks() const { return m_docks; }
+    Scopes* scopes() const { return m_scopes; }
 
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
@@ -166,6 +168,7 @@ private:
     QList<QDockWidget*> m_docks;
     QDockWidget* m_scopesDock = nullptr;
     QTabWidget* m_scopeTabs = nullptr;
+    Scopes* m_scopes = nullptr;
     QByteArray m_defaultState;
     QLabel* m_error = nullptr;
     QLabel* m_notice = nullptr;   // settings that could not apply, samples outside the range
