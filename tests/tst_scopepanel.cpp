@@ -5,6 +5,7 @@
 #include "app/core/ScopeController.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ScopePanel.h"
+#include "widgets/HistogramView.h"
 #include "widgets/ImageCanvas.h"
 #include "widgets/VectorscopeView.h"
 #include "widgets/WaveformView.h"
@@ -221,6 +222,7 @@ void TestScopePanel::controlsChangeWhatIsShown()
 void TestScopePanel::onlyVisibleScopesAreCounted()
 {
     // The scopes sit behind the histogram: nothing is counted until one shows.
+    QCOMPARE(scopes()->neededKinds(), ScopeKinds(0));
     m_window->openPath(m_path);
     QTRY_VERIFY_WITH_TIMEOUT(m_window->lastSnapshot(), 20000);
     QCOMPARE(scopes()->controller()->lastGeneration(), quint64(0));

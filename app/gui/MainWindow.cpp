@@ -180,9 +180,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_scopeTabs->setDocumentMode(true);
     m_scopesDock = addDock(m_scopeTabs, tr("Scopes"), QStringLiteral("scopesDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(histogramDock, m_scopesDock);
-    histogramDock->raise();
-    m_scopesDock->hide();
     m_scopesDock->toggleViewAction()->setEnabled(false);
+    // The window's scopes (waveform, parade, vectorscope, 2-D histogram): tabs of that dock,
+    // behind the histogram; each is counted only while it shows (Scopes).
+    m_scopes = new Scopes(this);
+    histogramDock->raise();
     resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
     resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
     resizeDocks({m_timelineDock}, {130}, Qt::Vertical);
@@ -276,10 +278,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         playing ? m_counterTimer->start() : m_counterTimer->stop();
         updateCounters();
     });
-    // The scopes (waveform, parade, vectorscope, 2-D histogram): tabs of the Scopes dock, behind
-    // the histogram; each is counted only while it shows (Scopes).
-    m_scopes = new Scopes(this);
-    histogramDock->raise();
     updateActions();
     // A size that fits the screen (1280x720 included); then the user's own, if saved.
     QSize size(1280, 760);

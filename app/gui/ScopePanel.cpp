@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -257,10 +258,17 @@ Scopes::Scopes(MainWindow* window) : QObject(window), m_window(window)
         connect(panel, &ScopePanel::requestChanged, this, &Scopes::resubmit);
         // A panel that shows needs its kind: count the last frame again if it was not asked for.
         connect(panel, &ScopePanel::becameVisible, this, [this, panel] {
-            if ((m_counted & panel->neededKinds()) != panel->neededKinds())
+            if (m_dockInFront && (m_counted & panel->neededKinds()) != panel->neededKinds())
                 resubmit();
         });
     }
+    // A tabbed dock behind another stays "visible" (moved out of view): its visibilityChanged
+    // says whether it is in front. Inside the dock, a panel shows when it is the current tab.
+    connect(window->scopesDock(), &QDockWidget::visibilityChanged, this, [this](bool inFront) {
+        m_dockInFront = inFront;
+        if (inFront && (m_counted & neededKinds()) != neededKinds())
+            resubmit();
+    });
     const HistogramSettings settings = window->settingsPanel()->settings();
     m_bt709 = settings.display.luma != LumaCoefficients::Bt601;
     m_useGpu = settings.counting.useGpu;
@@ -296,7 +304,7 @@ ScopeKinds Scopes::neededKinds() const
 {
     ScopeKinds kinds = 0;
     for (ScopePanel* p : m_panels)
-        if (m_countAll || p->isVisible())
+        if (m_countAll || (m_dockInFront && p->isVisible()))
             kinds |= p->neededKinds();
     return kinds;
 }

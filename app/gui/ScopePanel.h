@@ -106,6 +106,7 @@ private:
     ScopeController m_controller;
     QList<ScopePanel*> m_panels;
     bool m_countAll = false;
+    bool m_dockInFront = false;       // the Scopes dock is the current tab of its group (shown)
     bool m_bt709 = true;
     bool m_useGpu = true;
     Frame m_frame;                    // the last frame submitted, counted again when a panel shows
