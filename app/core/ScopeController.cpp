@@ -76,8 +76,7 @@ void ScopeWorker::ensureEngine(bool useGpu)
         return;
     m_engine = std::make_unique<hs::Histogram2DEngine>(hs::EngineOptions{useGpu});
     m_engineUsesGpu = useGpu;
-    m_backend = m_engine->hasGpu() ? QStringLiteral("GPU")
-                                   : QStringLiteral("CPU (%1)").arg(QString::fromStdString(m_engine->notice()));
+    m_backend = m_engine->hasGpu() ? QStringLiteral("GPU") : QStringLiteral("CPU");
     emit backendChanged(m_backend);
 }
 

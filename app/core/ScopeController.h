@@ -78,7 +78,7 @@ struct ScopeSnapshot {
     std::optional<ScopePlane> histogram2d;
     double codeMax = 255;          // full scale of the waveform and parade value axis
     double lumaCodeMax = 255;      // full scale of luma, Cb and Cr codes (2^D - 1)
-    QString backend;               // "GPU: ...", "CPU (...)"
+    QString backend;               // "GPU" or "CPU"
     double computeMs = 0;          // this job, counting and conversion
     double scopesPerSecond = 0;    // frames whose scopes were counted per second, last second
     QStringList notices;           // kinds this frame cannot give (a grey frame has no vectorscope)

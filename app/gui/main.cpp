@@ -42,7 +42,7 @@ int main(int argc, char** argv)
     MainWindow window;
     window.show();
     if (parser.isSet("scopes"))
-        window.scopesDock()->raise();
+        QTimer::singleShot(0, window.scopesDock(), &QDockWidget::raise);   // once the docks are laid out
     auto openMain = [&] {
         if (parser.isSet("live"))
             window.openLive(parser.value("live"));
@@ -73,14 +73,20 @@ int main(int argc, char** argv)
             target->grab().save(screenshot);
             if (parser.isSet("scopes")) {
                 // Every scope panel in a 2 x 2 grid next to the window's screenshot: NAME-grid.png.
+                // Each kind drawn by a panel of its own at one size, from the last snapshot.
                 const QList<ScopePanel*> panels = window.scopes()->panels();
                 const QSize cell(640, 400);
                 QImage grid(cell.width() * 2, cell.height() * ((panels.size() + 1) / 2), QImage::Format_RGB32);
                 grid.fill(Qt::black);
                 QPainter painter(&grid);
                 for (int i = 0; i < panels.size(); ++i) {
-                    panels[i]->resize(cell);
-                    painter.drawPixmap((i % 2) * cell.width(), (i / 2) * cell.height(), panels[i]->grab());
+                    ScopePanel copy(panels[i]->kind());
+                    copy.setAttribute(Qt::WA_DontShowOnScreen);
+                    copy.resize(cell);
+                    copy.show();
+                    if (window.scopes()->lastSnapshot())
+                        copy.showSnapshot(window.scopes()->lastSnapshot());
+                    painter.drawPixmap((i % 2) * cell.width(), (i / 2) * cell.height(), copy.grab());
                 }
                 painter.end();
                 const QFileInfo info(screenshot);
