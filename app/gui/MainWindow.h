@@ -116,7 +116,7 @@ private:
     // What an error on the banner is about: it clears when that cause is gone.
     enum class ErrorCause { Media, Histogram, Tool, Export };
 
-    static constexpr int kStateVersion = 2;
+    static constexpr int kStateVersion = 3;   // 3: the Scopes dock holds the built-in scopes
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
     QSize askPlotSize();

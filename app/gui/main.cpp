@@ -103,6 +103,7 @@ int main(int argc, char** argv)
                 once->deleteLater();
                 QTimer::singleShot(100, &app, grab);
             });
+            window.scopesDock()->raise();
             window.scopes()->setCountAll(true);
         });
     };
