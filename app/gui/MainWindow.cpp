@@ -10,6 +10,7 @@
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
 #include "app/gui/ProbePanel.h"
+#include "app/gui/ScopePanel.h"
 #include "app/gui/SettingsPanel.h"
 #include "app/gui/TimelinePanel.h"
 #include "app/gui/SnapshotPresenter.h"
@@ -179,9 +180,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_scopeTabs->setDocumentMode(true);
     m_scopesDock = addDock(m_scopeTabs, tr("Scopes"), QStringLiteral("scopesDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(histogramDock, m_scopesDock);
-    histogramDock->raise();
-    m_scopesDock->hide();
     m_scopesDock->toggleViewAction()->setEnabled(false);
+    // The window's scopes (waveform, parade, vectorscope, 2-D histogram): tabs of that dock,
+    // behind the histogram; each is counted only while it shows (Scopes).
+    m_scopes = new Scopes(this);
+    histogramDock->raise();
     resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
     resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
     resizeDocks({m_timelineDock}, {130}, Qt::Vertical);

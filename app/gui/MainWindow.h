@@ -30,6 +30,7 @@ class QLabel;
 class QMenu;
 class ComparePanel;
 class ProbePanel;
+class Scopes;
 class SettingsPanel;
 class TimelinePanel;
 class TablePanel;
@@ -59,6 +60,7 @@ public:
     void addScopePanel(const QString& title, QWidget* panel);
     QDockWidget* scopesDock() const { return m_scopesDock; }
     QList<QDockWidget*> docks() const { return m_docks; }
+    Scopes* scopes() const { return m_scopes; }
 
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
@@ -115,7 +117,7 @@ private:
     // What an error on the banner is about: it clears when that cause is gone.
     enum class ErrorCause { Media, Histogram, Tool, Export };
 
-    static constexpr int kStateVersion = 2;
+    static constexpr int kStateVersion = 3;   // 3: the Scopes dock holds the built-in scopes
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
     QSize askPlotSize();
@@ -167,6 +169,7 @@ private:
     QList<QDockWidget*> m_docks;
     QDockWidget* m_scopesDock = nullptr;
     QTabWidget* m_scopeTabs = nullptr;
+    Scopes* m_scopes = nullptr;
     QByteArray m_defaultState;
     QLabel* m_error = nullptr;
     QLabel* m_notice = nullptr;   // source warnings, settings that could not apply, samples outside the range

@@ -1,9 +1,15 @@
 // histoscope: the desktop app.
 #include "app/gui/MainWindow.h"
+#include "app/gui/ScopePanel.h"
 #include "widgets/ImageCanvas.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
 #include <QTimer>
 
 #include <algorithm>
@@ -28,12 +34,15 @@ int main(int argc, char** argv)
         {"roi", "Count only the region X,Y,WIDTH,HEIGHT (pixels).", "X,Y,W,H"},
         {"scan", "Scan the whole video in the background once it is open (the timeline's statistics over time)."},
         {"seek", "Show frame N of a video once it is open.", "N"},
+        {"scopes", "Show the Scopes dock (waveform, parade, vectorscope, 2-D histogram) in front; with --screenshot, each scope in a grid."},
         {"delay", "With --screenshot: wait MS milliseconds after the histogram is shown (default 400), e.g. to let a live source play.", "MS"},
     });
     parser.process(app);
 
     MainWindow window;
     window.show();
+    if (parser.isSet("scopes"))
+        QTimer::singleShot(0, window.scopesDock(), &QDockWidget::raise);   // once the docks are laid out
     auto openMain = [&] {
         if (parser.isSet("live"))
             window.openLive(parser.value("live"));
@@ -56,13 +65,46 @@ int main(int argc, char** argv)
             return;
         done = true;
         const int delay = parser.isSet("delay") ? parser.value("delay").toInt() : 400;
-        QTimer::singleShot(std::max(0, delay), &app, [&] {
+        auto grab = [&] {
             QWidget* target = QApplication::activeModalWidget() ? QApplication::activeModalWidget() : &window;
             for (QWidget* w : QApplication::topLevelWidgets())
                 if (w != &window && w->isVisible() && w->inherits("QDialog"))
                     target = w;
             target->grab().save(screenshot);
+            if (parser.isSet("scopes")) {
+                // Every scope panel in a 2 x 2 grid next to the window's screenshot: NAME-grid.png.
+                // Each kind drawn by a panel of its own at one size, from the last snapshot.
+                const QList<ScopePanel*> panels = window.scopes()->panels();
+                const QSize cell(640, 400);
+                QImage grid(cell.width() * 2, cell.height() * ((panels.size() + 1) / 2), QImage::Format_RGB32);
+                grid.fill(Qt::black);
+                QPainter painter(&grid);
+                for (int i = 0; i < panels.size(); ++i) {
+                    ScopePanel copy(panels[i]->kind());
+                    copy.setAttribute(Qt::WA_DontShowOnScreen);
+                    copy.resize(cell);
+                    copy.show();
+                    if (window.scopes()->lastSnapshot())
+                        copy.showSnapshot(window.scopes()->lastSnapshot());
+                    painter.drawPixmap((i % 2) * cell.width(), (i / 2) * cell.height(), copy.grab());
+                }
+                painter.end();
+                const QFileInfo info(screenshot);
+                grid.save(info.dir().filePath(info.completeBaseName() + QStringLiteral("-grid.") + info.suffix()));
+            }
             app.quit();
+        };
+        QTimer::singleShot(std::max(0, delay), &app, [&, grab] {
+            if (!parser.isSet("scopes"))
+                return grab();
+            // Count every scope once (the hidden tabs too), then take the pictures.
+            auto* once = new QObject(&window);
+            QObject::connect(window.scopes(), &Scopes::snapshotShown, once, [once, grab, &app] {
+                once->deleteLater();
+                QTimer::singleShot(100, &app, grab);
+            });
+            window.scopesDock()->raise();
+            window.scopes()->setCountAll(true);
         });
     };
     QObject::connect(&window, &MainWindow::snapshotShown, &window, [&] {

@@ -1,0 +1,340 @@
+#include "app/gui/ScopePanel.h"
+
+#include "app/gui/MainWindow.h"
+#include "app/gui/SettingsPanel.h"
+#include "widgets/Histogram2DView.h"
+#include "widgets/VectorscopeView.h"
+#include "widgets/WaveformView.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+ScopeGrid scopeGrid(const ScopePlane& plane)
+{
+    ScopeGrid grid;
+    grid.name = plane.name;
+    switch (plane.tint) {
+    case ScopePlane::Tint::Red: grid.color = QColor(255, 64, 64); break;
+    case ScopePlane::Tint::Green: grid.color = QColor(64, 255, 64); break;
+    case ScopePlane::Tint::Blue: grid.color = QColor(80, 120, 255); break;
+    case ScopePlane::Tint::Luma:
+    case ScopePlane::Tint::None: grid.color = QColor(230, 230, 230); break;
+    }
+    grid.xName = plane.xName;
+    grid.yName = plane.yName;
+    grid.xBins = plane.xBins;
+    grid.yBins = plane.yBins;
+    grid.xLo = plane.xLo;
+    grid.xHi = plane.xHi;
+    grid.yLo = plane.yLo;
+    grid.yHi = plane.yHi;
+    grid.counts = plane.counts;   // shared, not copied
+    return grid;
+}
+
+ScopeDisplay scopeDisplay(const ScopeSnapshot& snapshot, ScopeKind kind, bool rgbWaveform)
+{
+    ScopeDisplay display;
+    display.generation = snapshot.generation;
+    display.bt709 = snapshot.settings.bt709;
+    switch (kind) {
+    case ScopeKind::Waveform: {
+        display.kind = ScopeDisplay::Kind::Waveform;
+        const bool rgb = rgbWaveform && !snapshot.parade.isEmpty();
+        for (const ScopePlane& plane : rgb ? snapshot.parade : snapshot.waveform)
+            display.grids << scopeGrid(plane);
+        display.codeMax = rgb ? snapshot.codeMax : snapshot.lumaCodeMax;
+        break;
+    }
+    case ScopeKind::Parade:
+        display.kind = ScopeDisplay::Kind::Parade;
+        for (const ScopePlane& plane : snapshot.parade)
+            display.grids << scopeGrid(plane);
+        display.codeMax = snapshot.codeMax;
+        break;
+    case ScopeKind::Vectorscope:
+        display.kind = ScopeDisplay::Kind::Vectorscope;
+        if (snapshot.vectorscope)
+            display.grids << scopeGrid(*snapshot.vectorscope);
+        display.codeMax = snapshot.lumaCodeMax;
+        break;
+    case ScopeKind::Histogram2D:
+        display.kind = ScopeDisplay::Kind::Histogram2D;
+        if (snapshot.histogram2d)
+            display.grids << scopeGrid(*snapshot.histogram2d);
+        display.codeMax = snapshot.codeMax;
+        break;
+    }
+    return display;
+}
+
+// ---- ScopePanel ------------------------------------------------------------------------------
+
+namespace {
+
+QDoubleSpinBox* gainSpin(QWidget* parent)
+{
+    auto* gain = new QDoubleSpinBox(parent);
+    gain->setRange(0.25, 64);
+    gain->setSingleStep(0.5);
+    gain->setDecimals(2);
+    gain->setValue(1.0);
+    gain->setPrefix(QStringLiteral("gain ×"));
+    gain->setToolTip(QObject::tr("Brightness: the count that reaches full intensity is the largest count divided by the gain"));
+    return gain;
+}
+
+}  // namespace
+
+ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kind(kind)
+{
+    setObjectName(QStringLiteral("scopePanel%1").arg(title().remove(' ').remove('-')));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    auto* controls = new QHBoxLayout;
+    controls->setSpacing(6);
+    m_status = new QLabel(tr("Open an image or a video"));
+    m_hover = new QLabel;
+    m_hover->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    QWidget* view = nullptr;
+
+    switch (kind) {
+    case ScopeKind::Waveform:
+    case ScopeKind::Parade: {
+        m_waveform = new WaveformView;
+        view = m_waveform;
+        if (kind == ScopeKind::Waveform) {
+            m_mode = new QComboBox;
+            m_mode->addItem(tr("Luma"));
+            m_mode->addItem(tr("RGB overlay"));
+            m_mode->setToolTip(tr("Luma (by the Settings' coefficients), or R, G and B blended additively"));
+            controls->addWidget(m_mode);
+            connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
+                refresh();
+                emit requestChanged();
+            });
+        }
+        m_scale = new QComboBox;
+        m_scale->addItem(tr("Code values"));
+        m_scale->addItem(tr("Percent"));
+        controls->addWidget(m_scale);
+        connect(m_scale, &QComboBox::currentIndexChanged, this, [this](int i) {
+            m_waveform->setScale(i == 1 ? WaveformView::Scale::Percent : WaveformView::Scale::CodeValues);
+        });
+        m_gain = gainSpin(this);
+        controls->addWidget(m_gain);
+        connect(m_gain, &QDoubleSpinBox::valueChanged, m_waveform, &WaveformView::setGain);
+        m_log = new QCheckBox(tr("Log"));
+        m_log->setChecked(m_waveform->logIntensity());
+        controls->addWidget(m_log);
+        connect(m_log, &QCheckBox::toggled, m_waveform, &WaveformView::setLogIntensity);
+        connect(m_waveform, &WaveformView::hovered, m_hover, &QLabel::setText);
+        break;
+    }
+    case ScopeKind::Vectorscope:
+        m_vectorscope = new VectorscopeView;
+        view = m_vectorscope;
+        m_gain = gainSpin(this);
+        controls->addWidget(m_gain);
+        connect(m_gain, &QDoubleSpinBox::valueChanged, m_vectorscope, &VectorscopeView::setGain);
+        m_log = new QCheckBox(tr("Log"));
+        m_log->setChecked(m_vectorscope->logIntensity());
+        controls->addWidget(m_log);
+        connect(m_log, &QCheckBox::toggled, m_vectorscope, &VectorscopeView::setLogIntensity);
+        m_skin = new QCheckBox(tr("Skin-tone line"));
+        m_skin->setChecked(m_vectorscope->skinToneLine());
+        controls->addWidget(m_skin);
+        connect(m_skin, &QCheckBox::toggled, m_vectorscope, &VectorscopeView::setSkinToneLine);
+        connect(m_vectorscope, &VectorscopeView::hovered, m_hover, &QLabel::setText);
+        break;
+    case ScopeKind::Histogram2D:
+        m_histogram = new Histogram2DView;
+        view = m_histogram;
+        m_mode = new QComboBox;
+        for (ScopePair p : {ScopePair::HueSaturation, ScopePair::RedGreen, ScopePair::RedBlue, ScopePair::GreenBlue})
+            m_mode->addItem(p == ScopePair::HueSaturation ? tr("Hue – saturation") : scopePairName(p), int(p));
+        controls->addWidget(m_mode);
+        connect(m_mode, &QComboBox::currentIndexChanged, this, &ScopePanel::requestChanged);
+        m_log = new QCheckBox(tr("Log colour scale"));
+        m_log->setChecked(m_histogram->logScale());
+        controls->addWidget(m_log);
+        connect(m_log, &QCheckBox::toggled, m_histogram, &Histogram2DView::setLogScale);
+        connect(m_histogram, &Histogram2DView::hovered, m_hover, &QLabel::setText);
+        break;
+    }
+    controls->addStretch(1);
+    layout->addLayout(controls);
+    layout->addWidget(view, 1);
+    auto* footer = new QHBoxLayout;
+    footer->addWidget(m_status);
+    footer->addStretch(1);
+    footer->addWidget(m_hover);
+    layout->addLayout(footer);
+}
+
+QString ScopePanel::title() const
+{
+    switch (m_kind) {
+    case ScopeKind::Waveform: return tr("Waveform");
+    case ScopeKind::Parade: return tr("RGB Parade");
+    case ScopeKind::Vectorscope: return tr("Vectorscope");
+    case ScopeKind::Histogram2D: return tr("2-D Histogram");
+    }
+    return {};
+}
+
+bool ScopePanel::rgbWaveform() const { return m_kind == ScopeKind::Waveform && m_mode && m_mode->currentIndex() == 1; }
+
+ScopePair ScopePanel::pair() const
+{
+    return m_kind == ScopeKind::Histogram2D ? ScopePair(m_mode->currentData().toInt()) : ScopePair::HueSaturation;
+}
+
+ScopeKinds ScopePanel::neededKinds() const
+{
+    if (rgbWaveform())
+        return scopeBit(ScopeKind::Parade);
+    return scopeBit(m_kind);
+}
+
+void ScopePanel::showSnapshot(const ScopeSnapshotPtr& shown)
+{
+    const ScopeSnapshot& snapshot = *shown;
+    // Only a snapshot that holds this panel's kind replaces what it shows.
+    const ScopeKinds needed = neededKinds();
+    if ((snapshot.settings.kinds & needed) != needed)
+        return;
+    if (m_kind == ScopeKind::Histogram2D && snapshot.settings.pair != pair())
+        return;
+    m_snapshot = shown;
+    refresh();
+}
+
+void ScopePanel::refresh()
+{
+    if (!m_snapshot)
+        return;
+    const ScopeSnapshot& s = *m_snapshot;
+    m_display = scopeDisplay(s, m_kind, rgbWaveform());
+    if (m_waveform)
+        m_waveform->setDisplay(m_display);
+    if (m_vectorscope)
+        m_vectorscope->setDisplay(m_display);
+    if (m_histogram)
+        m_histogram->setDisplay(m_display);
+    QString text;
+    if (s.error.isError()) {
+        text = s.error.message();
+    } else {
+        text = QStringLiteral("%1 · %2×%3 · %4 ms").arg(s.backend).arg(s.width).arg(s.height).arg(s.computeMs, 0, 'f', 1);
+        if (s.scopesPerSecond > 0)
+            text += tr(" · %1 scopes/s").arg(s.scopesPerSecond, 0, 'f', 1);
+        if (!s.notices.isEmpty() && m_display.isEmpty())
+            text += QStringLiteral(" · ") + s.notices.join(QLatin1Char(' '));
+    }
+    m_status->setText(text);
+}
+
+void ScopePanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    emit becameVisible();
+}
+
+// ---- Scopes ----------------------------------------------------------------------------------
+
+Scopes::Scopes(MainWindow* window) : QObject(window), m_window(window)
+{
+    for (ScopeKind kind : {ScopeKind::Waveform, ScopeKind::Parade, ScopeKind::Vectorscope, ScopeKind::Histogram2D}) {
+        auto* panel = new ScopePanel(kind);
+        m_panels << panel;
+        window->addScopePanel(panel->title(), panel);
+        connect(panel, &ScopePanel::requestChanged, this, &Scopes::resubmit);
+        // A panel that shows needs its kind: count the last frame again if it was not asked for.
+        connect(panel, &ScopePanel::becameVisible, this, [this, panel] {
+            if (m_dockInFront && (m_counted & panel->neededKinds()) != panel->neededKinds())
+                resubmit();
+        });
+    }
+    // A tabbed dock behind another stays "visible" (moved out of view): its visibilityChanged
+    // says whether it is in front. Inside the dock, a panel shows when it is the current tab.
+    connect(window->scopesDock(), &QDockWidget::visibilityChanged, this, [this](bool inFront) {
+        m_dockInFront = inFront;
+        if (inFront && (m_counted & neededKinds()) != neededKinds())
+            resubmit();
+    });
+    const HistogramSettings settings = window->settingsPanel()->settings();
+    m_bt709 = settings.display.luma != LumaCoefficients::Bt601;
+    m_useGpu = settings.counting.useGpu;
+    connect(window->settingsPanel(), &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) {
+        const bool bt709 = s.display.luma != LumaCoefficients::Bt601;
+        if (bt709 == m_bt709 && s.counting.useGpu == m_useGpu)
+            return;
+        m_bt709 = bt709;
+        m_useGpu = s.counting.useGpu;
+        resubmit();
+    });
+    connect(window, &MainWindow::frameSubmitted, this, &Scopes::submit);
+    connect(&m_controller, &ScopeController::resultReady, this, &Scopes::show);
+}
+
+Scopes::~Scopes() = default;
+
+ScopePanel* Scopes::panel(ScopeKind kind) const
+{
+    for (ScopePanel* p : m_panels)
+        if (p->kind() == kind)
+            return p;
+    return nullptr;
+}
+
+void Scopes::setCountAll(bool on)
+{
+    m_countAll = on;
+    resubmit();
+}
+
+ScopeKinds Scopes::neededKinds() const
+{
+    ScopeKinds kinds = 0;
+    for (ScopePanel* p : m_panels)
+        if (m_countAll || (m_dockInFront && p->isVisible()))
+            kinds |= p->neededKinds();
+    return kinds;
+}
+
+void Scopes::submit(const Frame& frame, std::optional<hs::Rect> roi, qint64 frameIndex)
+{
+    m_frame = frame;
+    m_roi = roi;
+    m_frameIndex = frameIndex;
+    m_counted = neededKinds();
+    if (m_counted == 0 || frame.isNull())
+        return;   // no scope is visible: nothing to count until one shows
+    ScopeSettings settings;
+    settings.kinds = m_counted;
+    settings.bt709 = m_bt709;
+    settings.useGpu = m_useGpu;
+    settings.pair = panel(ScopeKind::Histogram2D)->pair();
+    m_controller.submit(frame, roi, settings, frameIndex);
+}
+
+void Scopes::resubmit()
+{
+    if (!m_frame.isNull())
+        submit(m_frame, m_roi, m_frameIndex);
+}
+
+void Scopes::show(ScopeSnapshotPtr snapshot)
+{
+    m_snapshot = snapshot;
+    for (ScopePanel* p : m_panels)
+        p->showSnapshot(snapshot);
+    emit snapshotShown(snapshot->generation);
+}
