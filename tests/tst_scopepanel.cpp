@@ -160,6 +160,9 @@ void TestScopePanel::vectorscopeAndWaveformCountEveryPixel()
     QTRY_COMPARE(h2->display().grids.size(), 1);
     QCOMPARE(h2->display().grids[0].xBins, 360);   // hue against saturation by default
     QCOMPARE(s->histogram2d->total, quint64(kWidth * kHeight));
+    // Every pixel is drawn: fully saturated ones (a channel at 0, saturation exactly 1, about one
+    // random pixel in a hundred) fall inside the saturation axis, not above it.
+    QCOMPARE(s->histogram2d->inRange, s->histogram2d->total);
 }
 
 void TestScopePanel::scopesFollowTheRegion()

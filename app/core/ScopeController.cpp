@@ -4,8 +4,6 @@
 
 #include <QElapsedTimer>
 
-#include <cmath>
-
 #include <algorithm>
 #include <functional>
 
@@ -234,9 +232,6 @@ void countScopes(hs::Histogram2DEngine& engine, const ScopeJob& job, ScopeSnapsh
             switch (settings.pair) {
             case ScopePair::HueSaturation:
                 pair = hs::hueSaturationRequest(image, rgb).pairs.front();
-                // Saturation reaches 1 exactly (every fully saturated colour): the axis ends just
-                // above it, so those pixels are drawn instead of counted as above the range.
-                pair.y.binning.hi = double(std::nextafter(1.0f, 2.0f));
                 name = QStringLiteral("H,S");
                 break;
             case ScopePair::RedGreen: pair = {channelValueAxis(rgb[0]), channelValueAxis(rgb[1])}; name = QStringLiteral("R,G"); break;
