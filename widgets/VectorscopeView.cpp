@@ -12,14 +12,6 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 const QColor kGraticule(120, 120, 80);
 
-double intensity(double count, double max, double gain, bool log)
-{
-    if (count <= 0 || max <= 0)
-        return 0;
-    const double t = log ? std::log1p(count) / std::log1p(max) : count / max;
-    return std::min(1.0, t * gain);
-}
-
 }  // namespace
 
 QVector<VectorscopeView::Target> VectorscopeView::colourTargets(bool bt709, double a)
@@ -39,34 +31,7 @@ QVector<VectorscopeView::Target> VectorscopeView::colourTargets(bool bt709, doub
             chroma(a, a, 0, QStringLiteral("Yl"), QColor(255, 255, 60))};
 }
 
-VectorscopeView::VectorscopeView(QWidget* parent) : QWidget(parent)
-{
-    setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-void VectorscopeView::setDisplay(const ScopeDisplay& display)
-{
-    m_display = display;
-    rebuild();
-}
-
-void VectorscopeView::setGain(double gain)
-{
-    gain = std::clamp(gain, 0.01, 100.0);
-    if (gain == m_gain)
-        return;
-    m_gain = gain;
-    rebuild();
-}
-
-void VectorscopeView::setLogIntensity(bool on)
-{
-    if (on == m_log)
-        return;
-    m_log = on;
-    rebuild();
-}
+VectorscopeView::VectorscopeView(QWidget* parent) : ScopeView(true, parent) {}
 
 void VectorscopeView::setSkinToneLine(bool on)
 {
@@ -110,7 +75,7 @@ void VectorscopeView::rebuild()
     m_trace.fill(Qt::transparent);
     for (int x = 0; x < g.xBins; ++x)
         for (int y = 0; y < g.yBins; ++y) {
-            const double t = intensity(g.at(x, y), max, m_gain, m_log);
+            const double t = intensity(g.at(x, y), max);
             if (t <= 0)
                 continue;
             const int v = int(std::lround(80 + 175 * t));
@@ -187,21 +152,4 @@ QString VectorscopeView::readoutAt(const QPoint& position) const
         .arg(g.yName)
         .arg(g.yLo + (g.yHi - g.yLo) * y / g.yBins, 0, 'g', 6)
         .arg(g.at(x, y));
-}
-
-void VectorscopeView::mouseMoveEvent(QMouseEvent* event)
-{
-    const QString text = readoutAt(event->position().toPoint());
-    if (text != m_hover) {
-        m_hover = text;
-        emit hovered(text);
-    }
-}
-
-void VectorscopeView::leaveEvent(QEvent*)
-{
-    if (!m_hover.isEmpty()) {
-        m_hover.clear();
-        emit hovered(QString());
-    }
 }

@@ -3,12 +3,11 @@
 // log intensity as in the waveform.
 #pragma once
 
-#include "widgets/ScopeDisplay.h"
+#include "widgets/ScopeView.h"
 
 #include <QImage>
-#include <QWidget>
 
-class VectorscopeView : public QWidget {
+class VectorscopeView : public ScopeView {
     Q_OBJECT
 
 public:
@@ -25,13 +24,7 @@ public:
 
     explicit VectorscopeView(QWidget* parent = nullptr);
 
-    // Kind::Vectorscope, one grid: x = Cb codes, y = Cr codes.
-    void setDisplay(const ScopeDisplay& display);
-    const ScopeDisplay& display() const { return m_display; }
-    void setGain(double gain);
-    double gain() const { return m_gain; }
-    void setLogIntensity(bool on);
-    bool logIntensity() const { return m_log; }
+    // Kind::Vectorscope, one grid (setDisplay): x = Cb codes, y = Cr codes.
     void setSkinToneLine(bool on);
     bool skinToneLine() const { return m_skin; }
 
@@ -41,26 +34,17 @@ public:
     // Widget position of a 75 % target by name; the centre when there is none.
     QPointF targetPosition(const QString& name) const;
     // "Cb 140  Cr 90  count 17" under a widget position; empty outside the scope.
-    QString readoutAt(const QPoint& position) const;
+    QString readoutAt(const QPoint& position) const override;
 
     QSize sizeHint() const override { return {320, 320}; }
     QSize minimumSizeHint() const override { return {160, 160}; }
 
-signals:
-    void hovered(const QString& readout);
-
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
 
 private:
-    void rebuild();
+    void rebuild() override;
 
-    ScopeDisplay m_display;
-    double m_gain = 1.0;
-    bool m_log = true;
     bool m_skin = true;
     QImage m_trace;
-    QString m_hover;
 };

@@ -14,27 +14,9 @@ constexpr int kPanelGap = 6;
 const QColor kBackground(12, 12, 14);
 const QColor kGraticule(110, 110, 70);
 
-double intensity(double count, double max, double gain, bool log)
-{
-    if (count <= 0 || max <= 0)
-        return 0;
-    const double t = log ? std::log1p(count) / std::log1p(max) : count / max;
-    return std::min(1.0, t * gain);
-}
-
 }  // namespace
 
-WaveformView::WaveformView(QWidget* parent) : QWidget(parent)
-{
-    setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-void WaveformView::setDisplay(const ScopeDisplay& display)
-{
-    m_display = display;
-    rebuild();
-}
+WaveformView::WaveformView(QWidget* parent) : ScopeView(false, parent) {}
 
 void WaveformView::setScale(Scale scale)
 {
@@ -42,23 +24,6 @@ void WaveformView::setScale(Scale scale)
         return;
     m_scale = scale;
     update();
-}
-
-void WaveformView::setGain(double gain)
-{
-    gain = std::clamp(gain, 0.01, 100.0);
-    if (gain == m_gain)
-        return;
-    m_gain = gain;
-    rebuild();
-}
-
-void WaveformView::setLogIntensity(bool on)
-{
-    if (on == m_log)
-        return;
-    m_log = on;
-    rebuild();
 }
 
 QStringList WaveformView::scaleLabels() const
@@ -125,7 +90,7 @@ QImage WaveformView::renderPanel(const QVector<int>& grids) const
         const float cr = float(g.color.redF()), cg = float(g.color.greenF()), cb = float(g.color.blueF());
         for (int x = 0; x < g.xBins; ++x)
             for (int y = 0; y < g.yBins; ++y) {
-                const float t = float(intensity(g.at(x, y), max, m_gain, m_log));
+                const float t = float(intensity(g.at(x, y), max));
                 if (t <= 0)
                     continue;
                 const int px = int(qint64(x) * w / g.xBins), py = h - 1 - int(qint64(y) * h / g.yBins);
@@ -233,23 +198,6 @@ QString WaveformView::readoutAt(const QPoint& position) const
         return parts.join(QStringLiteral("  "));
     }
     return {};
-}
-
-void WaveformView::mouseMoveEvent(QMouseEvent* event)
-{
-    const QString text = readoutAt(event->position().toPoint());
-    if (text != m_hover) {
-        m_hover = text;
-        emit hovered(text);
-    }
-}
-
-void WaveformView::leaveEvent(QEvent*)
-{
-    if (!m_hover.isEmpty()) {
-        m_hover.clear();
-        emit hovered(QString());
-    }
 }
 
 void WaveformView::resizeEvent(QResizeEvent*) { update(); }

@@ -4,13 +4,12 @@
 // percent of full scale; brightness (gain) and a log intensity for faint detail.
 #pragma once
 
-#include "widgets/ScopeDisplay.h"
+#include "widgets/ScopeView.h"
 
 #include <QImage>
 #include <QStringList>
-#include <QWidget>
 
-class WaveformView : public QWidget {
+class WaveformView : public ScopeView {
     Q_OBJECT
 
 public:
@@ -18,16 +17,9 @@ public:
 
     explicit WaveformView(QWidget* parent = nullptr);
 
-    // Kind::Waveform overlays every grid; Kind::Parade puts them side by side.
-    void setDisplay(const ScopeDisplay& display);
-    const ScopeDisplay& display() const { return m_display; }
+    // Kind::Waveform overlays every grid (setDisplay); Kind::Parade puts them side by side.
     void setScale(Scale scale);
     Scale scale() const { return m_scale; }
-    // Brightness: the count that reaches full intensity is the largest count divided by the gain.
-    void setGain(double gain);
-    double gain() const { return m_gain; }
-    void setLogIntensity(bool on);
-    bool logIntensity() const { return m_log; }
 
     // The graticule's labels, bottom to top: "0" ... "255" or "0%" ... "100%".
     QStringList scaleLabels() const;
@@ -37,29 +29,20 @@ public:
     // Widget coordinates of column bin `x` (its centre) at value `value` (data units) in a panel.
     QPointF positionOf(int panel, double x, double value) const;
     // "R  column 12  value 200  count 3" under a widget position; empty outside the panels.
-    QString readoutAt(const QPoint& position) const;
+    QString readoutAt(const QPoint& position) const override;
 
     QSize sizeHint() const override { return {640, 300}; }
     QSize minimumSizeHint() const override { return {200, 120}; }
 
-signals:
-    void hovered(const QString& readout);
-
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
     QRectF tracesRect() const;
-    void rebuild();
+    void rebuild() override;
     QImage renderPanel(const QVector<int>& grids) const;
 
-    ScopeDisplay m_display;
     Scale m_scale = Scale::CodeValues;
-    double m_gain = 1.0;
-    bool m_log = false;
     QVector<QImage> m_panels;   // rendered traces, one image per panel
-    QString m_hover;
 };
