@@ -6,6 +6,8 @@
 
 #include "histoscope/ReferenceHistogram.h"
 
+#include "gpu/testing/TestCases.h"
+
 #include <QRandomGenerator>
 #include <QtTest>
 
@@ -13,14 +15,14 @@
 
 namespace {
 
+// The run's seed from the shared fixtures (HISTOSCOPE_SEED replays it), printed once.
 quint32 seed()
 {
     static const quint32 value = [] {
-        bool ok = false;
-        const quint32 fromEnv = qEnvironmentVariable("HISTOSCOPE_SEED").toUInt(&ok);
-        const quint32 s = ok ? fromEnv : QRandomGenerator::system()->generate();
-        qInfo("tst_framerequest seed %u (replay with HISTOSCOPE_SEED=%u)", s, s);
-        return s;
+        const std::uint64_t s = hs::testing::runSeed();
+        qInfo("%s seed %llu (replay with HISTOSCOPE_SEED=%llu)", "tst_framerequest", static_cast<unsigned long long>(s),
+              static_cast<unsigned long long>(s));
+        return quint32(s ^ (s >> 32));
     }();
     return value;
 }

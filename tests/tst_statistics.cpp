@@ -4,6 +4,8 @@
 #include "histoscope/HistogramStatistics.h"
 #include "histoscope/ReferenceHistogram.h"
 
+#include "gpu/testing/TestCases.h"
+
 #include <QRandomGenerator>
 #include <QtTest>
 
@@ -69,14 +71,14 @@ Oracle oracleOf(const std::vector<double>& samples, double lo, double hi, double
     return o;
 }
 
+// The run's seed from the shared fixtures (HISTOSCOPE_SEED replays it), printed once.
 quint32 seed()
 {
     static const quint32 value = [] {
-        bool ok = false;
-        const quint32 fromEnv = qEnvironmentVariable("HISTOSCOPE_SEED").toUInt(&ok);
-        const quint32 s = ok ? fromEnv : QRandomGenerator::system()->generate();
-        qInfo("tst_statistics seed %u (replay with HISTOSCOPE_SEED=%u)", s, s);
-        return s;
+        const std::uint64_t s = hs::testing::runSeed();
+        qInfo("%s seed %llu (replay with HISTOSCOPE_SEED=%llu)", "tst_statistics", static_cast<unsigned long long>(s),
+              static_cast<unsigned long long>(s));
+        return quint32(s ^ (s >> 32));
     }();
     return value;
 }
