@@ -243,7 +243,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     // the other one for the call after: a frame costs one launch and one copy.
     const std::size_t words = std::size_t(plan.map.num_slots) + kExtremaWords;
     const std::size_t slotBytes = words * sizeof(std::uint64_t);
-    const bool fold = strategy == Strategy::PerLane && !pieces.empty();
+    const bool fold = !pieces.empty() && clearsNextTotals(strategy, plan, m_props);
     const int current = m_slotIndex, spare = 1 - m_slotIndex;
     HS_TRY(reserveSlots(current, words));
     if (fold)

@@ -109,6 +109,22 @@ bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps&
     return strategy == Strategy::LargeBins && !fitsOptinShared(plan, props);
 }
 
+bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DeviceProps& props)
+{
+    switch (strategy) {
+    case Strategy::PerLane:
+    case Strategy::Shared:
+    case Strategy::Replicated:
+    case Strategy::RunLength:
+    case Strategy::WarpAggregated:
+        return true;
+    case Strategy::LargeBins:
+        return !needsHotKeys(strategy, plan, props);
+    default:
+        return false;
+    }
+}
+
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
                                   const SkewEstimate* skew)
 {

@@ -42,6 +42,9 @@ std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_
 bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // Whether a resolved strategy reads the sampled hot-slot table (`large-bins` beyond opt-in memory).
 bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
+// Whether a resolved strategy's launch clears the next call's totals (KernelArgs::d_zero): the
+// block-private families and `per-lane` do; global atomics, CUB and the hot cache do not.
+bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // The `auto` rule, with the reason in words. `skew` is null when no sample was needed.
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
                                   const SkewEstimate* skew);

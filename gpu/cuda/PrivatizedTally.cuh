@@ -62,6 +62,7 @@ __device__ __forceinline__ void privatizedTally(const KernelArgs& a, Visitor& vi
     // Every tile walks every sample; the first one alone publishes what they all saw.
     if (Tracker::kTracks && a.tile_begin == 0)
         publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
+    clearNextTotals(a);
 }
 
 template <typename T, int C, typename Mapper, typename Family>
@@ -101,6 +102,8 @@ Status launchPrivatized(const KernelArgs& args, const LaunchContext& ctx)
             a.tile_end = std::min(args.map.num_slots, begin + tileSlots);
             const std::size_t smem = std::size_t(a.tile_end - begin) * a.replicas * sizeof(std::uint32_t);
             HS_TRY(launchOnGrid<T>(kernel, Family::kName, a, ctx, ctx.tuning.privatizedThreads, smem));
+            a.d_zero = nullptr;  // the first tile's launch cleared the next call's totals
+            a.zero_words = 0;
         }
         return Status::success();
     });

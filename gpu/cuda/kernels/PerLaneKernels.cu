@@ -193,9 +193,7 @@ __global__ void __launch_bounds__(1024) perLaneKernel(KernelArgs a)
     __syncthreads();
     publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
 
-    // The totals of the next call, cleared here instead of by a launch of their own.
-    for (std::int64_t i = firstThread; i < std::int64_t(a.zero_words); i += threadCount)
-        a.d_zero[i] = 0;
+    clearNextTotals(a);
 }
 
 std::size_t perLaneSharedBytes(int channels, int warps)
