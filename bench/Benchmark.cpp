@@ -2,6 +2,7 @@
 // before it is timed; times are CUDA-event medians after a warm-up, over rotating input buffers
 // so the input never sits in L2; the read probe and CUB run in the same process.
 #include "bench/BenchCommand.h"
+#include "bench/CpuReadProbe.h"
 #include "gpu/testing/TestCases.h"
 
 #include "histoscope/EngineDiagnostics.h"
@@ -276,8 +277,10 @@ int runBenchmark(const BenchmarkOptions& options)
                 cpu.compute(request, result);
                 return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             });
+            const double probeMs = cpuReadProbeMs(frame.data(), frame.size(), options.repeats);
             std::cout << "cpu rgb4k " << kind << ": median " << ms << " ms"
-                      << (result == expected ? " (exact)" : " (MISMATCH)") << "\n";
+                      << (result == expected ? " (exact)" : " (MISMATCH)") << ", CPU read probe " << probeMs << " ms, "
+                      << ms / probeMs << "x the probe\n";
         }
         return 0;
     }

@@ -1,6 +1,7 @@
 // Baselines on this machine's CPU: OpenCV's calcHist against HistoScope's CPU backend on a 4K
 // RGB frame, and a one-thread OpenCV decode + calcHist loop over a folder of JPEGs (the yardstick
 // for `histoscope-cli batch`). Needs OpenCV, so it is not part of the GPU-only build.
+#include "bench/CpuReadProbe.h"
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/ReferenceHistogram.h"
 #include "histoscope/RunTiming.h"
@@ -68,8 +69,10 @@ int calcHistComparison(int repeats)
         for (int c = 0; c < 3; ++c)
             for (int b = 0; b < 256; ++b)
                 same &= std::uint64_t(hists[c].at<float>(b)) == expected.channels[c].counts[b];
+        const double probeMs = hs::bench::cpuReadProbeMs(frame.data, frame.total() * frame.elemSize(), repeats);
         std::cout << "  " << kind << ": OpenCV calcHist " << opencvMs << " ms, HistoScope cpu " << oursMs << " ms, "
-                  << opencvMs / oursMs << "x" << (same ? "" : "  (MISMATCH)") << "\n";
+                  << opencvMs / oursMs << "x; CPU read probe " << probeMs << " ms, HistoScope cpu " << oursMs / probeMs
+                  << "x the probe" << (same ? "" : "  (MISMATCH)") << "\n";
     }
     return 0;
 }

@@ -88,7 +88,8 @@ def main():
             row = {"keys": n, "bins": bins, "distribution": dist, "histoscope_ms": ours["gpu_ms"],
                    "histoscope_wall_ms": ours["wall_ms"], "probe_ms": ours["probe_ms"], "auto_ran": ours["ran"]}
             if torch is not None and torch.cuda.is_available():
-                t = torch.from_numpy(keys.astype(np.int64)).cuda()
+                # int32, the bytes our engine reads (torch.bincount takes any integer type).
+                t = torch.from_numpy(keys.astype(np.int32)).cuda()
                 ref = torch.bincount(t, minlength=bins).cpu().numpy().astype(np.uint64)
                 exact = np.array_equal(ref, our_counts)
                 mismatches += not exact

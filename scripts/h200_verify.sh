@@ -64,7 +64,14 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   echo "benchmark: exit $?; $(grep -E '^benchmark:' "$out/bench.log")" >> "$summary"
   stamp benchmark
 fi
+# Peers a user would pick instead (PEERS=1): torch.bincount and cupy.bincount on the same keys,
+# checked equal to our counts first (bench/peers.py).
+if [ "${PEERS:-0}" = 1 ]; then
+  python3 bench/peers.py --bench "$bench" --out "$out/peers.csv" --repeats ${PEERS_REPEATS:-20} > "$out/peers.log" 2>&1
+  echo "peers: exit $?; $(tail -1 "$out/peers.log")" >> "$summary"
+  stamp peers
+fi
 # At most 8 files come back from the machine: the logs travel as one archive.
-(cd "$out" && tar czf logs.tar.gz --remove-files $(ls | grep -vE '^(summary.txt|bench.csv|bench.log|bench-sweep.svg|logs.tar.gz)$'))
+(cd "$out" && tar czf logs.tar.gz --remove-files $(ls | grep -vE '^(summary.txt|bench.csv|bench.log|bench-sweep.svg|peers.csv|peers.log|logs.tar.gz)$'))
 cat "$summary"
 [ -f "$out/bench.log" ] && cat "$out/bench.log"
