@@ -5,6 +5,7 @@
 #pragma once
 
 #include "LaunchSupport.cuh"
+#include "Tuning.h"
 #include "SampleWalker.cuh"
 
 namespace hs::detail {
@@ -66,7 +67,7 @@ __device__ __forceinline__ void privatizedTally(const KernelArgs& a, Visitor& vi
 }
 
 template <typename T, int C, typename Mapper, typename Family>
-__global__ void privatizedKernel(KernelArgs a)
+__global__ void __launch_bounds__(kPrivatizedThreadsMax) privatizedKernel(KernelArgs a)
 {
     auto visitor = Family::template visitor<C>(a);
     privatizedTally<T, C, Mapper>(a, visitor, int(a.replicas));

@@ -76,6 +76,10 @@ inline constexpr ArchTuning kArchTunings[] = {
 // template argument. 512 threads scan 65,536 bins in 128-bin runs; 1,024 exceeded the register
 // budget of a block on sm_90 (commit 88fef66).
 inline constexpr int kEqualizeLutThreads = 512;
+// The largest block a block-private family may launch with (privatizedThreads, tuned or swept):
+// its kernel is compiled to fit that many threads, so a register-hungry instance (run-length on
+// four f32 channels) spills a little instead of failing to launch.
+inline constexpr int kPrivatizedThreadsMax = 1024;
 // The skew-sample gather is one block: it reads 4,096 scattered pixels, far too few for more.
 inline constexpr int kSampleGatherThreads = 256;
 
@@ -116,7 +120,7 @@ inline ArchTuning tuningFor(int computeMajor)
         if (t.computeMajor <= computeMajor)
             best = t;
     if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
-        best.privatizedThreads = std::clamp(std::atoi(threads), 64, 1024);
+        best.privatizedThreads = std::clamp(std::atoi(threads), 64, kPrivatizedThreadsMax);
     return best;
 }
 
