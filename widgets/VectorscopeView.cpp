@@ -65,11 +65,12 @@ QPointF VectorscopeView::targetPosition(const QString& name) const
 void VectorscopeView::rebuild()
 {
     m_trace = QImage();
-    if (m_display.grids.isEmpty() || !m_display.grids[0].isValid()) {
+    const ScopeGrid* grid = singleGrid();
+    if (!grid) {
         update();
         return;
     }
-    const ScopeGrid& g = m_display.grids[0];
+    const ScopeGrid& g = *grid;
     const double max = g.maxCount();
     m_trace = QImage(g.xBins, g.yBins, QImage::Format_ARGB32);
     m_trace.fill(Qt::transparent);
@@ -133,12 +134,11 @@ void VectorscopeView::paintEvent(QPaintEvent*)
 
 QString VectorscopeView::readoutAt(const QPoint& position) const
 {
-    if (m_display.grids.isEmpty() || !m_display.grids[0].isValid())
-        return {};
+    const ScopeGrid* grid = singleGrid();
     const QRectF r = scopeRect();
-    if (!r.contains(position))
+    if (!grid || !r.contains(position))
         return {};
-    const ScopeGrid& g = m_display.grids[0];
+    const ScopeGrid& g = *grid;
     const double full = m_display.codeMax >= 16 ? m_display.codeMax + 1 : m_display.codeMax;
     const double cb = full / 2 + (position.x() - r.center().x()) / r.width() * full;
     const double cr = full / 2 - (position.y() - r.center().y()) / r.height() * full;

@@ -162,9 +162,9 @@ ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kin
         controls->addWidget(m_mode);
         connect(m_mode, &QComboBox::currentIndexChanged, this, &ScopePanel::requestChanged);
         m_log = new QCheckBox(tr("Log colour scale"));
-        m_log->setChecked(m_histogram->logScale());
+        m_log->setChecked(m_histogram->logIntensity());
         controls->addWidget(m_log);
-        connect(m_log, &QCheckBox::toggled, m_histogram, &Histogram2DView::setLogScale);
+        connect(m_log, &QCheckBox::toggled, m_histogram, &Histogram2DView::setLogIntensity);
         connect(m_histogram, &Histogram2DView::hovered, m_hover, &QLabel::setText);
         break;
     }
