@@ -157,7 +157,9 @@ void Histogram2DView::paintEvent(QPaintEvent*)
         p.drawText(QRectF(bar.right() + 3, y - fm.height() / 2.0, kRight - 30, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    label);
     }
-    p.drawText(QRectF(bar.left() - 10, plot.bottom() + 4, kRight, fm.height()), Qt::AlignLeft,
+    // On the x title's row, which is centred under the plot: the tick row's last label reaches
+    // under the bar.
+    p.drawText(QRectF(bar.left() - 10, plot.bottom() + 4 + fm.height(), kRight, fm.height()), Qt::AlignLeft,
                logIntensity() ? tr("count, log") : tr("count"));
 }
 
