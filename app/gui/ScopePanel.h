@@ -17,7 +17,9 @@ class MainWindow;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
+class ScopeView;
 class VectorscopeView;
 class WaveformView;
 
@@ -25,6 +27,10 @@ class WaveformView;
 // `rgbWaveform`: the waveform overlays R, G and B (the parade's planes) instead of luma.
 ScopeDisplay scopeDisplay(const ScopeSnapshot& snapshot, ScopeKind kind, bool rgbWaveform = false);
 ScopeGrid scopeGrid(const ScopePlane& plane);
+// The rate after a scope's timing: the rate measured over the last second while frames keep
+// coming (a playing source), else what one count's time allows ("up to N scopes/s"): a rate
+// measured across a still image's occasional recounts would say nothing.
+QString scopeRateText(double measuredPerSecond, double computeMs);
 
 class ScopePanel : public QWidget {
     Q_OBJECT
@@ -62,6 +68,8 @@ protected:
 
 private:
     void refresh();
+    // Gain (where the kind has one) and the log checkbox, driving `view`.
+    void addIntensityControls(QHBoxLayout* controls, ScopeView* view, bool withGain, const QString& logText);
 
     ScopeKind m_kind;
     ScopeDisplay m_display;
