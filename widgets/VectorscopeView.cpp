@@ -119,12 +119,15 @@ void VectorscopeView::paintEvent(QPaintEvent*)
     }
     // 75 % colour targets: a small box each, labelled outside.
     const double box = std::max(6.0, r.width() * 0.035);
+    const QFontMetricsF fm(font());
     for (const Target& t : colourTargets(m_display.bt709)) {
         const QPointF pos = positionOfChroma(t.cb, t.cr);
         p.setPen(QPen(t.color, 1.5));
         p.drawRect(QRectF(pos.x() - box / 2, pos.y() - box / 2, box, box));
-        const QPointF out = pos + (pos - c) * (box * 1.6 / std::max(1.0, std::hypot(pos.x() - c.x(), pos.y() - c.y())));
-        p.drawText(QRectF(out.x() - 14, out.y() - 8, 28, 16), Qt::AlignCenter, t.name);
+        // Far enough out along the radius that the name clears its box in every direction.
+        const double gap = box / 2 + fm.height();
+        const QPointF out = pos + (pos - c) * (gap / std::max(1.0, std::hypot(pos.x() - c.x(), pos.y() - c.y())));
+        p.drawText(QRectF(out.x() - 16, out.y() - fm.height() / 2.0, 32, fm.height()), Qt::AlignCenter, t.name);
     }
     if (m_display.isEmpty()) {
         p.setPen(palette().text().color());
