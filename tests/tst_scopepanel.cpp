@@ -275,22 +275,25 @@ void TestScopePanel::hoverReadoutTakesTheStatusPlace()
 
 void TestScopePanel::rateText_data()
 {
+    QTest::addColumn<bool>("playing");
     QTest::addColumn<double>("measured");
     QTest::addColumn<double>("computeMs");
     QTest::addColumn<QString>("text");
-    QTest::newRow("playing: the measured rate") << 25.04 << 30.4 << QStringLiteral(" · 25.0 scopes/s");
-    QTest::newRow("still, recounted now and then: what one count allows") << 0.1 << 30.4
-                                                                          << QStringLiteral(" (up to 33 scopes/s)");
-    QTest::newRow("slow counts keep a decimal") << 0.0 << 250.0 << QStringLiteral(" (up to 4.0 scopes/s)");
-    QTest::newRow("no timing") << 0.0 << 0.0 << QString();
+    QTest::newRow("playing: the measured rate") << true << 25.04 << 30.4 << QStringLiteral(" · 25.0 scopes/s");
+    QTest::newRow("playing, slower than 1/s: still measured") << true << 0.5 << 30.4 << QStringLiteral(" · 0.5 scopes/s");
+    QTest::newRow("still, two recounts close together: what one count allows")
+        << false << 2.3 << 30.4 << QStringLiteral(" (up to 33 scopes/s)");
+    QTest::newRow("slow counts keep a decimal") << false << 0.0 << 250.0 << QStringLiteral(" (up to 4.0 scopes/s)");
+    QTest::newRow("no timing") << false << 0.0 << 0.0 << QString();
 }
 
 void TestScopePanel::rateText()
 {
+    QFETCH(bool, playing);
     QFETCH(double, measured);
     QFETCH(double, computeMs);
     QFETCH(QString, text);
-    QCOMPARE(scopeRateText(measured, computeMs), text);
+    QCOMPARE(scopeRateText(playing, measured, computeMs), text);
 }
 
 void TestScopePanel::staleGenerationIsDropped()

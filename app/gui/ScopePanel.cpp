@@ -76,9 +76,9 @@ ScopeDisplay scopeDisplay(const ScopeSnapshot& snapshot, ScopeKind kind, bool rg
 
 // ---- ScopePanel ------------------------------------------------------------------------------
 
-QString scopeRateText(double measuredPerSecond, double computeMs)
+QString scopeRateText(bool playing, double measuredPerSecond, double computeMs)
 {
-    if (measuredPerSecond >= 1)
+    if (playing && measuredPerSecond > 0)
         return QObject::tr(" · %1 scopes/s").arg(measuredPerSecond, 0, 'f', 1);
     if (computeMs > 0)
         return QObject::tr(" (up to %1 scopes/s)").arg(1000.0 / computeMs, 0, 'f', computeMs > 100 ? 1 : 0);
@@ -249,12 +249,20 @@ void ScopePanel::refresh()
         text = s.error.message();
     } else {
         text = QStringLiteral("%1 · %2×%3 · %4 ms").arg(s.backend).arg(s.width).arg(s.height).arg(s.computeMs, 0, 'f', 1);
-        text += scopeRateText(s.scopesPerSecond, s.computeMs);
+        text += scopeRateText(m_playing, s.scopesPerSecond, s.computeMs);
         if (!s.notices.isEmpty() && m_display.isEmpty())
             text += QStringLiteral(" · ") + s.notices.join(QLatin1Char(' '));
     }
     m_status->setText(text);
     m_status->setToolTip(text);
+}
+
+void ScopePanel::setPlaying(bool playing)
+{
+    if (playing == m_playing)
+        return;
+    m_playing = playing;
+    refresh();
 }
 
 void ScopePanel::showEvent(QShowEvent* event)
@@ -297,6 +305,10 @@ Scopes::Scopes(MainWindow* window) : QObject(window), m_window(window)
         resubmit();
     });
     connect(window, &MainWindow::frameSubmitted, this, &Scopes::submit);
+    connect(window->media(), &MediaController::playingChanged, this, [this](bool playing) {
+        for (ScopePanel* p : m_panels)
+            p->setPlaying(playing);
+    });
     connect(&m_controller, &ScopeController::resultReady, this, &Scopes::show);
 }
 

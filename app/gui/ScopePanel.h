@@ -27,10 +27,10 @@ class WaveformView;
 // `rgbWaveform`: the waveform overlays R, G and B (the parade's planes) instead of luma.
 ScopeDisplay scopeDisplay(const ScopeSnapshot& snapshot, ScopeKind kind, bool rgbWaveform = false);
 ScopeGrid scopeGrid(const ScopePlane& plane);
-// The rate after a scope's timing: the rate measured over the last second while frames keep
-// coming (a playing source), else what one count's time allows ("up to N scopes/s"): a rate
-// measured across a still image's occasional recounts would say nothing.
-QString scopeRateText(double measuredPerSecond, double computeMs);
+// The rate after a scope's timing: while the source plays, the rate measured over the last
+// second; else what one count's time allows ("up to N scopes/s"), since a rate measured across
+// a still image's occasional recounts says nothing (the Timing panel's rule for its rates).
+QString scopeRateText(bool playing, double measuredPerSecond, double computeMs);
 
 class ScopePanel : public QWidget {
     Q_OBJECT
@@ -46,6 +46,8 @@ public:
     bool rgbWaveform() const;
 
     void showSnapshot(const ScopeSnapshotPtr& snapshot);
+    // Whether the source plays, which decides the rate the status shows (scopeRateText).
+    void setPlaying(bool playing);
     ScopeDisplay display() const { return m_display; }
 
     // Controls and views, for tests and screenshots (null where the kind has none).
@@ -74,6 +76,7 @@ private:
     ScopeKind m_kind;
     ScopeDisplay m_display;
     std::shared_ptr<const ScopeSnapshot> m_snapshot;
+    bool m_playing = false;
     WaveformView* m_waveform = nullptr;
     VectorscopeView* m_vectorscope = nullptr;
     Histogram2DView* m_histogram = nullptr;
