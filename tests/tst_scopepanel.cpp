@@ -5,6 +5,7 @@
 #include "app/core/ScopeController.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ScopePanel.h"
+#include "widgets/Histogram2DView.h"
 #include "widgets/HistogramView.h"
 #include "widgets/ImageCanvas.h"
 #include "widgets/VectorscopeView.h"
@@ -53,6 +54,10 @@ private slots:
     void scopesFollowTheRegion();
     void controlsChangeWhatIsShown();
     void onlyVisibleScopesAreCounted();
+    void hoverReadoutTakesTheStatusPlace_data();
+    void hoverReadoutTakesTheStatusPlace();
+    void rateText_data();
+    void rateText();
     void staleGenerationIsDropped();
 
 private:
@@ -236,6 +241,59 @@ void TestScopePanel::onlyVisibleScopesAreCounted()
     QVERIFY(s->parade.isEmpty());
     QVERIFY(!s->vectorscope);
     QCOMPARE(s->waveform.size(), 1);
+}
+
+void TestScopePanel::hoverReadoutTakesTheStatusPlace_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::newRow("waveform") << int(ScopeKind::Waveform);
+    QTest::newRow("parade") << int(ScopeKind::Parade);
+    QTest::newRow("vectorscope") << int(ScopeKind::Vectorscope);
+    QTest::newRow("2-D histogram") << int(ScopeKind::Histogram2D);
+}
+
+void TestScopePanel::hoverReadoutTakesTheStatusPlace()
+{
+    QFETCH(int, kind);
+    ScopePanel panel{ScopeKind(kind)};
+    panel.resize(470, 300);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    ScopeView* view = panel.waveformView() ? static_cast<ScopeView*>(panel.waveformView())
+                      : panel.vectorscopeView() ? static_cast<ScopeView*>(panel.vectorscopeView())
+                                                : static_cast<ScopeView*>(panel.histogramView());
+    QVERIFY(view);
+    const int minimum = panel.minimumSizeHint().width();
+    // A readout far wider than the panel: it replaces the status and never widens the dock.
+    emit view->hovered(QStringLiteral("hue [177, 178)  saturation [0.5742, 0.5781)  count 123456789").repeated(3));
+    QVERIFY(!panel.statusLabel()->isVisible());
+    QCOMPARE(panel.minimumSizeHint().width(), minimum);
+    emit view->hovered(QString());
+    QVERIFY(panel.statusLabel()->isVisible());
+    QCOMPARE(panel.minimumSizeHint().width(), minimum);
+}
+
+void TestScopePanel::rateText_data()
+{
+    QTest::addColumn<bool>("playing");
+    QTest::addColumn<double>("measured");
+    QTest::addColumn<double>("computeMs");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("playing: the measured rate") << true << 25.04 << 30.4 << QStringLiteral(" · 25.0 scopes/s");
+    QTest::newRow("playing, slower than 1/s: still measured") << true << 0.5 << 30.4 << QStringLiteral(" · 0.5 scopes/s");
+    QTest::newRow("still, two recounts close together: what one count allows")
+        << false << 2.3 << 30.4 << QStringLiteral(" (up to 33 scopes/s)");
+    QTest::newRow("slow counts keep a decimal") << false << 0.0 << 250.0 << QStringLiteral(" (up to 4.0 scopes/s)");
+    QTest::newRow("no timing") << false << 0.0 << 0.0 << QString();
+}
+
+void TestScopePanel::rateText()
+{
+    QFETCH(bool, playing);
+    QFETCH(double, measured);
+    QFETCH(double, computeMs);
+    QFETCH(QString, text);
+    QCOMPARE(scopeRateText(playing, measured, computeMs), text);
 }
 
 void TestScopePanel::staleGenerationIsDropped()

@@ -78,6 +78,8 @@ private slots:
     void vectorscopeTrace();
     void vectorscopeSkinToneLine();
     void histogram2DCellsAndLogScale();
+    void histogram2DGain_data();
+    void histogram2DGain();
     void histogram2DHoverAndLeave();
     void emptyDisplaysPaint();
 };
@@ -287,17 +289,56 @@ void TestScopeWidgets::histogram2DCellsAndLogScale()
     d.grids << g;
     Histogram2DView view;
     view.setDisplay(d);
-    QVERIFY(view.logScale());
+    QVERIFY(view.logIntensity());
     QImage image = shot(view);
     QCOMPARE(pixelAt(image, view.cellRect(3, 12).center()), view.colorFor(1000).rgb());
     QCOMPARE(pixelAt(image, view.cellRect(10, 2).center()), view.colorFor(1).rgb());
     QVERIFY(brightness(view.colorFor(1).rgb()) > 40);   // one count is visible on the log scale
     QCOMPARE(view.colorBarLabels(), QStringList({"1", "10", "100", "1000"}));
-    view.setLogScale(false);
+    view.setLogIntensity(false);
     image = shot(view);
     QVERIFY(brightness(pixelAt(image, view.cellRect(10, 2).center())) < 30);   // and lost on the linear one
     QVERIFY(brightness(pixelAt(image, view.cellRect(3, 12).center())) > 500);
     QCOMPARE(pixelAt(image, view.cellRect(0, 0).center()), qRgb(0, 0, 0));
+}
+
+void TestScopeWidgets::histogram2DGain_data()
+{
+    QTest::addColumn<bool>("log");
+    QTest::addColumn<double>("gain");
+    QTest::addColumn<QStringList>("labels");
+    QTest::addColumn<double>("topCount");   // the smallest of 1, 10, 100, 500, 1000 that reaches the top colour
+    QTest::newRow("log, gain 1") << true << 1.0 << QStringList({"1", "10", "100", "1000"}) << 1000.0;
+    QTest::newRow("log, gain 2: the bar ends at the square root") << true << 2.0 << QStringList({"1", "10"}) << 100.0;
+    QTest::newRow("linear, gain 1") << false << 1.0 << QStringList({"0", "250", "500", "750", "1000"}) << 1000.0;
+    QTest::newRow("linear, gain 2: the bar ends at half") << false << 2.0 << QStringList({"0", "125", "250", "375", "500"})
+                                                          << 500.0;
+}
+
+void TestScopeWidgets::histogram2DGain()
+{
+    QFETCH(bool, log);
+    QFETCH(double, gain);
+    QFETCH(QStringList, labels);
+    QFETCH(double, topCount);
+    ScopeDisplay d;
+    ScopeGrid g = grid("R,G", Qt::white, 4, 4);
+    set(g, 3, 3, 1000);
+    d.grids << g;
+    Histogram2DView view;
+    view.setDisplay(d);
+    view.setLogIntensity(log);
+    view.setGain(gain);
+    QCOMPARE(view.colorBarLabels(), labels);
+    const QRgb top = view.colorFor(1000).rgb();
+    double reached = 0;
+    for (double c : {1.0, 10.0, 100.0, 500.0, 1000.0}) {
+        if (view.colorFor(c).rgb() == top) {
+            reached = c;
+            break;
+        }
+    }
+    QCOMPARE(reached, topCount);
 }
 
 void TestScopeWidgets::histogram2DHoverAndLeave()

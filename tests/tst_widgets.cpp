@@ -1,9 +1,11 @@
 // Paint-only widgets fed plain values: the histogram plot's readout, axes, legend, blending,
 // percentile marks and rendering at a chosen size.
 #include "widgets/HistogramView.h"
+#include "widgets/TablePanel.h"
 
 #include <QApplication>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 
 namespace {
@@ -38,11 +40,15 @@ private slots:
     void valueAxisTicksInTheDataUnits_data();
     void valueAxisTicksInTheDataUnits();
     void countAxisShowsLogDecades();
+    void countLabelsUseOneNotation_data();
+    void countLabelsUseOneNotation();
     void legendHidesAndShowsChannels();
     void overlappingChannelsAddUpAndLumaIsAnOutline();
     void percentileLabelsNeverOverlap_data();
     void percentileLabelsNeverOverlap();
     void renderPaintsAtTheRequestedSize();
+    void tableValuesStayInView_data();
+    void tableValuesStayInView();
 };
 
 void TestWidgets::histogramHoverReadout_data()
@@ -138,6 +144,35 @@ void TestWidgets::countAxisShowsLogDecades()
     QVERIFY(view.percentTicks(size).isEmpty());
     view.setCumulative(true);
     QCOMPARE(labelsOf(view.percentTicks(size)), (QStringList{"0%", "25%", "50%", "75%", "100%"}));
+}
+
+void TestWidgets::countLabelsUseOneNotation_data()
+{
+    QTest::addColumn<double>("peak");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<QString>("expected");   // one label the axis must show
+    QTest::newRow("3,600: steps of 500") << 3600.0 << 400 << QStringLiteral("2.5k");
+    QTest::newRow("8,000: steps of 1000") << 8000.0 << 400 << QStringLiteral("8k");
+    QTest::newRow("1.5 M: steps of 200 k") << 1.5e6 << 400 << QStringLiteral("1.4M");
+    QTest::newRow("900: plain") << 900.0 << 400 << QStringLiteral("900");
+}
+
+void TestWidgets::countLabelsUseOneNotation()
+{
+    QFETCH(double, peak);
+    QFETCH(int, height);
+    QFETCH(QString, expected);
+    HistogramView view;
+    const QSize size(420, height);
+    view.resize(size);
+    view.setDisplay(grayDisplay({0, peak / 2, peak, 1}, 0, 4, true));
+    const QStringList labels = labelsOf(view.countTicks(size));
+    QVERIFY2(labels.contains(expected), qPrintable(labels.join(' ')));
+    for (const QString& label : labels) {
+        bool plain = false;
+        const double v = label.toDouble(&plain);
+        QVERIFY2(!plain || v < 1000, qPrintable(labels.join(' ')));   // 1000 and up carry k, M or G
+    }
 }
 
 void TestWidgets::legendHidesAndShowsChannels()
@@ -252,6 +287,40 @@ void TestWidgets::renderPaintsAtTheRequestedSize()
     QVERIFY2(edge.lightness() > 80, qPrintable(edge.name()));
     const QImage empty = HistogramView().render(QSize(320, 200));
     QCOMPARE(empty.size(), QSize(320, 200));
+}
+
+void TestWidgets::tableValuesStayInView_data()
+{
+    QTest::addColumn<QStringList>("columns");
+    QTest::addColumn<int>("alignment");
+    QTest::newRow("label -> value: left, beside a long value") << QStringList{"value"} << int(Qt::AlignLeft);
+    QTest::newRow("per channel: right, digits under digits") << QStringList{"R", "G"} << int(Qt::AlignRight);
+}
+
+void TestWidgets::tableValuesStayInView()
+{
+    QFETCH(QStringList, columns);
+    QFETCH(int, alignment);
+    TablePanel panel;
+    panel.resize(300, 200);
+    TableContent content;
+    content.columns = columns;
+    content.rowLabels = {"backend", "upload"};
+    const QString longText = QStringLiteral("CPU (HistoScope was built without CUDA: counting on the CPU)");
+    content.cells = {QStringList(columns.size(), longText), QStringList(columns.size(), QStringLiteral("0.120 ms"))};
+    panel.setContent(content);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(panel.showsEveryCellWhole());
+    QTableWidget* table = panel.table();
+    QCOMPARE(int(table->item(1, 0)->textAlignment() & Qt::AlignHorizontal_Mask), alignment);
+    if (columns.size() == 1) {
+        // The short value's text starts at the column's left edge, inside the visible viewport.
+        const QRect cell = table->visualItemRect(table->item(1, 0));
+        const int textRight = cell.left() + table->fontMetrics().horizontalAdvance(QStringLiteral("0.120 ms")) + 8;
+        QVERIFY2(textRight <= table->viewport()->width(), qPrintable(QString::number(textRight)));
+        QVERIFY(cell.width() > table->viewport()->width());   // the long value made the column wider than the panel
+    }
 }
 
 QTEST_MAIN(TestWidgets)

@@ -1,6 +1,5 @@
 #include "widgets/Histogram2DView.h"
 
-#include <QMouseEvent>
 #include <QPainter>
 
 #include <algorithm>
@@ -28,39 +27,31 @@ QString tick(double v) { return QString::number(v, 'g', 4); }
 
 }  // namespace
 
-Histogram2DView::Histogram2DView(QWidget* parent) : QWidget(parent)
-{
-    setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-void Histogram2DView::setDisplay(const ScopeDisplay& display)
-{
-    m_display = display;
-    rebuild();
-}
-
-void Histogram2DView::setLogScale(bool on)
-{
-    if (on == m_log)
-        return;
-    m_log = on;
-    rebuild();
-}
+Histogram2DView::Histogram2DView(QWidget* parent) : ScopeView(true, parent) {}
 
 double Histogram2DView::maxCount() const
 {
-    return m_display.grids.isEmpty() ? 0.0 : m_display.grids[0].maxCount();
+    const ScopeGrid* g = singleGrid();
+    return g ? g->maxCount() : 0.0;
+}
+
+double Histogram2DView::barFraction(double count) const
+{
+    const double max = maxCount();
+    if (count <= 0 || max <= 0)
+        return 0;
+    if (logIntensity())
+        return max > 1 ? std::min(1.0, std::log(count) / std::log(max) * gain()) : 1.0;
+    return std::min(1.0, count / max * gain());
 }
 
 QColor Histogram2DView::colorFor(double count) const
 {
-    const double max = maxCount();
-    if (count <= 0 || max <= 0)
+    if (count <= 0 || maxCount() <= 0)
         return QColor(0, 0, 0);
-    // Log: a count of 1 is the first step above black, the largest count the top of the ramp.
-    const double t = m_log ? (max > 1 ? 0.08 + 0.92 * std::log(count) / std::log(max) : 1.0) : count / max;
-    return ramp(t);
+    // Log: a count of 1 is the first step above black, the top of the bar the top of the ramp.
+    const double f = barFraction(count);
+    return ramp(logIntensity() ? 0.08 + 0.92 * f : f);
 }
 
 QRectF Histogram2DView::plotRect() const
@@ -77,18 +68,18 @@ QRectF Histogram2DView::colorBarRect() const
 QRectF Histogram2DView::cellRect(int x, int y) const
 {
     const QRectF p = plotRect();
-    if (m_display.grids.isEmpty() || !m_display.grids[0].isValid())
+    const ScopeGrid* g = singleGrid();
+    if (!g)
         return {};
-    const ScopeGrid& g = m_display.grids[0];
-    const double w = p.width() / g.xBins, h = p.height() / g.yBins;
+    const double w = p.width() / g->xBins, h = p.height() / g->yBins;
     return QRectF(p.left() + x * w, p.bottom() - (y + 1) * h, w, h);
 }
 
 void Histogram2DView::rebuild()
 {
     m_image = QImage();
-    if (!m_display.grids.isEmpty() && m_display.grids[0].isValid()) {
-        const ScopeGrid& g = m_display.grids[0];
+    if (const ScopeGrid* grid = singleGrid()) {
+        const ScopeGrid& g = *grid;
         m_image = QImage(g.xBins, g.yBins, QImage::Format_RGB32);
         for (int y = 0; y < g.yBins; ++y) {
             QRgb* line = reinterpret_cast<QRgb*>(m_image.scanLine(g.yBins - 1 - y));
@@ -105,12 +96,13 @@ QStringList Histogram2DView::colorBarLabels() const
     const double max = maxCount();
     if (max <= 0)
         return labels;
-    if (m_log) {
-        for (double d = 1; d <= max; d *= 10)
+    if (logIntensity()) {
+        // Decades up to the top of the bar: d^gain <= max (pow with exponent 1 is exact).
+        for (double d = 1; std::pow(d, gain()) <= max; d *= 10)
             labels << QString::number(qint64(d));
     } else {
         for (int k = 0; k <= 4; ++k)
-            labels << tick(max * k / 4);
+            labels << tick(max / gain() * k / 4);
     }
     return labels;
 }
@@ -154,36 +146,30 @@ void Histogram2DView::paintEvent(QPaintEvent*)
     const QRectF bar = colorBarRect();
     for (int i = 0; i < int(bar.height()); ++i) {
         const double t = 1.0 - double(i) / std::max(1.0, bar.height() - 1);
-        p.setPen(ramp(m_log ? 0.08 + 0.92 * t : t));
+        p.setPen(ramp(logIntensity() ? 0.08 + 0.92 * t : t));
         p.drawLine(QPointF(bar.left(), bar.top() + i), QPointF(bar.right(), bar.top() + i));
     }
     p.setPen(palette().text().color());
     p.drawRect(bar);
-    const double max = maxCount();
     const QStringList labels = colorBarLabels();
-    for (int k = 0; k < labels.size(); ++k) {
-        const double v = labels[k].toDouble();
-        double f = 0;
-        if (m_log)
-            f = max > 1 ? std::log(std::max(1.0, v)) / std::log(max) : 1.0;
-        else
-            f = max > 0 ? v / max : 0;
-        const double y = bar.bottom() - f * bar.height();
+    for (const QString& label : labels) {
+        const double y = bar.bottom() - barFraction(label.toDouble()) * bar.height();
         p.drawText(QRectF(bar.right() + 3, y - fm.height() / 2.0, kRight - 30, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                   labels[k]);
+                   label);
     }
-    p.drawText(QRectF(bar.left() - 10, plot.bottom() + 4, kRight, fm.height()), Qt::AlignLeft,
-               m_log ? tr("count, log") : tr("count"));
+    // On the x title's row, which is centred under the plot: the tick row's last label reaches
+    // under the bar.
+    p.drawText(QRectF(bar.left() - 10, plot.bottom() + 4 + fm.height(), kRight, fm.height()), Qt::AlignLeft,
+               logIntensity() ? tr("count, log") : tr("count"));
 }
 
 QString Histogram2DView::readoutAt(const QPoint& position) const
 {
-    if (m_display.grids.isEmpty() || !m_display.grids[0].isValid())
-        return {};
+    const ScopeGrid* grid = singleGrid();
     const QRectF plot = plotRect();
-    if (!plot.contains(position))
+    if (!grid || !plot.contains(position))
         return {};
-    const ScopeGrid& g = m_display.grids[0];
+    const ScopeGrid& g = *grid;
     const int x = std::clamp(int((position.x() - plot.left()) / plot.width() * g.xBins), 0, g.xBins - 1);
     const int y = std::clamp(int((plot.bottom() - position.y()) / plot.height() * g.yBins), 0, g.yBins - 1);
     const double xw = (g.xHi - g.xLo) / g.xBins, yw = (g.yHi - g.yLo) / g.yBins;
@@ -191,21 +177,4 @@ QString Histogram2DView::readoutAt(const QPoint& position) const
         .arg(g.xName, tick(g.xLo + x * xw), tick(g.xLo + (x + 1) * xw), g.yName, tick(g.yLo + y * yw),
              tick(g.yLo + (y + 1) * yw))
         .arg(g.at(x, y));
-}
-
-void Histogram2DView::mouseMoveEvent(QMouseEvent* event)
-{
-    const QString text = readoutAt(event->position().toPoint());
-    if (text != m_hover) {
-        m_hover = text;
-        emit hovered(text);
-    }
-}
-
-void Histogram2DView::leaveEvent(QEvent*)
-{
-    if (!m_hover.isEmpty()) {
-        m_hover.clear();
-        emit hovered(QString());
-    }
 }

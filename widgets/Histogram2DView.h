@@ -1,25 +1,21 @@
 // A 2-D histogram (hue against saturation, channel against channel) as an image: one cell per
-// bin pair, coloured by count on a log (or linear) scale, with axis titles, range ticks, a colour
-// bar with its decades, and a hover readout of the cell's ranges and count.
+// bin pair, coloured by count on a log (the default, ScopeView's log intensity) or linear scale,
+// with axis titles, range ticks, a colour bar with its decades, and a hover readout of the cell's
+// ranges and count. The gain brightens as in the other scopes: the top of the colour bar is the
+// largest count divided by the gain (linear), or its gain-th root (log).
 #pragma once
 
-#include "widgets/ScopeDisplay.h"
+#include "widgets/ScopeView.h"
 
 #include <QImage>
-#include <QWidget>
 
-class Histogram2DView : public QWidget {
+class Histogram2DView : public ScopeView {
     Q_OBJECT
 
 public:
     explicit Histogram2DView(QWidget* parent = nullptr);
 
-    // Kind::Histogram2D (or any kind): the first grid is shown.
-    void setDisplay(const ScopeDisplay& display);
-    const ScopeDisplay& display() const { return m_display; }
-    void setLogScale(bool on);
-    bool logScale() const { return m_log; }
-
+    // Kind::Histogram2D (or any kind, setDisplay): the first grid is shown.
     // The colour of a count on the current scale (black for zero).
     QColor colorFor(double count) const;
     QRectF plotRect() const;
@@ -27,27 +23,21 @@ public:
     // The widget rectangle of cell (x, y), y upwards.
     QRectF cellRect(int x, int y) const;
     // "R [12, 13)  G [200, 201)  count 5"; empty outside the plot.
-    QString readoutAt(const QPoint& position) const;
+    QString readoutAt(const QPoint& position) const override;
     // The colour bar's labels, bottom to top ("1", "10", "100" ... on the log scale).
     QStringList colorBarLabels() const;
 
     QSize sizeHint() const override { return {420, 360}; }
     QSize minimumSizeHint() const override { return {200, 160}; }
 
-signals:
-    void hovered(const QString& readout);
-
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     double maxCount() const;
+    // Where a count lies on the colour bar, 0 (bottom) to 1 (top; brighter counts clip there).
+    double barFraction(double count) const;
 
-    ScopeDisplay m_display;
-    bool m_log = true;
     QImage m_image;
-    QString m_hover;
 };

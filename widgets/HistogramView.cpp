@@ -55,7 +55,9 @@ QString formatValue(double v, double step, bool integer)
     return s;
 }
 
-// A count label: 950, 2k, 1.5M.
+// A count label: 950, 2k, 2.5k, 1.5M. From 1000 up every label takes a suffix, so one axis never
+// mixes "2500" with "3k". Ticks from 1000 up are multiples of a step of at least 100 (a tenth of
+// the peak), so one decimal is exact.
 QString formatCount(double c)
 {
     const double a = std::abs(c);
@@ -67,7 +69,7 @@ QString formatCount(double c)
         return trimmed(c / 1e9, "G");
     if (a >= 1e6)
         return trimmed(c / 1e6, "M");
-    if (a >= 1e4 || (a >= 1e3 && std::fmod(a, 1e3) == 0))
+    if (a >= 1e3)
         return trimmed(c / 1e3, "k");
     return QString::number(qint64(std::llround(c)));
 }

@@ -34,6 +34,11 @@ void ScopeView::setLogIntensity(bool on)
     rebuild();
 }
 
+const ScopeGrid* ScopeView::singleGrid() const
+{
+    return !m_display.grids.isEmpty() && m_display.grids[0].isValid() ? &m_display.grids[0] : nullptr;
+}
+
 double ScopeView::intensity(double count, double max) const
 {
     if (count <= 0 || max <= 0)

@@ -1,6 +1,6 @@
-// What the waveform/parade and the vectorscope share: the display they trace, brightness (gain)
-// and a log intensity that re-render the trace, and the hover readout that clears on leave.
-// Each scope paints and reads out its own geometry.
+// What the waveform/parade, the vectorscope and the 2-D histogram view share: the display they
+// paint, brightness (gain) and a log intensity that re-render it, and the hover readout that
+// clears on leave. Each scope paints and reads out its own geometry.
 #pragma once
 
 #include "widgets/ScopeDisplay.h"
@@ -30,6 +30,8 @@ protected:
     ScopeView(bool logIntensity, QWidget* parent);
     // Re-renders the trace after the display, the gain or the intensity scale changed.
     virtual void rebuild() = 0;
+    // The one grid a vectorscope or a 2-D view paints; null when there is none fit to paint.
+    const ScopeGrid* singleGrid() const;
     // 0..1 brightness of a cell with `count` when the fullest cell holds `max`.
     double intensity(double count, double max) const;
     void mouseMoveEvent(QMouseEvent* event) override;

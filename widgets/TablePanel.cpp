@@ -30,10 +30,14 @@ void TablePanel::setContent(const TableContent& content)
     m_table->setRowCount(int(content.rowLabels.size()));
     m_table->setHorizontalHeaderLabels(content.columns);
     m_table->setVerticalHeaderLabels(content.rowLabels);
+    // Columns of numbers align right, to compare digits. One column of values is a list of
+    // label -> value whose one long entry (the backend's description) can make the column wider
+    // than the panel: aligned left, every short value stays in view instead of past the edge.
+    const Qt::Alignment align = (content.columns.size() == 1 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter;
     for (int r = 0; r < content.cells.size(); ++r)
         for (int c = 0; c < content.cells[r].size(); ++c) {
             auto* item = new QTableWidgetItem(content.cells[r][c]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setTextAlignment(align);
             m_table->setItem(r, c, item);
         }
 }

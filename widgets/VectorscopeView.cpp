@@ -65,11 +65,12 @@ QPointF VectorscopeView::targetPosition(const QString& name) const
 void VectorscopeView::rebuild()
 {
     m_trace = QImage();
-    if (m_display.grids.isEmpty() || !m_display.grids[0].isValid()) {
+    const ScopeGrid* grid = singleGrid();
+    if (!grid) {
         update();
         return;
     }
-    const ScopeGrid& g = m_display.grids[0];
+    const ScopeGrid& g = *grid;
     const double max = g.maxCount();
     m_trace = QImage(g.xBins, g.yBins, QImage::Format_ARGB32);
     m_trace.fill(Qt::transparent);
@@ -118,12 +119,15 @@ void VectorscopeView::paintEvent(QPaintEvent*)
     }
     // 75 % colour targets: a small box each, labelled outside.
     const double box = std::max(6.0, r.width() * 0.035);
+    const QFontMetricsF fm(font());
     for (const Target& t : colourTargets(m_display.bt709)) {
         const QPointF pos = positionOfChroma(t.cb, t.cr);
         p.setPen(QPen(t.color, 1.5));
         p.drawRect(QRectF(pos.x() - box / 2, pos.y() - box / 2, box, box));
-        const QPointF out = pos + (pos - c) * (box * 1.6 / std::max(1.0, std::hypot(pos.x() - c.x(), pos.y() - c.y())));
-        p.drawText(QRectF(out.x() - 14, out.y() - 8, 28, 16), Qt::AlignCenter, t.name);
+        // Far enough out along the radius that the name clears its box in every direction.
+        const double gap = box / 2 + fm.height();
+        const QPointF out = pos + (pos - c) * (gap / std::max(1.0, std::hypot(pos.x() - c.x(), pos.y() - c.y())));
+        p.drawText(QRectF(out.x() - 16, out.y() - fm.height() / 2.0, 32, fm.height()), Qt::AlignCenter, t.name);
     }
     if (m_display.isEmpty()) {
         p.setPen(palette().text().color());
@@ -133,12 +137,11 @@ void VectorscopeView::paintEvent(QPaintEvent*)
 
 QString VectorscopeView::readoutAt(const QPoint& position) const
 {
-    if (m_display.grids.isEmpty() || !m_display.grids[0].isValid())
-        return {};
+    const ScopeGrid* grid = singleGrid();
     const QRectF r = scopeRect();
-    if (!r.contains(position))
+    if (!grid || !r.contains(position))
         return {};
-    const ScopeGrid& g = m_display.grids[0];
+    const ScopeGrid& g = *grid;
     const double full = m_display.codeMax >= 16 ? m_display.codeMax + 1 : m_display.codeMax;
     const double cb = full / 2 + (position.x() - r.center().x()) / r.width() * full;
     const double cr = full / 2 - (position.y() - r.center().y()) / r.height() * full;

@@ -3,6 +3,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/SettingsPanel.h"
 #include "widgets/Histogram2DView.h"
+#include "widgets/ScopeView.h"
 #include "widgets/VectorscopeView.h"
 #include "widgets/WaveformView.h"
 
@@ -75,6 +76,15 @@ ScopeDisplay scopeDisplay(const ScopeSnapshot& snapshot, ScopeKind kind, bool rg
 
 // ---- ScopePanel ------------------------------------------------------------------------------
 
+QString scopeRateText(bool playing, double measuredPerSecond, double computeMs)
+{
+    if (playing && measuredPerSecond > 0)
+        return QObject::tr(" · %1 scopes/s").arg(measuredPerSecond, 0, 'f', 1);
+    if (computeMs > 0)
+        return QObject::tr(" (up to %1 scopes/s)").arg(1000.0 / computeMs, 0, 'f', computeMs > 100 ? 1 : 0);
+    return {};
+}
+
 namespace {
 
 QDoubleSpinBox* gainSpin(QWidget* parent)
@@ -99,10 +109,7 @@ ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kin
     layout->setSpacing(2);
     auto* controls = new QHBoxLayout;
     controls->setSpacing(6);
-    m_status = new QLabel(tr("Open an image or a video"));
-    m_hover = new QLabel;
-    m_hover->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    QWidget* view = nullptr;
+    ScopeView* view = nullptr;
 
     switch (kind) {
     case ScopeKind::Waveform:
@@ -127,31 +134,17 @@ ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kin
         connect(m_scale, &QComboBox::currentIndexChanged, this, [this](int i) {
             m_waveform->setScale(i == 1 ? WaveformView::Scale::Percent : WaveformView::Scale::CodeValues);
         });
-        m_gain = gainSpin(this);
-        controls->addWidget(m_gain);
-        connect(m_gain, &QDoubleSpinBox::valueChanged, m_waveform, &WaveformView::setGain);
-        m_log = new QCheckBox(tr("Log"));
-        m_log->setChecked(m_waveform->logIntensity());
-        controls->addWidget(m_log);
-        connect(m_log, &QCheckBox::toggled, m_waveform, &WaveformView::setLogIntensity);
-        connect(m_waveform, &WaveformView::hovered, m_hover, &QLabel::setText);
+        addIntensityControls(controls, view, true, tr("Log"));
         break;
     }
     case ScopeKind::Vectorscope:
         m_vectorscope = new VectorscopeView;
         view = m_vectorscope;
-        m_gain = gainSpin(this);
-        controls->addWidget(m_gain);
-        connect(m_gain, &QDoubleSpinBox::valueChanged, m_vectorscope, &VectorscopeView::setGain);
-        m_log = new QCheckBox(tr("Log"));
-        m_log->setChecked(m_vectorscope->logIntensity());
-        controls->addWidget(m_log);
-        connect(m_log, &QCheckBox::toggled, m_vectorscope, &VectorscopeView::setLogIntensity);
+        addIntensityControls(controls, view, true, tr("Log"));
         m_skin = new QCheckBox(tr("Skin-tone line"));
         m_skin->setChecked(m_vectorscope->skinToneLine());
         controls->addWidget(m_skin);
         connect(m_skin, &QCheckBox::toggled, m_vectorscope, &VectorscopeView::setSkinToneLine);
-        connect(m_vectorscope, &VectorscopeView::hovered, m_hover, &QLabel::setText);
         break;
     case ScopeKind::Histogram2D:
         m_histogram = new Histogram2DView;
@@ -161,21 +154,44 @@ ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kin
             m_mode->addItem(p == ScopePair::HueSaturation ? tr("Hue – saturation") : scopePairName(p), int(p));
         controls->addWidget(m_mode);
         connect(m_mode, &QComboBox::currentIndexChanged, this, &ScopePanel::requestChanged);
-        m_log = new QCheckBox(tr("Log colour scale"));
-        m_log->setChecked(m_histogram->logScale());
-        controls->addWidget(m_log);
-        connect(m_log, &QCheckBox::toggled, m_histogram, &Histogram2DView::setLogScale);
-        connect(m_histogram, &Histogram2DView::hovered, m_hover, &QLabel::setText);
+        addIntensityControls(controls, view, false, tr("Log colour scale"));
         break;
     }
     controls->addStretch(1);
     layout->addLayout(controls);
     layout->addWidget(view, 1);
+
+    // One footer line: the hover readout takes the place of the status while there is one, so
+    // that neither has to share the width, and neither may widen the dock (long text is cut;
+    // the status's full text is its tooltip).
+    m_status = new QLabel(tr("Open an image or a video"));
+    m_hover = new QLabel;
+    m_hover->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_hover->hide();
+    for (QLabel* label : {m_status, m_hover})
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    connect(view, &ScopeView::hovered, this, [this](const QString& readout) {
+        m_hover->setText(readout);
+        m_hover->setVisible(!readout.isEmpty());
+        m_status->setVisible(readout.isEmpty());
+    });
     auto* footer = new QHBoxLayout;
-    footer->addWidget(m_status);
-    footer->addStretch(1);
-    footer->addWidget(m_hover);
+    footer->addWidget(m_status, 1);
+    footer->addWidget(m_hover, 1);
     layout->addLayout(footer);
+}
+
+void ScopePanel::addIntensityControls(QHBoxLayout* controls, ScopeView* view, bool withGain, const QString& logText)
+{
+    if (withGain) {
+        m_gain = gainSpin(this);
+        controls->addWidget(m_gain);
+        connect(m_gain, &QDoubleSpinBox::valueChanged, view, &ScopeView::setGain);
+    }
+    m_log = new QCheckBox(logText);
+    m_log->setChecked(view->logIntensity());
+    controls->addWidget(m_log);
+    connect(m_log, &QCheckBox::toggled, view, &ScopeView::setLogIntensity);
 }
 
 QString ScopePanel::title() const
@@ -233,12 +249,20 @@ void ScopePanel::refresh()
         text = s.error.message();
     } else {
         text = QStringLiteral("%1 · %2×%3 · %4 ms").arg(s.backend).arg(s.width).arg(s.height).arg(s.computeMs, 0, 'f', 1);
-        if (s.scopesPerSecond > 0)
-            text += tr(" · %1 scopes/s").arg(s.scopesPerSecond, 0, 'f', 1);
+        text += scopeRateText(m_playing, s.scopesPerSecond, s.computeMs);
         if (!s.notices.isEmpty() && m_display.isEmpty())
             text += QStringLiteral(" · ") + s.notices.join(QLatin1Char(' '));
     }
     m_status->setText(text);
+    m_status->setToolTip(text);
+}
+
+void ScopePanel::setPlaying(bool playing)
+{
+    if (playing == m_playing)
+        return;
+    m_playing = playing;
+    refresh();
 }
 
 void ScopePanel::showEvent(QShowEvent* event)
@@ -281,6 +305,10 @@ Scopes::Scopes(MainWindow* window) : QObject(window), m_window(window)
         resubmit();
     });
     connect(window, &MainWindow::frameSubmitted, this, &Scopes::submit);
+    connect(window->media(), &MediaController::playingChanged, this, [this](bool playing) {
+        for (ScopePanel* p : m_panels)
+            p->setPlaying(playing);
+    });
     connect(&m_controller, &ScopeController::resultReady, this, &Scopes::show);
 }
 

@@ -17,7 +17,9 @@ class MainWindow;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
+class ScopeView;
 class VectorscopeView;
 class WaveformView;
 
@@ -25,6 +27,10 @@ class WaveformView;
 // `rgbWaveform`: the waveform overlays R, G and B (the parade's planes) instead of luma.
 ScopeDisplay scopeDisplay(const ScopeSnapshot& snapshot, ScopeKind kind, bool rgbWaveform = false);
 ScopeGrid scopeGrid(const ScopePlane& plane);
+// The rate after a scope's timing: while the source plays, the rate measured over the last
+// second; else what one count's time allows ("up to N scopes/s"), since a rate measured across
+// a still image's occasional recounts says nothing (the Timing panel's rule for its rates).
+QString scopeRateText(bool playing, double measuredPerSecond, double computeMs);
 
 class ScopePanel : public QWidget {
     Q_OBJECT
@@ -40,6 +46,8 @@ public:
     bool rgbWaveform() const;
 
     void showSnapshot(const ScopeSnapshotPtr& snapshot);
+    // Whether the source plays, which decides the rate the status shows (scopeRateText).
+    void setPlaying(bool playing);
     ScopeDisplay display() const { return m_display; }
 
     // Controls and views, for tests and screenshots (null where the kind has none).
@@ -62,10 +70,13 @@ protected:
 
 private:
     void refresh();
+    // Gain (where the kind has one) and the log checkbox, driving `view`.
+    void addIntensityControls(QHBoxLayout* controls, ScopeView* view, bool withGain, const QString& logText);
 
     ScopeKind m_kind;
     ScopeDisplay m_display;
     std::shared_ptr<const ScopeSnapshot> m_snapshot;
+    bool m_playing = false;
     WaveformView* m_waveform = nullptr;
     VectorscopeView* m_vectorscope = nullptr;
     Histogram2DView* m_histogram = nullptr;
