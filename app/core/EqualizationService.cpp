@@ -59,7 +59,7 @@ Frame frameOfMat(const cv::Mat& mat, hs::SampleType type, ChannelOrder order)
                  owner->step[0], order);
 }
 
-// The pixels of `r` as a view of their own (no engine ROI: equalize works on whole views).
+// The pixels of `r` as a view of their own (no engine ROI: equalize and applyLuts take whole views).
 hs::ImageView subView(const Frame& frame, const hs::Rect& r)
 {
     hs::ImageView v = frame.view();
