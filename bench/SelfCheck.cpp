@@ -1,12 +1,16 @@
 // The GPU machine has no Qt, so this runs the same exactness matrix as tests/tst_strategies.cpp
-// against the reference, for every strategy, from host and from device memory.
+// against the reference, for every strategy, from host and from device memory; then equalization
+// and LUT application (histogram matching) against the CPU backend.
 #include "bench/BenchCommand.h"
 #include "gpu/testing/TestCases.h"
 
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"
+#include "histoscope/HistogramMatching.h"
 #include "histoscope/ReferenceHistogram.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <iostream>
 
@@ -120,6 +124,205 @@ void checkEqualize(HistogramEngine& engine, std::uint64_t seed, Tally& tally)
             }
 }
 
+constexpr unsigned char kPoison = 0xa5;
+
+std::uint32_t sampleAt(const unsigned char* row, SampleType type, std::size_t i)
+{
+    if (type == SampleType::U8)
+        return row[i];
+    std::uint16_t v = 0;
+    std::memcpy(&v, row + 2 * i, sizeof v);
+    return v;
+}
+
+// The LUTs applied by hand: where `out` differs from what applyLuts must write, in words (empty
+// when it does not). Other channels keep their samples; the padding between rows keeps the poison.
+std::string lutOutputProblem(const ImageView& in, const std::vector<std::vector<std::uint32_t>>& luts,
+                             const std::array<bool, kMaxChannels>& mask, const std::vector<unsigned char>& out,
+                             std::size_t outStride)
+{
+    const std::size_t rowBytes = std::size_t(in.width) * std::size_t(in.channels) * sampleSize(in.type);
+    const std::size_t inStride = in.strideBytes ? in.strideBytes : rowBytes;
+    std::array<const std::vector<std::uint32_t>*, kMaxChannels> byChannel{};
+    for (int c = 0, k = 0; c < in.channels; ++c)
+        if (mask[std::size_t(c)])
+            byChannel[std::size_t(c)] = &luts[std::size_t(k++)];
+    for (std::int64_t y = 0; y < in.height; ++y) {
+        const unsigned char* src = static_cast<const unsigned char*>(in.data) + std::size_t(y) * inStride;
+        const unsigned char* dst = out.data() + std::size_t(y) * outStride;
+        for (std::int64_t x = 0; x < in.width; ++x)
+            for (int c = 0; c < in.channels; ++c) {
+                const std::size_t i = std::size_t(x) * std::size_t(in.channels) + std::size_t(c);
+                const std::uint32_t v = sampleAt(src, in.type, i);
+                const std::uint32_t expected = byChannel[std::size_t(c)] ? (*byChannel[std::size_t(c)])[v] : v;
+                if (sampleAt(dst, in.type, i) != expected)
+                    return "pixel (" + std::to_string(x) + ", " + std::to_string(y) + ") channel " + std::to_string(c) + ": "
+                         + std::to_string(sampleAt(dst, in.type, i)) + ", expected " + std::to_string(expected);
+            }
+        for (std::size_t b = rowBytes; b < outStride; ++b)
+            if (dst[b] != kPoison)
+                return "the padding of output row " + std::to_string(y) + " was written";
+    }
+    return {};
+}
+
+// One bin per value of the masked channels, counted by `engine`.
+Status valueHistograms(HistogramEngine& engine, const ImageView& view, const std::array<bool, kMaxChannels>& mask,
+                       HistogramResult& result)
+{
+    HistogramRequest request = makeRequest(view, defaultBinning(view.type));
+    for (int c = 0; c < kMaxChannels; ++c)
+        request.binning[c].active = mask[std::size_t(c)] && c < view.channels;
+    return engine.compute(request, result);
+}
+
+// HistogramEngine::applyLuts on the engine's backend against the CPU backend, byte for byte, and
+// the CPU backend against the LUTs applied by hand: u8 and u16, 1 to 4 channels, packed and padded
+// rows in and out (odd paddings, and a packed input with a padded output, which unfolds the
+// contiguous plan), a channel left out, random LUTs and matching LUTs, host and device input.
+void checkApplyLuts(HistogramEngine& engine, std::uint64_t seed, bool hostOnly, Tally& tally)
+{
+    HistogramEngine cpu(EngineOptions{false});
+    const char* layouts[] = {"packed", "in-padded", "out-padded", "both-padded"};
+    for (SampleType type : {SampleType::U8, SampleType::U16})
+        for (int channels = 1; channels <= kMaxChannels; ++channels)
+            for (int layout = 0; layout < 4; ++layout) {
+                const std::uint32_t levels = type == SampleType::U8 ? 256 : 65536;
+                const std::size_t sample = sampleSize(type);
+                testing::Case c;
+                c.type = type;
+                c.width = 333;
+                c.height = 97;
+                c.channels = channels;
+                c.bins = levels;
+                c.hi = levels;
+                c.extraStrideSamples = layout & 1 ? 3 : 0;
+                const bool matching = layout == 0 || layout == 3;
+                // Odd layouts leave channel 1 out, where there is one: its samples are copied.
+                std::array<bool, kMaxChannels> mask{true, !(layout & 1), true, true};
+                const std::string label = "applyluts/" + std::string(sampleTypeName(type)) + "/c" + std::to_string(channels)
+                                        + "/" + layouts[layout] + (matching ? "/matching" : "/random");
+                std::mt19937_64 rng = testing::caseRng(seed, label);
+                const testing::SyntheticImage frame = testing::makeSyntheticImage(c, rng);
+                std::vector<std::vector<std::uint32_t>> luts;
+                std::string problem;
+                if (matching) {
+                    testing::Case r = c;
+                    r.width = 211;
+                    r.height = 63;
+                    r.extraStrideSamples = 0;
+                    r.distribution = testing::Distribution::Zipf;
+                    const testing::SyntheticImage reference = testing::makeSyntheticImage(r, rng);
+                    HistogramResult mine, theirs;
+                    const Status a = valueHistograms(cpu, frame.view, mask, mine);
+                    const Status b = valueHistograms(cpu, reference.view, mask, theirs);
+                    if (!a || !b)
+                        problem = "histograms: " + (a ? b.message : a.message);
+                    for (std::size_t i = 0; problem.empty() && i < mine.channels.size(); ++i)
+                        luts.push_back(matchingLut(mine.channels[i].counts, theirs.channels[i].counts));
+                } else {
+                    for (int ch = 0; ch < channels; ++ch)
+                        if (mask[std::size_t(ch)]) {
+                            std::vector<std::uint32_t> lut(levels);
+                            for (std::uint32_t& v : lut)
+                                v = std::uint32_t(rng() % levels);
+                            luts.push_back(std::move(lut));
+                        }
+                }
+                const std::size_t packed = std::size_t(c.width) * std::size_t(channels) * sample;
+                const std::size_t outStride = layout >= 2 ? packed + 5 * sample : packed;
+                const std::size_t outBytes = outStride * std::size_t(c.height);
+                std::vector<unsigned char> expected(outBytes, kPoison), actual(outBytes, kPoison);
+                if (problem.empty()) {
+                    const Status s = cpu.applyLuts(frame.view, luts, mask, expected.data(), layout >= 2 ? outStride : 0);
+                    problem = s ? lutOutputProblem(frame.view, luts, mask, expected, outStride) : "cpu: " + s.message;
+                    if (!problem.empty())
+                        problem = "cpu backend: " + problem;
+                }
+                auto run = [&](const ImageView& view, const std::string& where) {
+                    std::fill(actual.begin(), actual.end(), kPoison);
+                    PhaseTimings timings;
+                    const Status s = engine.applyLuts(view, luts, mask, actual.data(), layout >= 2 ? outStride : 0, &timings);
+                    std::string failure = problem;
+                    if (failure.empty() && !s)
+                        failure = s.message;
+                    else if (failure.empty() && actual != expected)
+                        failure = "output differs from the CPU backend's: " + lutOutputProblem(frame.view, luts, mask, actual, outStride);
+                    else if (failure.empty() && !(timings.totalMs() >= 0))
+                        failure = "no timings";
+                    if (failure.empty()) {
+                        ++tally.passed;
+                    } else {
+                        ++tally.failed;
+                        std::cout << "FAIL " << label << "/" << where << ": " << failure << "\n";
+                    }
+                };
+                run(frame.view, "host");
+                DeviceArray onDevice;
+                if (engine.hasGpu() && !hostOnly) {
+                    if (Status s = copyToDevice(engine, frame.bytes.data(), frame.bytes.size(), onDevice); !s) {
+                        ++tally.failed;
+                        std::cout << "FAIL " << label << "/device: upload: " << s.message << "\n";
+                        continue;
+                    }
+                    ImageView view = frame.view;
+                    view.data = onDevice.data();
+                    view.space = MemorySpace::Device;
+                    run(view, "device");
+                }
+            }
+}
+
+// Bad arguments to applyLuts are refused with InvalidArgument, by every backend alike.
+void checkApplyLutsErrors(HistogramEngine& engine, Tally& tally)
+{
+    std::vector<std::uint8_t> pixels(16 * 8 * 3, 7);
+    std::vector<unsigned char> out(pixels.size() + 64, kPoison);
+    ImageView view;
+    view.data = pixels.data();
+    view.width = 16;
+    view.height = 8;
+    view.channels = 3;
+    const std::array<bool, kMaxChannels> all{true, true, true, true};
+    const std::vector<std::uint32_t> identity = [] {
+        std::vector<std::uint32_t> lut(256);
+        for (std::uint32_t v = 0; v < 256; ++v)
+            lut[v] = v;
+        return lut;
+    }();
+    std::vector<std::uint32_t> beyond = identity;
+    beyond[17] = 256;
+    auto expectRefused = [&](const std::string& what, const ImageView& v, const std::vector<std::vector<std::uint32_t>>& luts,
+                             const std::array<bool, kMaxChannels>& mask, void* output, std::size_t stride) {
+        const Status s = engine.applyLuts(v, luts, mask, output, stride);
+        if (s.code == ErrorCode::InvalidArgument && !s.message.empty()) {
+            ++tally.passed;
+        } else {
+            ++tally.failed;
+            std::cout << "FAIL applyluts/errors/" << what << ": " << (s ? std::string("accepted") : s.message) << "\n";
+        }
+    };
+    const std::vector<std::vector<std::uint32_t>> three(3, identity);
+    expectRefused("two-luts-for-three-channels", view, {identity, identity}, all, out.data(), 0);
+    expectRefused("255-entries", view, {identity, identity, std::vector<std::uint32_t>(255)}, all, out.data(), 0);
+    expectRefused("u16-sized-lut-on-u8", view, {identity, std::vector<std::uint32_t>(65536), identity}, all, out.data(), 0);
+    expectRefused("entry-beyond-255", view, {identity, beyond, identity}, all, out.data(), 0);
+    expectRefused("null-output", view, three, all, nullptr, 0);
+    expectRefused("short-output-stride", view, three, all, out.data(), 16 * 3 - 1);
+    expectRefused("no-channel-selected", view, {}, {false, false, false, false}, out.data(), 0);
+    ImageView region = view;
+    region.roi = Rect{1, 1, 4, 4};
+    expectRefused("region", region, three, all, out.data(), 0);
+    ImageView floats = view;
+    floats.type = SampleType::F32;
+    floats.width = 4;
+    expectRefused("f32-samples", floats, three, all, out.data(), 0);
+    if (std::any_of(out.begin(), out.end(), [](unsigned char b) { return b != kPoison; })) {
+        ++tally.failed;
+        std::cout << "FAIL applyluts/errors: a refused call wrote its output\n";
+    }
+}
+
 }  // namespace
 
 int runSelfCheck(const SelfCheckOptions& options)
@@ -166,6 +369,10 @@ int runSelfCheck(const SelfCheckOptions& options)
     }
     if (matchesFilter("equalize", options.filter))
         checkEqualize(engine, seed, tally);
+    if (matchesFilter("applyluts", options.filter)) {
+        checkApplyLuts(engine, seed, options.hostOnly, tally);
+        checkApplyLutsErrors(engine, tally);
+    }
     if (options.big) {
         const int before = tally.passed + tally.failed;
         checkBigBin(engine, seed, tally, false);

@@ -1,10 +1,15 @@
 // EqualizationService and the dialog that presents it: the global LUT and the equalized
 // pixels against an oracle written here, alpha left alone, CLAHE plumbing, one engine reused
-// across runs, every request answered in order, errors as Error, saving at native depth.
+// across runs, every request answered in order, errors as Error, saving at native depth; and the
+// engine's LUT application (HistogramEngine::applyLuts, which histogram matching runs through)
+// against LUTs applied by hand, on the CPU backend and on the GPU when one is present.
 #include "app/core/EqualizationService.h"
 #include "app/gui/EqualizeDialog.h"
 
 #include "TestSupport.h"
+
+#include "histoscope/HistogramEngine.h"
+#include "histoscope/HistogramMatching.h"
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -13,6 +18,9 @@
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include <array>
+#include <cstring>
 
 using namespace testsupport;
 
@@ -102,6 +110,33 @@ std::vector<std::uint32_t> oracleMatch(const std::vector<std::uint64_t>& hist, c
     return lut;
 }
 
+// Random LUTs, one per selected channel below `channels`, each entry within the type.
+std::vector<std::vector<std::uint32_t>> randomLuts(std::mt19937_64& rng, hs::SampleType type, int channels,
+                                                   const std::array<bool, hs::kMaxChannels>& mask)
+{
+    const std::uint32_t levels = type == hs::SampleType::U16 ? 65536 : 256;
+    std::uniform_int_distribution<std::uint32_t> entry(0, levels - 1);
+    std::vector<std::vector<std::uint32_t>> luts;
+    for (int c = 0; c < channels; ++c)
+        if (mask[std::size_t(c)]) {
+            std::vector<std::uint32_t> lut(levels);
+            for (std::uint32_t& v : lut)
+                v = entry(rng);
+            luts.push_back(std::move(lut));
+        }
+    return luts;
+}
+
+// Sample `i` of an output row (u8 or u16).
+unsigned outputSample(const unsigned char* row, hs::SampleType type, std::size_t i)
+{
+    if (type == hs::SampleType::U8)
+        return row[i];
+    std::uint16_t v = 0;
+    std::memcpy(&v, row + 2 * i, sizeof v);
+    return v;
+}
+
 cv::Mat matOf(const Frame& f)
 {
     const int depth = f.type() == hs::SampleType::U16 ? CV_16U : CV_8U;
@@ -136,6 +171,10 @@ private slots:
     void matchesAReference_data();
     void matchesAReference();
     void dialogControlsMakeTheRequest();
+    void engineAppliesLuts_data();
+    void engineAppliesLuts();
+    void applyLutsRefusesBadArguments_data();
+    void applyLutsRefusesBadArguments();
 
 private:
     EqualizationPtr runOne(EqualizationService& service, const EqualizeRequest& request);
@@ -364,6 +403,9 @@ void TestEqualize::dialogPresentsTheLatestAnswer()
     QCOMPARE(e->luts[0][40], 0u);     // the darkest value present maps to 0
     QCOMPARE(e->luts[0][79], 255u);   // the brightest to 255
     QVERIFY2(dialog.statusText().startsWith("Equalized on"), qPrintable(dialog.statusText()));
+    // Where it ran, as the service found it: "GPU (its name)" with a device, the CPU without.
+    const QString where = hs::HistogramEngine::cudaDeviceCount() > 0 ? QStringLiteral("Equalized on GPU (") : QStringLiteral("Equalized on CPU in ");
+    QVERIFY2(dialog.statusText().startsWith(where), qPrintable(dialog.statusText()));
     QSignalSpy saved(&dialog, &EqualizeDialog::saved);
     const QString path = m_dir.filePath("dialog.png");
     dialog.save(path);
@@ -503,6 +545,9 @@ void TestEqualize::regionIsRespected_data()
     QTest::newRow("global bgr8 each channel, LUT everywhere") << int(EqualizeMethod::Global) << int(EqualizeRegion::LutFromRegion) << 3 << false;
     QTest::newRow("CLAHE gray8, only inside") << int(EqualizeMethod::Clahe) << int(EqualizeRegion::InsideRegion) << 1 << false;
     QTest::newRow("CLAHE has no LUT to take from a region") << int(EqualizeMethod::Clahe) << int(EqualizeRegion::LutFromRegion) << 1 << true;
+    QTest::newRow("match gray8, only inside") << int(EqualizeMethod::Match) << int(EqualizeRegion::InsideRegion) << 1 << false;
+    QTest::newRow("match bgr8 each channel, LUT from the region everywhere") << int(EqualizeMethod::Match) << int(EqualizeRegion::LutFromRegion) << 3 << false;
+    QTest::newRow("match bgr8 each channel, only inside") << int(EqualizeMethod::Match) << int(EqualizeRegion::InsideRegion) << 3 << false;
 }
 
 void TestEqualize::regionIsRespected()
@@ -530,6 +575,9 @@ void TestEqualize::regionIsRespected()
     request.channels = EqualizeChannels::PerChannel;
     request.roi = hs::Rect{rx, ry, rw, rh};
     request.region = EqualizeRegion(region);
+    const bool match = EqualizeMethod(method) == EqualizeMethod::Match;
+    if (match)
+        request.reference = randomFrame(m_rng, hs::SampleType::U8, 37, 23, channels, frame.channelOrder(), 140, 230);
     const EqualizationPtr e = runOne(service, request);
     QVERIFY(e);
     if (fails) {
@@ -545,8 +593,9 @@ void TestEqualize::regionIsRespected()
     if (EqualizeMethod(method) == EqualizeMethod::Clahe)
         cv::createCLAHE(2.0, cv::Size(8, 8))->apply(matOf(crop), claheExpected);
     for (int c = 0; c < channels; ++c) {
-        const std::vector<std::uint32_t> lut = oracleLut(crop, c);
-        if (EqualizeMethod(method) == EqualizeMethod::Global)
+        const std::vector<std::uint32_t> lut =
+            match ? oracleMatch(oracleHistogram(crop, c), oracleHistogram(request.reference, c)) : oracleLut(crop, c);
+        if (EqualizeMethod(method) != EqualizeMethod::Clahe)
             QVERIFY(e->luts[std::size_t(c)] == lut);
         for (qint64 y = 0; y < input.height(); ++y)
             for (qint64 x = 0; x < input.width(); ++x) {
@@ -586,9 +635,9 @@ void TestEqualize::matchingLutMatchesTheOracle()
     }
     a[3] += 1;
     b[levels - 7] += 1;
-    QVERIFY(matchingLut(a, b) == oracleMatch(a, b));
+    QVERIFY(hs::matchingLut(a, b) == oracleMatch(a, b));
     // Matching to itself is the identity where values are present.
-    const auto self = matchingLut(a, a);
+    const auto self = hs::matchingLut(a, a);
     for (int v = 0; v < levels; ++v)
         if (a[std::size_t(v)] > 0)
             QCOMPARE(self[std::size_t(v)], std::uint32_t(v));
@@ -599,10 +648,17 @@ void TestEqualize::matchesAReference_data()
     QTest::addColumn<int>("channels");
     QTest::addColumn<bool>("luminance");
     QTest::addColumn<bool>("sameType");
-    QTest::newRow("gray8 to gray8") << 1 << false << true;
-    QTest::newRow("bgr8 each channel") << 3 << false << true;
-    QTest::newRow("bgr8 luminance") << 3 << true << true;
-    QTest::newRow("another sample type is an error") << 1 << false << false;
+    QTest::addColumn<bool>("wide");      // 16-bit frame and reference
+    QTest::addColumn<bool>("useGpu");
+    QTest::newRow("gray8 to gray8") << 1 << false << true << false << true;
+    QTest::newRow("bgr8 each channel") << 3 << false << true << false << true;
+    QTest::newRow("bgr8 each channel on the CPU backend") << 3 << false << true << false << false;
+    QTest::newRow("bgra8 each channel, alpha left alone") << 4 << false << true << false << true;
+    QTest::newRow("gray16 to gray16") << 1 << false << true << true << true;
+    QTest::newRow("bgr16 each channel on the CPU backend") << 3 << false << true << true << false;
+    QTest::newRow("bgr8 luminance") << 3 << true << true << false << true;
+    QTest::newRow("bgr16 luminance") << 3 << true << true << true << true;
+    QTest::newRow("another sample type is an error") << 1 << false << false << false << true;
 }
 
 void TestEqualize::matchesAReference()
@@ -610,9 +666,13 @@ void TestEqualize::matchesAReference()
     QFETCH(int, channels);
     QFETCH(bool, luminance);
     QFETCH(bool, sameType);
-    const ChannelOrder order = channels == 1 ? ChannelOrder::Gray : ChannelOrder::Bgr;
-    const Frame frame = randomFrame(m_rng, hs::SampleType::U8, 70, 50, channels, order, 20, 120);
-    const Frame reference = sameType ? randomFrame(m_rng, hs::SampleType::U8, 33, 41, channels, order, 100, 250)
+    QFETCH(bool, wide);
+    QFETCH(bool, useGpu);
+    const ChannelOrder order = channels == 1 ? ChannelOrder::Gray : opencvOrder(channels);
+    const hs::SampleType type = wide ? hs::SampleType::U16 : hs::SampleType::U8;
+    const int scale = wide ? 257 : 1;   // the same shares of the range at either depth
+    const Frame frame = randomFrame(m_rng, type, 70, 50, channels, order, 20 * scale, 120 * scale, 3);
+    const Frame reference = sameType ? randomFrame(m_rng, type, 33, 41, channels, order, 100 * scale, 250 * scale)
                                      : randomFrame(m_rng, hs::SampleType::U16, 33, 41, channels, order);
     EqualizationService service;
     EqualizeRequest request;
@@ -620,6 +680,7 @@ void TestEqualize::matchesAReference()
     request.reference = reference;
     request.method = EqualizeMethod::Match;
     request.channels = luminance ? EqualizeChannels::Luminance : EqualizeChannels::PerChannel;
+    request.useGpu = useGpu;
     const EqualizationPtr e = runOne(service, request);
     QVERIFY(e);
     if (!sameType) {
@@ -628,6 +689,11 @@ void TestEqualize::matchesAReference()
         return;
     }
     QVERIFY2(!e->error.isError(), qPrintable(e->error.message()));
+    // The backend named is where the engine ran, histograms and LUT alike.
+    if (useGpu && hs::HistogramEngine::cudaDeviceCount() > 0)
+        QVERIFY2(e->backend.startsWith(QStringLiteral("GPU (")), qPrintable(e->backend));
+    else
+        QCOMPARE(e->backend, QStringLiteral("CPU"));
     if (luminance) {
         QCOMPARE(e->luts.size(), std::size_t(1));
         cv::Mat y, yRef, ycc, yccRef;
@@ -635,24 +701,34 @@ void TestEqualize::matchesAReference()
         cv::cvtColor(matOf(reference), yccRef, cv::COLOR_BGR2YCrCb);
         cv::extractChannel(ycc, y, 0);
         cv::extractChannel(yccRef, yRef, 0);
-        const Frame fy(std::shared_ptr<const void>(), y.data, hs::SampleType::U8, y.cols, y.rows, 1, y.step[0], ChannelOrder::Gray);
-        const Frame fr(std::shared_ptr<const void>(), yRef.data, hs::SampleType::U8, yRef.cols, yRef.rows, 1, yRef.step[0], ChannelOrder::Gray);
+        const Frame fy(std::shared_ptr<const void>(), y.data, type, y.cols, y.rows, 1, y.step[0], ChannelOrder::Gray);
+        const Frame fr(std::shared_ptr<const void>(), yRef.data, type, yRef.cols, yRef.rows, 1, yRef.step[0], ChannelOrder::Gray);
         QVERIFY(e->luts[0] == oracleMatch(oracleHistogram(fy, 0), oracleHistogram(fr, 0)));
         return;
     }
-    QCOMPARE(e->luts.size(), std::size_t(channels));
+    const int colour = std::min(channels, 3);
+    QCOMPARE(e->luts.size(), std::size_t(colour));
     for (int c = 0; c < channels; ++c) {
-        const auto lut = oracleMatch(oracleHistogram(frame, c), oracleHistogram(reference, c));
-        QVERIFY(e->luts[std::size_t(c)] == lut);
+        const auto lut = c < colour ? oracleMatch(oracleHistogram(frame, c), oracleHistogram(reference, c))
+                                    : std::vector<std::uint32_t>();
+        if (c < colour)
+            QVERIFY(e->luts[std::size_t(c)] == lut);
         for (qint64 y = 0; y < frame.height(); ++y)
-            for (qint64 x = 0; x < frame.width(); ++x)
-                if (sampleAt(e->equalized, x, y, c) != lut[sampleAt(frame, x, y, c)])
-                    QFAIL("a pixel did not go through the matching LUT");
+            for (qint64 x = 0; x < frame.width(); ++x) {
+                const unsigned v = sampleAt(frame, x, y, c);
+                if (sampleAt(e->equalized, x, y, c) != (c < colour ? lut[v] : v))
+                    QFAIL(qPrintable(QStringLiteral("pixel (%1, %2) channel %3 did not go through the matching LUT").arg(x).arg(y).arg(c)));
+            }
     }
     // The matched image takes the reference's range.
     double lo = 0, hi = 0;
-    cv::minMaxLoc(matOf(e->equalized).reshape(1), &lo, &hi);
-    QVERIFY(lo >= 100 && hi <= 250);
+    std::vector<cv::Mat> planes;
+    cv::split(matOf(e->equalized), planes);
+    planes.resize(std::size_t(colour));
+    cv::Mat colourPlanes;
+    cv::merge(planes, colourPlanes);
+    cv::minMaxLoc(colourPlanes.reshape(1), &lo, &hi);
+    QVERIFY(lo >= 100 * scale && hi <= 250 * scale);
 }
 
 void TestEqualize::dialogControlsMakeTheRequest()
@@ -682,6 +758,146 @@ void TestEqualize::dialogControlsMakeTheRequest()
     dialog.setChannels(EqualizeChannels::PerChannel);
     QTRY_VERIFY_WITH_TIMEOUT(dialog.outcome()->method == EqualizeMethod::Match && dialog.outcome()->luts.size() == 3, 30000);
     QVERIFY2(dialog.statusText().startsWith("Matched to the reference"), qPrintable(dialog.statusText()));
+    // Where it ran: this dialog was opened with the GPU turned off.
+    QCOMPARE(dialog.outcome()->backend, QStringLiteral("CPU"));
+    QVERIFY2(dialog.statusText().contains(QStringLiteral(" on CPU in ")), qPrintable(dialog.statusText()));
+}
+
+void TestEqualize::engineAppliesLuts_data()
+{
+    QTest::addColumn<int>("type");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("padIn");      // samples after each input row
+    QTest::addColumn<int>("padOut");     // samples after each output row; 0: packed (stride 0)
+    QTest::addColumn<int>("skip");       // a channel left out of the mask (copied), or -1
+    QTest::addColumn<bool>("matching");  // matchingLut of the image to a reference, or random LUTs
+    QTest::addColumn<bool>("useGpu");
+    const int u8 = int(hs::SampleType::U8), u16 = int(hs::SampleType::U16);
+    for (const bool gpu : {false, true}) {
+        const char* where = gpu ? "gpu" : "cpu";
+        QTest::addRow("%s: gray8 packed, random", where) << u8 << 1 << 0 << 0 << -1 << false << gpu;
+        QTest::addRow("%s: gray8 odd strides, matching", where) << u8 << 1 << 3 << 5 << -1 << true << gpu;
+        QTest::addRow("%s: gray+alpha 8, alpha left out", where) << u8 << 2 << 1 << 1 << 1 << false << gpu;
+        QTest::addRow("%s: bgr8 odd strides, random", where) << u8 << 3 << 3 << 7 << -1 << false << gpu;
+        QTest::addRow("%s: bgr8 packed in, padded out, matching", where) << u8 << 3 << 0 << 5 << -1 << true << gpu;
+        QTest::addRow("%s: bgra8 green left out, matching", where) << u8 << 4 << 1 << 3 << 1 << true << gpu;
+        QTest::addRow("%s: gray16 odd strides, random", where) << u16 << 1 << 3 << 1 << -1 << false << gpu;
+        QTest::addRow("%s: gray16 packed, matching", where) << u16 << 1 << 0 << 0 << -1 << true << gpu;
+        QTest::addRow("%s: bgr16 packed in, padded out, random", where) << u16 << 3 << 0 << 5 << -1 << false << gpu;
+        QTest::addRow("%s: bgra16 alpha left out, odd strides, matching", where) << u16 << 4 << 3 << 3 << 3 << true << gpu;
+    }
+}
+
+void TestEqualize::engineAppliesLuts()
+{
+    QFETCH(int, type);
+    QFETCH(int, channels);
+    QFETCH(int, padIn);
+    QFETCH(int, padOut);
+    QFETCH(int, skip);
+    QFETCH(bool, matching);
+    QFETCH(bool, useGpu);
+    hs::HistogramEngine engine(hs::EngineOptions{useGpu});
+    if (useGpu && !engine.hasGpu())
+        QSKIP(qPrintable(QStringLiteral("no usable CUDA device: %1").arg(QString::fromStdString(engine.notice()))));
+    const auto sampleType = hs::SampleType(type);
+    const ChannelOrder order = channels == 1 ? ChannelOrder::Gray : opencvOrder(channels);
+    const Frame frame = randomFrame(m_rng, sampleType, 67, 45, channels, order, 0, -1, std::size_t(padIn));
+    std::array<bool, hs::kMaxChannels> mask{true, true, true, true};
+    if (skip >= 0)
+        mask[std::size_t(skip)] = false;
+    std::vector<std::vector<std::uint32_t>> luts;
+    if (matching) {
+        const Frame reference = randomFrame(m_rng, sampleType, 31, 29, channels, order, 0, sampleType == hs::SampleType::U8 ? 90 : 9000);
+        for (int c = 0; c < channels; ++c)
+            if (mask[std::size_t(c)])
+                luts.push_back(hs::matchingLut(oracleHistogram(frame, c), oracleHistogram(reference, c)));
+    } else {
+        luts = randomLuts(m_rng, sampleType, channels, mask);
+    }
+    const std::size_t sample = sampleType == hs::SampleType::U16 ? 2 : 1;
+    const std::size_t packed = std::size_t(frame.width()) * std::size_t(channels) * sample;
+    const std::size_t stride = packed + std::size_t(padOut) * sample;
+    const unsigned char poison = 0xA5;
+    std::vector<unsigned char> out(stride * std::size_t(frame.height()), poison);
+    hs::PhaseTimings timings;
+    timings.tallyMs = -1;   // the engine replaces every phase
+    const hs::Status s = engine.applyLuts(frame.view(), luts, mask, out.data(), padOut ? stride : 0, &timings);
+    QVERIFY2(s.ok(), s.message.c_str());
+    QCOMPARE(engine.hasGpu(), useGpu);
+    QVERIFY(timings.tallyMs == 0 && timings.totalMs() >= 0);
+    for (qint64 y = 0; y < frame.height(); ++y) {
+        const unsigned char* row = out.data() + std::size_t(y) * stride;
+        for (qint64 x = 0; x < frame.width(); ++x)
+            for (int c = 0, k = 0; c < channels; ++c) {
+                const unsigned v = sampleAt(frame, x, y, c);
+                const unsigned expected = mask[std::size_t(c)] ? luts[std::size_t(k++)][v] : v;
+                const unsigned got = outputSample(row, sampleType, std::size_t(x) * std::size_t(channels) + std::size_t(c));
+                if (got != expected)
+                    QFAIL(qPrintable(QStringLiteral("pixel (%1, %2) channel %3: %4, expected %5").arg(x).arg(y).arg(c).arg(got).arg(expected)));
+            }
+        for (std::size_t b = packed; b < stride; ++b)
+            if (row[b] != poison)
+                QFAIL(qPrintable(QStringLiteral("the padding of output row %1 was written").arg(y)));
+    }
+}
+
+void TestEqualize::applyLutsRefusesBadArguments_data()
+{
+    QTest::addColumn<QString>("what");
+    QTest::addColumn<QString>("message");   // a fragment of the error's words
+    QTest::newRow("two LUTs for three channels") << "count" << "2 LUTs given for 3 selected channels";
+    QTest::newRow("a LUT of 255 entries") << "short" << "has 255 entries; u8 samples need 256";
+    QTest::newRow("a 16-bit LUT on 8-bit samples") << "long" << "has 65536 entries; u8 samples need 256";
+    QTest::newRow("an entry beyond 255") << "beyond8" << "maps 17 to 256, beyond the largest u8 value 255";
+    QTest::newRow("an entry beyond 65535") << "beyond16" << "maps 65535 to 65536, beyond the largest u16 value 65535";
+    QTest::newRow("null output") << "null" << "LUT output is null";
+    QTest::newRow("output rows shorter than the image's") << "stride" << "output rows are shorter";
+    QTest::newRow("no channel selected") << "none" << "no channel selected";
+    QTest::newRow("a region on the view") << "roi" << "not a region";
+    QTest::newRow("float samples") << "f32" << "8- or 16-bit integer samples, not f32";
+}
+
+void TestEqualize::applyLutsRefusesBadArguments()
+{
+    QFETCH(QString, what);
+    QFETCH(QString, message);
+    hs::HistogramEngine engine;   // the GPU when there is one: the checks come before any backend
+    const bool wide = what == QStringLiteral("beyond16");
+    const hs::SampleType type = wide ? hs::SampleType::U16 : hs::SampleType::U8;
+    const Frame frame = randomFrame(m_rng, type, 16, 9, wide ? 1 : 3, wide ? ChannelOrder::Gray : ChannelOrder::Bgr, 0, -1, 1);
+    const std::array<bool, hs::kMaxChannels> all{true, true, true, true};
+    std::vector<std::vector<std::uint32_t>> luts = randomLuts(m_rng, type, frame.channels(), all);
+    hs::ImageView view = frame.view();
+    std::array<bool, hs::kMaxChannels> mask = all;
+    const std::size_t packed = std::size_t(frame.width()) * std::size_t(frame.channels()) * (wide ? 2 : 1);
+    std::vector<unsigned char> out(packed * std::size_t(frame.height()) + 64, 0xA5);
+    void* output = out.data();
+    std::size_t stride = 0;
+    if (what == QStringLiteral("count"))
+        luts.pop_back();
+    else if (what == QStringLiteral("short"))
+        luts[2].resize(255);
+    else if (what == QStringLiteral("long"))
+        luts[1].resize(65536);
+    else if (what == QStringLiteral("beyond8"))
+        luts[1][17] = 256;
+    else if (what == QStringLiteral("beyond16"))
+        luts[0][65535] = 65536;
+    else if (what == QStringLiteral("null"))
+        output = nullptr;
+    else if (what == QStringLiteral("stride"))
+        stride = packed - 1;
+    else if (what == QStringLiteral("none"))
+        mask = {false, false, false, false};
+    else if (what == QStringLiteral("roi"))
+        view.roi = hs::Rect{2, 2, 4, 4};
+    else if (what == QStringLiteral("f32"))
+        view.type = hs::SampleType::F32;
+    const hs::Status s = engine.applyLuts(view, luts, mask, output, stride);
+    QCOMPARE(int(s.code), int(hs::ErrorCode::InvalidArgument));
+    QVERIFY2(QString::fromStdString(s.message).contains(message), s.message.c_str());
+    QVERIFY2(std::all_of(out.begin(), out.end(), [](unsigned char b) { return b == 0xA5; }), "a refused call wrote its output");
 }
 
 QTEST_MAIN(TestEqualize)

@@ -4,6 +4,7 @@
 #include "app/core/PreviewFrame.h"
 
 #include "histoscope/HistogramEngine.h"
+#include "histoscope/HistogramMatching.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -58,7 +59,7 @@ Frame frameOfMat(const cv::Mat& mat, hs::SampleType type, ChannelOrder order)
                  owner->step[0], order);
 }
 
-// The pixels of `r` as a view of their own (no engine ROI: equalize works on whole views).
+// The pixels of `r` as a view of their own (no engine ROI: equalize and applyLuts take whole views).
 hs::ImageView subView(const Frame& frame, const hs::Rect& r)
 {
     hs::ImageView v = frame.view();
@@ -76,38 +77,6 @@ hs::HistogramRequest valueRequest(const hs::ImageView& view, const ChannelMask& 
     for (int c = 0; c < hs::kMaxChannels; ++c)
         request.binning[c].active = mask[std::size_t(c)] && c < view.channels;
     return request;
-}
-
-// out[c] = lut[c][in[c]] for the masked channels of the pixels in `r`; other samples untouched.
-template <typename T>
-void applyLutsTyped(const Frame& in, const hs::Rect& r, const ChannelMask& mask,
-                    const std::vector<std::vector<std::uint32_t>>& luts, unsigned char* out, std::size_t stride)
-{
-    std::array<const std::vector<std::uint32_t>*, hs::kMaxChannels> byChannel{};
-    std::size_t next = 0;
-    for (int c = 0; c < in.channels(); ++c)
-        if (mask[std::size_t(c)] && next < luts.size())
-            byChannel[std::size_t(c)] = &luts[next++];
-    const int channels = in.channels();
-    for (qint64 y = r.y; y < r.y + r.height; ++y) {
-        const T* src = reinterpret_cast<const T*>(in.data() + std::size_t(y) * in.strideBytes());
-        T* dst = reinterpret_cast<T*>(out + std::size_t(y) * stride);
-        for (qint64 x = r.x; x < r.x + r.width; ++x)
-            for (int c = 0; c < channels; ++c) {
-                const std::size_t i = std::size_t(x) * std::size_t(channels) + std::size_t(c);
-                if (const auto* lut = byChannel[std::size_t(c)])
-                    dst[i] = T((*lut)[src[i]]);
-            }
-    }
-}
-
-void applyLuts(const Frame& in, const hs::Rect& r, const ChannelMask& mask,
-               const std::vector<std::vector<std::uint32_t>>& luts, unsigned char* out, std::size_t stride)
-{
-    if (in.type() == hs::SampleType::U8)
-        applyLutsTyped<std::uint8_t>(in, r, mask, luts, out, stride);
-    else
-        applyLutsTyped<std::uint16_t>(in, r, mask, luts, out, stride);
 }
 
 struct PlaneResult {
@@ -136,15 +105,17 @@ PlaneResult equalizePlanes(hs::HistogramEngine& e, const EqualizeRequest& reques
         if (from.x == to.x && from.y == to.y && from.width == to.width && from.height == to.height) {
             result.error = Error::fromStatus(e.equalize(subView(in, from), outAt, stride, equalized, mask), source);
         } else {
-            // The LUT from the region, applied everywhere: the engine learns it on the region,
-            // the CPU applies it (a plain loop over the samples, 8 or 16 bits).
+            // The LUT from the region, applied everywhere: the engine learns it on the region and
+            // maps the whole image through it.
             std::vector<unsigned char> scratch(std::size_t(from.width) * std::size_t(from.height) * pixelBytes);
             result.error = Error::fromStatus(e.equalize(subView(in, from), scratch.data(), 0, equalized, mask), source);
+            hs::PhaseTimings applied;
             if (!result.error.isError())
-                applyLuts(in, to, mask, equalized.luts, out, stride);
+                result.error = Error::fromStatus(e.applyLuts(subView(in, to), equalized.luts, mask, outAt, stride, &applied), source);
+            result.engineMs = applied.totalMs();
         }
         result.luts = std::move(equalized.luts);
-        result.engineMs = equalized.timings.totalMs();
+        result.engineMs += equalized.timings.totalMs();
         return result;
     }
     case EqualizeMethod::Clahe: {
@@ -173,7 +144,7 @@ PlaneResult equalizePlanes(hs::HistogramEngine& e, const EqualizeRequest& reques
     }
     case EqualizeMethod::Match: {
         // Both histograms counted by the engine, one bin per value; the LUT by exact integer
-        // comparison of the two CDFs; applied on the CPU (the engine's LUT path equalizes only).
+        // comparison of the two CDFs (hs::matchingLut); applied by the engine.
         hs::ImageView fromView = in.view();
         fromView.roi = from;
         hs::HistogramResult mine, theirs;
@@ -187,9 +158,10 @@ PlaneResult equalizePlanes(hs::HistogramEngine& e, const EqualizeRequest& reques
             return result;
         }
         for (std::size_t i = 0; i < mine.channels.size(); ++i)
-            result.luts.push_back(matchingLut(mine.channels[i].counts, theirs.channels[i].counts));
-        result.engineMs = mine.timings.totalMs() + theirs.timings.totalMs();
-        applyLuts(in, to, mask, result.luts, out, stride);
+            result.luts.push_back(hs::matchingLut(mine.channels[i].counts, theirs.channels[i].counts));
+        hs::PhaseTimings applied;
+        result.error = Error::fromStatus(e.applyLuts(subView(in, to), result.luts, mask, outAt, stride, &applied), source);
+        result.engineMs = mine.timings.totalMs() + theirs.timings.totalMs() + applied.totalMs();
         return result;
     }
     }
@@ -213,31 +185,6 @@ cv::Mat toYCrCb(const Frame& f)
 }
 
 }  // namespace
-
-std::vector<std::uint32_t> matchingLut(const std::vector<std::uint64_t>& source, const std::vector<std::uint64_t>& reference)
-{
-    std::vector<std::uint32_t> lut(source.size(), 0);
-    std::uint64_t n = 0, nRef = 0;
-    for (std::uint64_t c : source)
-        n += c;
-    for (std::uint64_t c : reference)
-        nRef += c;
-    if (n == 0 || nRef == 0 || reference.empty()) {
-        for (std::size_t v = 0; v < lut.size(); ++v)
-            lut[v] = std::uint32_t(v);
-        return lut;
-    }
-    std::uint64_t cdf = 0, cdfRef = reference[0];
-    std::size_t u = 0;
-    for (std::size_t v = 0; v < source.size(); ++v) {
-        cdf += source[v];
-        // cdfRef(u) * n >= cdf(v) * nRef, in 128-bit arithmetic (counts up to 2^63 each).
-        while (u + 1 < reference.size() && static_cast<unsigned __int128>(cdfRef) * n < static_cast<unsigned __int128>(cdf) * nRef)
-            cdfRef += reference[++u];
-        lut[v] = std::uint32_t(u);
-    }
-    return lut;
-}
 
 hs::HistogramEngine& EqualizationWorker::engine(bool useGpu)
 {
@@ -293,7 +240,7 @@ Equalization EqualizationWorker::run(const EqualizeRequest& request)
 
     hs::HistogramEngine& e = engine(request.useGpu);
     out.engineSerial = m_engineSerial;
-    out.backend = e.hasGpu() ? QString::fromStdString(e.deviceInfo()->name) : QStringLiteral("CPU");
+    out.backend = e.hasGpu() ? QStringLiteral("GPU (%1)").arg(QString::fromStdString(e.deviceInfo()->name)) : QStringLiteral("CPU");
     const std::size_t stride = std::size_t(frame.width()) * std::size_t(frame.channels()) * hs::sampleSize(frame.type());
     auto pixels = std::make_shared<std::vector<unsigned char>>(stride * std::size_t(frame.height()));
     // Start from the input: what is not changed (alpha, outside the region) stays as it was.
@@ -356,9 +303,7 @@ Equalization EqualizationWorker::run(const EqualizeRequest& request)
     out.luts = std::move(planes.luts);
     out.engineMs = planes.engineMs;
     if (request.method == EqualizeMethod::Clahe)
-        out.backend += QStringLiteral(" (CLAHE by OpenCV on the CPU)");
-    else if (request.method == EqualizeMethod::Match)
-        out.backend += QStringLiteral(" (histograms; LUT applied on the CPU)");
+        out.backend = QStringLiteral("OpenCV on the CPU; histograms on %1").arg(out.backend);
     Frame equalized(std::shared_ptr<const void>(pixels, pixels->data()), pixels->data(), frame.type(), frame.width(),
                     frame.height(), frame.channels(), stride, frame.channelOrder());
     equalized.setNominalRange(frame.nominalLo(), frame.nominalHi());

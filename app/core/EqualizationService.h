@@ -22,7 +22,7 @@
 enum class EqualizeMethod {
     Global,   // exact: LUT v -> round((cdf(v) - cdf_min) (L - 1) / (n - cdf_min)), on the engine (GPU when present)
     Clahe,    // contrast-limited adaptive, by OpenCV on the CPU
-    Match,    // exact CDF matching to a reference image through a LUT (below)
+    Match,    // exact CDF matching to a reference image through a LUT (below), applied on the engine
 };
 
 // Which samples a colour image's equalization changes. Gray images have one channel either way.
@@ -65,22 +65,21 @@ struct Equalization {
     // Global and Match: one LUT per changed channel (colour channels in storage order, or Y
     // alone in luminance mode), 256 or 65536 entries, named by lutNames ("R", "Y"...).
     // Global: v -> round((cdf(v) - cdf_min) * (levels - 1) / (n - cdf_min)).
-    // Match:  v -> the smallest u with cdf_ref(u) / n_ref >= cdf(v) / n (integer arithmetic).
+    // Match:  v -> the smallest u with cdf_ref(u) / n_ref >= cdf(v) / n (integer arithmetic;
+    //         hs::matchingLut in histoscope/HistogramMatching.h).
+    // Both are applied by the engine (HistogramEngine::applyLuts or equalize): on the GPU when
+    // there is one.
     std::vector<std::vector<std::uint32_t>> luts;
     QStringList lutNames;
     hs::HistogramResult before;           // of the equalized channels, one bin per value
     hs::HistogramResult after;
-    QString backend;
-    double engineMs = 0;                  // global: histogram, CDF, LUT and apply
+    QString backend;                      // where the engine ran: "GPU (device name)" or "CPU"
+    double engineMs = 0;                  // global and match: histograms, LUT and apply
     quint64 engineSerial = 0;             // which engine ran it: 1 for the service's first
     Error error;
 };
 using EqualizationPtr = std::shared_ptr<const Equalization>;
 
-// Exact histogram matching: for each value v of the source, the smallest u whose reference
-// cumulative share reaches the source's at v: cdf_ref(u) * n >= cdf(v) * n_ref. Values below the
-// source's smallest present value map like it. Both histograms have one bin per value.
-std::vector<std::uint32_t> matchingLut(const std::vector<std::uint64_t>& source, const std::vector<std::uint64_t>& reference);
 Q_DECLARE_METATYPE(EqualizationPtr)
 
 class EqualizationWorker;

@@ -58,7 +58,7 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     m_method->addItem(tr("Match the pinned reference"), int(EqualizeMethod::Match));
     setItemEnabled(m_method, 2, !m_reference.isNull());
     m_method->setItemData(2, m_reference.isNull() ? tr("Pin a reference first (Compare > Pin as Reference)")
-                                                  : tr("Exact CDF matching to the reference's histogram, through a LUT"),
+                                                  : tr("Exact CDF matching to the reference's histogram, through a LUT applied on the GPU when present"),
                           Qt::ToolTipRole);
     m_channels = new QComboBox;
     m_channels->setObjectName("equalizeChannels");

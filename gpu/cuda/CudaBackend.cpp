@@ -402,6 +402,68 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
     return Status::success();
 }
 
+Status CudaBackend::applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
+                              unsigned char* output, std::size_t outputPitch, PhaseTimings& timings)
+{
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    m_marks.clear();
+    m_eventsUsed = 0;
+    const Status enqueued = enqueueApplyLuts(plan, luts, output, outputPitch);
+    // Wait even after a failure: what was enqueued still reads the pinned LUTs and writes `output`.
+    const Status drained = cudaStatus(cudaStreamSynchronize(m_stream.get()), "cudaStreamSynchronize");
+    HS_TRY(enqueued);
+    HS_TRY(drained);
+    return markedTimings(timings);
+}
+
+Status CudaBackend::enqueueApplyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
+                                     unsigned char* output, std::size_t outputPitch)
+{
+    const std::size_t rowBytes = std::size_t(plan.width) * plan.pixelBytes;
+    const std::size_t bytes = rowBytes * std::size_t(plan.rows);
+    // A folded contiguous region is one long row: its pitches are the row itself.
+    const std::size_t outPitch = plan.rows == 1 ? rowBytes : outputPitch;
+    const std::uint32_t levels = plan.type == SampleType::U8 ? 256u : 65536u;
+    const std::size_t lutBytes = luts.size() * levels * sizeof(std::uint32_t);
+    HS_TRY(m_luts.reserve(lutBytes));
+    HS_TRY(m_hostLuts.reserve(lutBytes));
+    // Every call ends with the stream drained, so no earlier copy still reads the pinned LUTs.
+    for (std::size_t i = 0; i < luts.size(); ++i)
+        std::memcpy(m_hostLuts.get<std::uint32_t>() + i * levels, luts[i].data(), levels * sizeof(std::uint32_t));
+    HS_TRY(mark(Upload));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_luts.get(), m_hostLuts.get(), lutBytes, cudaMemcpyHostToDevice, m_stream.get()));
+    if (bytes == 0)
+        return mark(End);
+    SampleGrid in{plan.origin, plan.rows == 1 ? rowBytes : plan.pitch, plan.width, plan.rows};
+    if (plan.space == MemorySpace::Host) {
+        HS_TRY(m_equalizeIn.reserve(bytes));
+        HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, in.pitch, rowBytes, std::size_t(plan.rows),
+                                      cudaMemcpyHostToDevice, m_stream.get()));
+        in = SampleGrid{m_equalizeIn.get<unsigned char>(), rowBytes, plan.width, plan.rows};
+    }
+    HS_TRY(m_equalizeOut.reserve(bytes));
+    HS_TRY(mark(Merge));
+    HS_TRY(launchApplyLut(plan.type, plan.channels, in, m_equalizeOut.get<unsigned char>(), rowBytes, plan.map,
+                          m_luts.get<std::uint32_t>(), levels, {m_props, m_tuning, m_stream.get(), m_launchCache}));
+    HS_TRY(mark(Download));
+    HS_CUDA_TRY(cudaMemcpy2DAsync(output, outPitch, m_equalizeOut.get(), rowBytes, rowBytes, std::size_t(plan.rows),
+                                  cudaMemcpyDeviceToHost, m_stream.get()));
+    return mark(End);
+}
+
+Status CudaBackend::markedTimings(PhaseTimings& timings)
+{
+    // Each mark opens a phase that the next mark closes; stream order makes them back to back.
+    double ms[End] = {};
+    for (std::size_t i = 0; i + 1 < m_marks.size(); ++i) {
+        float elapsed = 0;
+        HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, m_marks[i].second, m_marks[i + 1].second));
+        ms[m_marks[i].first] += elapsed;
+    }
+    timings = PhaseTimings{ms[Upload], ms[Clear], ms[Tally], ms[Merge], ms[Download]};
+    return Status::success();
+}
+
 Status CudaBackend::allocateDevice(std::size_t bytes, std::shared_ptr<void>& data)
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));

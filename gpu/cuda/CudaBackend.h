@@ -23,6 +23,8 @@ public:
     Status finish(HistogramResult& result, bool accumulate) override;
     Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
                     EqualizeResult& result) override;
+    Status applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
+                     unsigned char* output, std::size_t outputPitch, PhaseTimings& timings) override;
     Status allocateDevice(std::size_t bytes, std::shared_ptr<void>& data) override;
     Status copyToDevice(const void* host, std::size_t bytes, void* d_data) override;
     Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds) override;
@@ -48,6 +50,10 @@ private:
     Status stagePiece(const RequestPlan& plan, const Piece& piece, int buffer, SampleGrid& grid);
     std::vector<Piece> makePieces(const RequestPlan& plan) const;
     Status mark(Phase phase);
+    // The marks' phases, summed, once the stream has reached the last mark.
+    Status markedTimings(PhaseTimings& timings);
+    Status enqueueApplyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
+                            unsigned char* output, std::size_t outputPitch);
     Status reserveSlots(int index, std::size_t words);
     cudaEvent_t takeEvent();
 

@@ -23,6 +23,11 @@ public:
     // Equalizes the plan's active channels (identity bins over the full 8/16-bit range).
     virtual Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
                             EqualizeResult& result) = 0;
+    // Maps the plan's active channels through `luts` (one per active channel, validated by the
+    // facade: `levels` entries each, all within the sample type) into host `output`; the other
+    // channels are copied. Fills uploadMs, mergeMs (the apply) and downloadMs.
+    virtual Status applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
+                             unsigned char* output, std::size_t outputPitch, PhaseTimings& timings) = 0;
     virtual Status allocateDevice(std::size_t bytes, std::shared_ptr<void>& data);
     virtual Status copyToDevice(const void* host, std::size_t bytes, void* d_data);
     virtual Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds);

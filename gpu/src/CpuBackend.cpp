@@ -337,13 +337,13 @@ void CpuBackend::buildLuts(const RequestPlan& plan, const std::vector<std::uint6
     }
 }
 
-void CpuBackend::applyLuts(const RequestPlan& plan, const EqualizeResult& result, unsigned char* output,
-                           std::size_t outputPitch, int threads)
+void CpuBackend::applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& channelLuts,
+                           unsigned char* output, std::size_t outputPitch, int threads)
 {
     std::vector<const std::uint32_t*> luts(plan.channels, nullptr);
     for (int c = 0, i = 0; c < plan.channels; ++c)
         if (plan.map.ch[c].active)
-            luts[c] = result.luts[i++].data();
+            luts[c] = channelLuts[i++].data();
     const std::size_t rowBytes = std::size_t(plan.width) * plan.pixelBytes;
     // An output row of a folded contiguous region is the same folded row.
     visitSampleType(plan.type, [&](auto tag) {
@@ -374,11 +374,23 @@ Status CpuBackend::equalize(const RequestPlan& plan, unsigned char* output, std:
     unpackSlots(plan, slots.data(), extrema.data(), result.histogram, false);
     result.histogram.strategyRan = Strategy::Cpu;
     buildLuts(plan, slots, result);
-    applyLuts(plan, result, output, outputPitch, m_threads);
+    applyLuts(plan, result.luts, output, outputPitch, m_threads);
     result.timings = {};
     result.timings.tallyMs = std::chrono::duration<double, std::milli>(counted - start).count();
     result.timings.mergeMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - counted).count();
+    return Status::success();
+}
+
+Status CpuBackend::applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
+                             unsigned char* output, std::size_t outputPitch, PhaseTimings& timings)
+{
+    if (plan.space != MemorySpace::Host)
+        return Status::error(ErrorCode::InvalidArgument, "the CPU backend cannot read device memory");
+    const auto start = std::chrono::steady_clock::now();
+    applyLuts(plan, luts, output, outputPitch, m_threads);
+    timings = {};
+    timings.mergeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return Status::success();
 }
 

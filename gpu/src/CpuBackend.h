@@ -16,11 +16,13 @@ public:
     Status finish(HistogramResult& result, bool accumulate) override;
     Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
                     EqualizeResult& result) override;
+    Status applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
+                     unsigned char* output, std::size_t outputPitch, PhaseTimings& timings) override;
 
     // LUTs from slot counts, and their application: shared with the CUDA backend's checks.
     static void buildLuts(const RequestPlan& plan, const std::vector<std::uint64_t>& slots, EqualizeResult& result);
-    static void applyLuts(const RequestPlan& plan, const EqualizeResult& result, unsigned char* output,
-                          std::size_t outputPitch, int threads);
+    static void applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
+                          unsigned char* output, std::size_t outputPitch, int threads);
 
     // Counts into slot totals and tracked extremes; also the CUDA backend's `cpu` strategy.
     static void countSlots(const RequestPlan& plan, int threads, std::vector<std::uint64_t>& slots,

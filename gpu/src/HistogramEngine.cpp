@@ -5,6 +5,7 @@
 #include "EngineImpl.h"
 
 #include <algorithm>
+#include <string>
 
 namespace hs {
 
@@ -52,6 +53,50 @@ Status checkStrategyAvailable(Strategy strategy, const HistogramRequest& request
     if (isGpuStrategy(strategy) && backend.kind() != BackendKind::Cuda)
         return Status::error(ErrorCode::NoDevice, "strategy '" + std::string(strategyName(strategy))
                                                       + "' needs a CUDA device, and none is available");
+    return Status::success();
+}
+
+// A host output for the plan's pixels: not null when there are pixels, rows at least as long as
+// the image's. Unfolds a contiguous plan whose output rows have another stride. `what` names
+// the operation in the errors.
+Status prepareOutput(const ImageView& image, detail::RequestPlan& plan, const void* output, std::size_t outputStrideBytes,
+                     const std::string& what, std::size_t& outStride)
+{
+    if (plan.pixels() > 0 && !output)
+        return Status::error(ErrorCode::InvalidArgument, what + " output is null");
+    const std::size_t packed = std::size_t(image.width) * plan.pixelBytes;
+    outStride = outputStrideBytes ? outputStrideBytes : packed;
+    if (outStride < packed)
+        return Status::error(ErrorCode::InvalidArgument, what + " output rows are shorter than the image's");
+    if (plan.rows == 1 && image.height > 1 && outStride != packed) {
+        plan.width = image.width;  // keep rows apart: the output has its own stride
+        plan.rows = image.height;
+    }
+    return Status::success();
+}
+
+// One LUT per selected channel, each with one entry per value of the type and none beyond it:
+// checked here so the CPU and the GPU never see an entry they would truncate differently.
+Status checkLuts(const std::vector<std::vector<std::uint32_t>>& luts, std::size_t selected, SampleType type)
+{
+    if (luts.size() != selected)
+        return Status::error(ErrorCode::InvalidArgument, std::to_string(luts.size()) + " LUTs given for "
+                                                             + std::to_string(selected) + " selected channels");
+    const std::size_t levels = type == SampleType::U8 ? 256 : 65536;
+    const std::uint32_t top = std::uint32_t(levels - 1);
+    const std::string typeName(sampleTypeName(type));
+    for (std::size_t i = 0; i < luts.size(); ++i) {
+        if (luts[i].size() != levels)
+            return Status::error(ErrorCode::InvalidArgument,
+                                 "LUT " + std::to_string(i) + " has " + std::to_string(luts[i].size()) + " entries; "
+                                     + typeName + " samples need " + std::to_string(levels));
+        const auto beyond = std::find_if(luts[i].begin(), luts[i].end(), [top](std::uint32_t v) { return v > top; });
+        if (beyond != luts[i].end())
+            return Status::error(ErrorCode::InvalidArgument,
+                                 "LUT " + std::to_string(i) + " maps " + std::to_string(beyond - luts[i].begin()) + " to "
+                                     + std::to_string(*beyond) + ", beyond the largest " + typeName + " value "
+                                     + std::to_string(top));
+    }
     return Status::success();
 }
 
@@ -164,19 +209,44 @@ Status HistogramEngine::equalize(const ImageView& image, void* output, std::size
         return Status::error(ErrorCode::InvalidArgument, "no channel selected for equalization");
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    if (plan.pixels() > 0 && !output)
-        return Status::error(ErrorCode::InvalidArgument, "equalization output is null");
-    const std::size_t packed = std::size_t(image.width) * plan.pixelBytes;
-    const std::size_t outStride = outputStrideBytes ? outputStrideBytes : packed;
-    if (outStride < packed)
-        return Status::error(ErrorCode::InvalidArgument, "equalization output rows are shorter than the image's");
-    if (plan.rows == 1 && image.height > 1 && outStride != packed) {
-        plan.width = image.width;  // keep rows apart: the output has its own stride
-        plan.rows = image.height;
-    }
+    std::size_t outStride = 0;
+    HS_TRY(prepareOutput(image, plan, output, outputStrideBytes, "equalization", outStride));
     if (m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     return m_impl->backend->equalize(plan, static_cast<unsigned char*>(output), outStride, result);
+}
+
+Status HistogramEngine::applyLuts(const ImageView& image, const std::vector<std::vector<std::uint32_t>>& luts,
+                                  std::array<bool, kMaxChannels> channels, void* output, std::size_t outputStrideBytes,
+                                  PhaseTimings* timings)
+{
+    HS_TRY(m_impl->enter());
+    if (image.type != SampleType::U8 && image.type != SampleType::U16)
+        return Status::error(ErrorCode::InvalidArgument, "a LUT maps 8- or 16-bit integer samples, not "
+                                                             + std::string(sampleTypeName(image.type)));
+    if (image.roi)
+        return Status::error(ErrorCode::InvalidArgument,
+                             "a LUT is applied to the whole view, not a region: pass a view of the region's pixels");
+    HistogramRequest request = makeRequest(image, defaultBinning(image.type), Strategy::Auto);
+    std::size_t selected = 0;
+    for (int c = 0; c < kMaxChannels; ++c) {
+        request.binning[c].active = channels[c] && c < image.channels;
+        selected += request.binning[c].active ? 1 : 0;
+    }
+    if (selected == 0)
+        return Status::error(ErrorCode::InvalidArgument, "no channel selected for the LUT");
+    detail::RequestPlan plan;
+    HS_TRY(detail::buildPlan(request, plan));
+    HS_TRY(checkLuts(luts, selected, image.type));
+    std::size_t outStride = 0;
+    HS_TRY(prepareOutput(image, plan, output, outputStrideBytes, "LUT", outStride));
+    if (m_impl->pending)
+        return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
+    PhaseTimings measured;
+    HS_TRY(m_impl->backend->applyLuts(plan, luts, static_cast<unsigned char*>(output), outStride, measured));
+    if (timings)
+        *timings = measured;
+    return Status::success();
 }
 
 Status HistogramEngine::chooseStrategy(const HistogramRequest& request, StrategyChoice& choice)

@@ -1,5 +1,6 @@
 // Histogram equalization after the count: one block per channel scans its bins (CUB's
 // BlockScan) into a CDF and writes the LUT; then every pixel is mapped through its channel's LUT.
+// The mapping alone also serves LUTs given by the caller (applyLuts: histogram matching).
 #include "../../src/Equalization.h"
 #include "../LaunchSupport.cuh"
 #include "../SampleWalker.cuh"
@@ -104,7 +105,7 @@ Status launchApplyLut(SampleType type, int channels, const SampleGrid& in, unsig
             kernel<<<blocks, threads, 0, ctx.stream>>>(in, d_out, outPitch, map, d_luts, levels);
             return lastLaunchStatus("applyLutKernel");
         } else {
-            return Status::error(ErrorCode::InvalidArgument, "equalization needs 8- or 16-bit samples");
+            return Status::error(ErrorCode::InvalidArgument, "a LUT maps 8- or 16-bit samples only");
         }
     });
 }

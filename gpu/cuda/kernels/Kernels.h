@@ -36,7 +36,8 @@ Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const Lau
 Status launchSlotSample(const KernelArgs& args, std::uint32_t* d_out, std::uint32_t count,
                         const LaunchContext& ctx);
 
-// Equalization: one LUT of `levels` entries per active channel, then the mapping of every pixel.
+// Equalization: one LUT of `levels` entries per active channel, then the mapping of every pixel
+// (also HistogramEngine::applyLuts, with LUTs uploaded by the caller; inactive channels are copied).
 Status launchEqualizeLut(const SlotMap& map, const unsigned long long* d_slots, std::uint32_t* d_luts,
                          std::uint32_t levels, int activeChannels, const LaunchContext& ctx);
 Status launchApplyLut(SampleType type, int channels, const SampleGrid& in, unsigned char* d_out, std::size_t outPitch,

@@ -2,8 +2,8 @@
 // CUDA backend lives behind a pImpl in its own target.
 //
 // Thread contract: one engine per thread. An engine binds to the first thread that calls one of
-// its working members (compute, accumulate, submit, finish, equalize, chooseStrategy and the
-// diagnostics of EngineDiagnostics.h); a later call from any other thread does nothing and returns
+// its working members (compute, accumulate, submit, finish, equalize, applyLuts, chooseStrategy and
+// the diagnostics of EngineDiagnostics.h); a later call from any other thread does nothing and returns
 // ErrorCode::WrongThread. The engine holds no lock: a GPU engine owns a stream, and interleaving
 // two threads' work on it would mix their results, so the contract forbids sharing instead of
 // serialising it. The read-only members (backend, hasGpu, notice, deviceInfo) may be called from
@@ -86,6 +86,19 @@ public:
     // LUT: v -> round((cdf(v) - cdf_min) * (levels - 1) / (count - cdf_min)), integer arithmetic.
     Status equalize(const ImageView& image, void* output, std::size_t outputStrideBytes, EqualizeResult& result,
                     std::array<bool, kMaxChannels> channels = {true, true, true, false});
+
+    // Maps the selected channels of a u8 or u16 image through one LUT each, on the GPU when there
+    // is one (the same kernel as equalize()), and copies the other channels unchanged. `luts` holds
+    // one LUT per selected channel below image.channels, in channel order, each of 256 (u8) or
+    // 65536 (u16) entries no larger than the type's largest value (matchingLut's, or equalize()'s).
+    // `output` is host memory receiving the same width, height and channels at
+    // `outputStrideBytes` (0: packed rows); only each row's pixels are written, never the padding
+    // between rows. The image may be in host memory, or in device memory on a GPU engine. Like
+    // equalize() it takes the whole view: for a region, pass a view of the region's pixels.
+    // `timings`, when given: uploadMs (LUTs and pixels), mergeMs (the apply), downloadMs.
+    Status applyLuts(const ImageView& image, const std::vector<std::vector<std::uint32_t>>& luts,
+                     std::array<bool, kMaxChannels> channels, void* output, std::size_t outputStrideBytes,
+                     PhaseTimings* timings = nullptr);
 
     // What the request's strategy resolves to (`auto` included), by the same rule and from the
     // same kind of skew sample as compute(). An invalid request is an error.
