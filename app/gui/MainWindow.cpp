@@ -294,8 +294,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         size = size.boundedTo(screen->availableGeometry().size());
     resize(size);
     m_defaultState = saveState(kStateVersion);
-    restoreGeometry(store.value("window/geometry").toByteArray());
-    keepOnScreen();
+    // Only a restored geometry is checked: the default above already fits the screen.
+    m_checkRestoredGeometry = restoreGeometry(store.value("window/geometry").toByteArray());
+    if (m_checkRestoredGeometry)
+        keepOnScreen();
     restoreState(store.value("window/state").toByteArray(), kStateVersion);
 }
 
@@ -927,8 +929,8 @@ void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
     // Before the first show the frame was only estimated; now the platform knows its margins.
-    if (!m_shownOnce) {
-        m_shownOnce = true;
+    if (m_checkRestoredGeometry) {
+        m_checkRestoredGeometry = false;
         keepOnScreen();
     }
 }

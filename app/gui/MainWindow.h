@@ -177,7 +177,7 @@ private:
     QTabWidget* m_scopeTabs = nullptr;
     Scopes* m_scopes = nullptr;
     QByteArray m_defaultState;
-    bool m_shownOnce = false;   // the restored geometry was checked again with the real frame
+    bool m_checkRestoredGeometry = false;   // once more when first shown, with the real frame
     QLabel* m_error = nullptr;
     QLabel* m_notice = nullptr;   // source warnings, settings that could not apply, samples outside the range
     QStringList m_sourceWarnings;    // the open source's (a truncated file filled in by its decoder)
