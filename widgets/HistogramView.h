@@ -56,7 +56,7 @@ public:
     // The legend and the reference's title lie in a strip above plotRect(), never over the data.
     QVector<QPair<QString, QRectF>> legendEntries(const QSize& size) const;
     QVector<PercentileLabel> percentileLabels(const QSize& size) const;   // placed, none overlapping
-    QRectF referenceTitleRect(const QSize& size) const;                    // beside the legend; empty without a reference
+    QRectF referenceTitleRect(const QSize& size) const;   // left of the legend, or under it when both do not fit; empty without a reference
 
     // The plot painted at `size` (axes, legend, overlays; no hover), at a device pixel ratio of 1.
     QImage render(const QSize& size) const;
