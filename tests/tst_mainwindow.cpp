@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QScreen>
 #include <QStatusBar>
 #include <QMenu>
 #include <QMenuBar>
@@ -65,6 +66,10 @@ private slots:
     void settingsDockIsCompact();
     void everyDockReopensFromTheViewMenu();
     void dockLayoutIsSavedAndRestored();
+    void frameIsClampedToTheScreen_data();
+    void frameIsClampedToTheScreen();
+    void restoredGeometryStaysOnScreen_data();
+    void restoredGeometryStaysOnScreen();
     void scopePanelsGetADockOfTheirOwn();
     void probeShowsTheValueUnderTheCursor_data();
     void probeShowsTheValueUnderTheCursor();
@@ -464,6 +469,68 @@ void TestMainWindow::dockLayoutIsSavedAndRestored()
     QVERIFY(!timing2->isVisible());
 }
 
+void TestMainWindow::frameIsClampedToTheScreen_data()
+{
+    QTest::addColumn<QRect>("frame");
+    QTest::addColumn<QRect>("available");
+    QTest::addColumn<QRect>("expected");
+    const QRect hd(0, 0, 1280, 720);
+    // A second monitor right of a 1920-wide one, under a 24-pixel top panel.
+    const QRect second(1920, 24, 1280, 696);
+    QTest::newRow("inside: unchanged") << QRect(100, 50, 900, 600) << hd << QRect(100, 50, 900, 600);
+    QTest::newRow("status bar below the bottom edge") << QRect(100, 300, 900, 600) << hd << QRect(100, 120, 900, 600);
+    QTest::newRow("far off right and below") << QRect(5000, 4000, 900, 600) << hd << QRect(380, 120, 900, 600);
+    QTest::newRow("above and left") << QRect(-400, -300, 900, 600) << hd << QRect(0, 0, 900, 600);
+    QTest::newRow("larger than the screen") << QRect(-10, -10, 1920, 1080) << hd << QRect(0, 0, 1280, 720);
+    QTest::newRow("under the top panel") << QRect(2000, 0, 900, 600) << second << QRect(2000, 24, 900, 600);
+    QTest::newRow("saved on a monitor now gone") << QRect(200, 100, 900, 600) << second << QRect(1920, 100, 900, 600);
+}
+
+void TestMainWindow::frameIsClampedToTheScreen()
+{
+    QFETCH(QRect, frame);
+    QFETCH(QRect, available);
+    QFETCH(QRect, expected);
+    QCOMPARE(MainWindow::clampToArea(frame, available), expected);
+}
+
+void TestMainWindow::restoredGeometryStaysOnScreen_data()
+{
+    // Offsets from the available area's top left, in units of its size.
+    QTest::addColumn<QPointF>("offset");
+    QTest::addColumn<QSizeF>("size");
+    QTest::newRow("status bar below the bottom") << QPointF(0.1, 0.6) << QSizeF(0.8, 0.8);
+    QTest::newRow("far off right and below") << QPointF(8, 6) << QSizeF(0.8, 0.8);
+    QTest::newRow("far off left and above") << QPointF(-8, -6) << QSizeF(0.8, 0.8);
+    QTest::newRow("half off the right edge") << QPointF(0.6, 0.05) << QSizeF(0.8, 0.8);
+    QTest::newRow("larger than the screen") << QPointF(-0.1, -0.1) << QSizeF(1.5, 1.5);
+}
+
+void TestMainWindow::restoredGeometryStaysOnScreen()
+{
+    QFETCH(QPointF, offset);
+    QFETCH(QSizeF, size);
+    m_window.reset();
+    const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+    const QRect saved(available.left() + int(offset.x() * available.width()), available.top() + int(offset.y() * available.height()),
+                      int(size.width() * available.width()), int(size.height() * available.height()));
+    {
+        // The bytes restoreGeometry() reads, as a window at `saved` would have written them.
+        QWidget placed;
+        placed.setGeometry(saved);
+        QSettings().setValue("window/geometry", placed.saveGeometry());
+    }
+    m_window = std::make_unique<MainWindow>();
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY2(available.contains(m_window->frameGeometry()),
+             qPrintable(QStringLiteral("%1,%2 %3x%4").arg(m_window->frameGeometry().x()).arg(m_window->frameGeometry().y())
+                            .arg(m_window->frameGeometry().width()).arg(m_window->frameGeometry().height())));
+    QStatusBar* status = m_window->statusBar();
+    const QRect statusOnScreen(status->mapToGlobal(QPoint(0, 0)), status->size());
+    QVERIFY(available.contains(statusOnScreen));
+}
+
 void TestMainWindow::scopePanelsGetADockOfTheirOwn()
 {
     QDockWidget* dock = m_window->scopesDock();
@@ -716,5 +783,25 @@ void TestMainWindow::hiddenChannelsArePersistedAndNotRecounted()
     QVERIFY(second.histogramView()->isSeriesVisible("R"));
 }
 
-QTEST_MAIN(TestMainWindow)
+int main(int argc, char** argv)
+{
+    // The offscreen platform's screen is 800x600, smaller than the window's minimum size, so no
+    // restored geometry could fit it; the suite runs on the 1280x720 screen of the UI review.
+    QTemporaryDir configDir;
+    if (qEnvironmentVariable("QT_QPA_PLATFORM") == QLatin1String("offscreen") && configDir.isValid()) {
+        QFile config(configDir.filePath("screen.json"));
+        if (config.open(QIODevice::WriteOnly)
+            && config.write(R"({"screens": [{"name": "review", "x": 0, "y": 0, "width": 1280, "height": 720,
+                                  "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})") > 0) {
+            config.close();
+            qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.fileName().toLocal8Bit());
+        }
+    }
+    QApplication app(argc, argv);
+    app.setAttribute(Qt::AA_Use96Dpi, true);
+    TestMainWindow test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
 #include "tst_mainwindow.moc"

@@ -76,6 +76,8 @@ private slots:
     void waveformHoverReadout();
     void vectorscopeTargetsAndGraticule();
     void vectorscopeTrace();
+    void vectorscopeFlatColourIsVisible_data();
+    void vectorscopeFlatColourIsVisible();
     void vectorscopeSkinToneLine();
     void histogram2DCellsAndLogScale();
     void histogram2DGain_data();
@@ -247,6 +249,66 @@ void TestScopeWidgets::vectorscopeTrace()
     QVERIFY(brightness(pixelAt(image, hot)) > 300);
     QVERIFY(brightness(pixelAt(image, view.positionOfChroma(-0.2, -0.25))) < 60);
     QVERIFY(view.readoutAt(hot.toPoint()).contains("count 40"));
+}
+
+void TestScopeWidgets::vectorscopeFlatColourIsVisible_data()
+{
+    QTest::addColumn<int>("side");   // the widget's width and height
+    QTest::addColumn<int>("bins");   // cells per chroma axis
+    // Cells of 0.56, 0.87, 1.8 and 0.47 pixels: all drawn at least kMinDotPixels square.
+    QTest::newRow("smallest dock, 8-bit") << 160 << 256;
+    QTest::newRow("dock at 1280x720, 8-bit") << 240 << 256;
+    QTest::newRow("large, 8-bit") << 480 << 256;
+    QTest::newRow("dock at 1280x720, 512 cells") << 256 << 512;
+}
+
+void TestScopeWidgets::vectorscopeFlatColourIsVisible()
+{
+    // A flat colour is one populated cell: it must show as a blob, not a dot under a pixel.
+    QFETCH(int, side);
+    QFETCH(int, bins);
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Vectorscope;
+    ScopeGrid g = grid("CbCr", Qt::white, bins, bins);
+    g.xName = "Cb";
+    g.yName = "Cr";
+    g.xHi = g.yHi = 256;
+    // An orange, off the axes, the targets and the skin-tone line.
+    const int cx = bins * 100 / 256, cy = bins * 190 / 256;
+    set(g, cx, cy, 250000);
+    d.grids << g;
+    VectorscopeView view;
+    view.setDisplay(d);
+    view.resize(side, side);
+    const QImage image = view.grab().toImage();
+    const qreal dpr = image.devicePixelRatio();
+    const QPointF centre = view.positionOfChroma((cx + 0.5) * 256.0 / bins / 256 - 0.5, (cy + 0.5) * 256.0 / bins / 256 - 0.5);
+    // The trace's tint at full intensity, (0.75, 1, 0.8) x 255, drawn unscaled: no target, label or line has it.
+    auto isTrace = [](QRgb c) { return qRed(c) == 191 && qGreen(c) == 255 && qBlue(c) == 204; };
+    int lit = 0;
+    QPointF sum;
+    const int reach = int(std::ceil(std::max<double>(VectorscopeView::kMinDotPixels, view.traceRect().width() * dpr / bins))) + 3;
+    const QPoint c = (centre * dpr).toPoint();
+    for (int y = c.y() - reach; y <= c.y() + reach; ++y)
+        for (int x = c.x() - reach; x <= c.x() + reach; ++x)
+            if (isTrace(image.pixel(x, y))) {
+                ++lit;
+                sum += QPointF(x + 0.5, y + 0.5);
+            }
+    const int minDot = VectorscopeView::kMinDotPixels;
+    QVERIFY2(lit >= minDot * minDot, qPrintable(QStringLiteral("%1 pixels lit").arg(lit)));
+    // Where the cell is, no larger than it needs to be: the blob is centred on the cell.
+    const double cell = view.traceRect().width() * dpr / bins;
+    QVERIFY2(lit <= std::pow(std::max<double>(minDot, cell) + 2, 2), qPrintable(QString::number(lit)));
+    const QPointF mid = sum / lit;
+    QVERIFY2(std::hypot(mid.x() - centre.x() * dpr, mid.y() - centre.y() * dpr) <= 1.0,
+             qPrintable(QStringLiteral("blob at %1,%2, cell at %3,%4").arg(mid.x()).arg(mid.y()).arg(centre.x() * dpr).arg(centre.y() * dpr)));
+    // Nothing else lit: the cell is drawn larger, no neighbour is made up.
+    int elsewhere = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            elsewhere += isTrace(image.pixel(x, y)) && (std::abs(x - c.x()) > reach || std::abs(y - c.y()) > reach);
+    QCOMPARE(elsewhere, 0);
 }
 
 void TestScopeWidgets::vectorscopeSkinToneLine()

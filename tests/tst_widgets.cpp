@@ -10,6 +10,26 @@
 
 namespace {
 
+// R, G, B and luma as the app shows a colour image; B piles up near 255 as on the sample image.
+HistogramDisplay colourDisplay(const QStringList& names = {"R", "G", "B", "luma"})
+{
+    HistogramDisplay display;
+    display.lo = 0;
+    display.hi = 256;
+    display.integerValues = true;
+    const QColor colours[] = {QColor(235, 80, 70), QColor(90, 200, 90), QColor(80, 120, 255), QColor(240, 240, 240)};
+    for (int s = 0; s < 4; ++s) {
+        QVector<double> counts(256, 0.0);
+        for (int v = 0; v < 256; ++v)
+            counts[v] = 200 + 50 * s + (v * (s + 3)) % 90;
+        if (s == 2)
+            for (int v = 230; v < 256; ++v)
+                counts[v] = 4000;   // the peak the legend used to sit on
+        display.series.append({names[s], colours[s], counts, s == 3});
+    }
+    return display;
+}
+
 HistogramDisplay grayDisplay(QVector<double> counts, double lo, double hi, bool integer)
 {
     HistogramDisplay display;
@@ -43,6 +63,10 @@ private slots:
     void countLabelsUseOneNotation_data();
     void countLabelsUseOneNotation();
     void legendHidesAndShowsChannels();
+    void legendHasAStripOfItsOwn_data();
+    void legendHasAStripOfItsOwn();
+    void legendNeverCoversData_data();
+    void legendNeverCoversData();
     void overlappingChannelsAddUpAndLumaIsAnOutline();
     void percentileLabelsNeverOverlap_data();
     void percentileLabelsNeverOverlap();
@@ -200,6 +224,112 @@ void TestWidgets::legendHidesAndShowsChannels()
     view.setHiddenSeries({"G", "luma"});   // from settings: no signal
     QCOMPARE(changed.count(), 2);
     QVERIFY(!view.isSeriesVisible("luma"));
+}
+
+void TestWidgets::legendHasAStripOfItsOwn_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("cumulative");
+    QTest::addColumn<QString>("referenceTitle");   // empty: no reference
+    QTest::newRow("dock size") << QSize(520, 280) << false << QString();
+    QTest::newRow("cumulative, percentile labels") << QSize(520, 280) << true << QString();
+    QTest::newRow("reference title beside the legend") << QSize(640, 280) << true << QStringLiteral("reference: sample.png");
+    QTest::newRow("long reference title, a row of its own")
+        << QSize(520, 280) << false << QStringLiteral("reference: a_very_long_reference_file_name_from_the_camera_0001.tiff");
+    QTest::newRow("narrowest: the legend wraps") << QSize(280, 200) << true << QStringLiteral("reference: sample.png");
+}
+
+void TestWidgets::legendHasAStripOfItsOwn()
+{
+    QFETCH(QSize, size);
+    QFETCH(bool, cumulative);
+    QFETCH(QString, referenceTitle);
+    HistogramView view;
+    view.resize(size);
+    HistogramDisplay display = colourDisplay();
+    if (!referenceTitle.isEmpty()) {
+        display.reference = display.series;
+        display.referenceLo = display.lo;
+        display.referenceHi = display.hi;
+        display.referenceTitle = referenceTitle;
+    }
+    view.setDisplay(display);
+    view.setCumulative(cumulative);
+    const QRectF plot = view.plotRect(size);
+    const QRectF widget(QPointF(0, 0), QSizeF(size));
+    const auto entries = view.legendEntries(size);
+    QCOMPARE(entries.size(), 4);
+    QVector<QRectF> annotations;
+    for (const auto& entry : entries)
+        annotations.append(entry.second);
+    const QRectF title = view.referenceTitleRect(size);
+    QCOMPARE(title.isEmpty(), referenceTitle.isEmpty());
+    if (!title.isEmpty())
+        annotations.append(title);
+    for (int i = 0; i < annotations.size(); ++i) {
+        const QRectF a = annotations[i];
+        QVERIFY2(!a.intersects(plot) && a.bottom() <= plot.top(), qPrintable(QStringLiteral("annotation %1").arg(i)));
+        QVERIFY(widget.contains(a));
+        for (int j = i + 1; j < annotations.size(); ++j)
+            QVERIFY2(!a.intersects(annotations[j]), qPrintable(QStringLiteral("annotations %1 and %2").arg(i).arg(j)));
+    }
+    // The plot keeps most of the height, and the percentile labels stay inside it, clear of all.
+    QVERIFY2(plot.height() >= size.height() * 0.45, qPrintable(QString::number(plot.height())));
+    const auto labels = view.percentileLabels(size);
+    QCOMPARE(labels.isEmpty(), !cumulative);
+    for (const auto& label : labels) {
+        QVERIFY(plot.contains(label.rect));
+        for (const QRectF& a : annotations)
+            QVERIFY(!label.rect.intersects(a));
+    }
+    // Every entry still hides and shows its channel, wherever it was placed.
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy changed(&view, &HistogramView::hiddenSeriesChanged);
+    for (const auto& [name, rect] : entries) {
+        QTest::mouseClick(&view, Qt::LeftButton, {}, rect.center().toPoint());
+        QVERIFY2(!view.isSeriesVisible(name), qPrintable(name));
+    }
+    QCOMPARE(changed.count(), 4);
+    QCOMPARE(view.hiddenSeries(), (QStringList{"R", "G", "B", "luma"}));
+}
+
+void TestWidgets::legendNeverCoversData_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("cumulative");
+    QTest::newRow("dock size") << QSize(520, 280) << false;
+    QTest::newRow("export size, cumulative") << QSize(1200, 600) << true;
+}
+
+void TestWidgets::legendNeverCoversData()
+{
+    // Legends of different widths over the same data: a legend inside the plot would change
+    // the plot's pixels (a dark box over the blue peak near 255); one beside it changes none.
+    QFETCH(QSize, size);
+    QFETCH(bool, cumulative);
+    HistogramView shortNames, longNames;
+    shortNames.setDisplay(colourDisplay());
+    longNames.setDisplay(colourDisplay({"red", "green", "blue channel", "luma (BT.709)"}));
+    shortNames.setCumulative(cumulative);
+    longNames.setCumulative(cumulative);
+    const QRectF plot = shortNames.plotRect(size);
+    QCOMPARE(longNames.plotRect(size), plot);
+    const QImage a = shortNames.render(size), b = longNames.render(size);
+    // Percentile labels name values, not channels, so they match too.
+    const QRect inside = plot.toAlignedRect().adjusted(-1, -1, 1, 1);
+    int differing = 0;
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            differing += a.pixel(x, y) != b.pixel(x, y);
+    QCOMPARE(differing, 0);
+    // The peak reaches the plot's top right undimmed: blue at full fill brightness.
+    const QPoint corner = QPointF(plot.right() - plot.width() * 5 / 256, plot.top() + 6).toPoint();
+    int blue = 0;
+    for (int dx = -2; dx <= 2; ++dx)
+        for (int dy = -2; dy <= 2; ++dy)
+            blue = std::max(blue, a.pixelColor(corner + QPoint(dx, dy)).blue());
+    QVERIFY2(blue >= 36 + int(255 * 0.62) - 2, qPrintable(QString::number(blue)));
 }
 
 void TestWidgets::overlappingChannelsAddUpAndLumaIsAnOutline()

@@ -136,16 +136,72 @@ void HistogramView::toggleSeries(const QString& name)
     emit hiddenSeriesChanged(m_hidden);
 }
 
-QRectF HistogramView::plotRect(const QSize& size) const
+HistogramView::Layout HistogramView::layout(const QSize& size) const
 {
+    Layout out;
     const QFontMetricsF fm(font());
     const double line = fm.height();
     const double left = line + 8 + fm.horizontalAdvance(QStringLiteral("888.8k"));
     const double right = m_cumulative ? line + 8 + fm.horizontalAdvance(QStringLiteral("100%")) : 12;
-    const double top = line / 2 + 6;
+    const double width = std::max(10.0, size.width() - left - right);
+    // The legend gets a strip of its own above the plot, as ImageJ and darktable keep their
+    // annotations off the curves: a legend over the plot dims whatever peak lies under it.
+    double stripBottom = 0;
+    if (!m_display.isEmpty()) {
+        const double h = line + 4, swatch = line * 0.8, gap = 4;
+        QVector<QPair<QString, double>> items;
+        for (const HistogramSeries& s : m_display.series)
+            items.append({s.name, swatch + 4 + fm.horizontalAdvance(s.name) + 10});
+        // Rows aligned right, wrapped where the plot's width ends; a narrow plot gets more rows.
+        QVector<QVector<QPair<QString, double>>> rows(1);
+        double rowWidth = 0;
+        for (const auto& item : items) {
+            if (!rows.last().isEmpty() && rowWidth + item.second > width) {
+                rows.emplaceBack();
+                rowWidth = 0;
+            }
+            rows.last().append(item);
+            rowWidth += item.second;
+        }
+        double y = gap;
+        for (const auto& row : rows) {
+            double total = 0;
+            for (const auto& item : row)
+                total += item.second;
+            double x = left + std::max(0.0, width - total);
+            for (const auto& [name, w] : row) {
+                out.legend.append({name, QRectF(x, y, std::min(w, width), h)});
+                x += w;
+            }
+            y += h;
+        }
+        stripBottom = y;
+        if (!m_display.reference.isEmpty() && !m_display.referenceTitle.isEmpty()) {
+            const double w = std::min(width, fm.horizontalAdvance(m_display.referenceTitle) + swatch + 14);
+            double firstRow = 0;
+            for (const auto& item : rows.first())
+                firstRow += item.second;
+            // Left of the legend's first row when both fit, else a row of its own under it.
+            if (w + 2 * gap + firstRow <= width) {
+                out.referenceTitle = QRectF(left, gap, w, h);
+            } else {
+                out.referenceTitle = QRectF(left + width - w, stripBottom, w, h);
+                stripBottom += h;
+            }
+        }
+    }
+    // Half a line above the plot for the top tick labels, which are centred on their ticks.
+    const double top = stripBottom + line / 2 + 6;
     const double bottom = 2 * line + 12;
-    return QRectF(left, top, std::max(10.0, size.width() - left - right), std::max(10.0, size.height() - top - bottom));
+    out.plot = QRectF(left, top, width, std::max(10.0, size.height() - top - bottom));
+    return out;
 }
+
+QRectF HistogramView::plotRect(const QSize& size) const { return layout(size).plot; }
+
+QVector<QPair<QString, QRectF>> HistogramView::legendEntries(const QSize& size) const { return layout(size).legend; }
+
+QRectF HistogramView::referenceTitleRect(const QSize& size) const { return layout(size).referenceTitle; }
 
 double HistogramView::peak() const
 {
@@ -244,51 +300,6 @@ QVector<HistogramView::Tick> HistogramView::percentTicks(const QSize& size) cons
     return ticks;
 }
 
-QVector<QPair<QString, QRectF>> HistogramView::legendEntries(const QSize& size) const
-{
-    QVector<QPair<QString, QRectF>> entries;
-    if (m_display.isEmpty())
-        return entries;
-    const QRectF r = plotRect(size);
-    const QFontMetricsF fm(font());
-    const double h = fm.height() + 4, swatch = fm.height() * 0.8;
-    QVector<QPair<QString, double>> items;
-    double total = 0;
-    for (const HistogramSeries& s : m_display.series) {
-        const double w = swatch + 4 + fm.horizontalAdvance(s.name) + 10;
-        items.append({s.name, w});
-        total += w;
-    }
-    // One row along the top right; a column down the right when the row does not fit.
-    const bool row = total <= r.width() - 8;
-    double x = row ? r.right() - 4 - total : r.right() - 4, y = r.top() + 4;
-    for (const auto& [name, w] : items) {
-        if (row) {
-            entries.append({name, QRectF(x, y, w, h)});
-            x += w;
-        } else {
-            double widest = 0;
-            for (const auto& item : items)
-                widest = std::max(widest, item.second);
-            entries.append({name, QRectF(r.right() - 4 - widest, y, widest, h)});
-            y += h;
-        }
-    }
-    return entries;
-}
-
-QRectF HistogramView::referenceTitleRect(const QSize& size) const
-{
-    if (m_display.reference.isEmpty() || m_display.referenceTitle.isEmpty())
-        return {};
-    const QRectF r = plotRect(size);
-    const QFontMetricsF fm(font());
-    const auto legend = legendEntries(size);
-    const double top = legend.isEmpty() ? r.top() + 4 : legend.last().second.bottom() + 2;
-    const double w = std::min(r.width() - 8, fm.horizontalAdvance(m_display.referenceTitle) + fm.height() * 0.8 + 14);
-    return QRectF(r.right() - 4 - w, top, w, fm.height() + 4);
-}
-
 QVector<HistogramView::PercentileLabel> HistogramView::percentileLabels(const QSize& size) const
 {
     QVector<PercentileLabel> placed;
@@ -297,11 +308,8 @@ QVector<HistogramView::PercentileLabel> HistogramView::percentileLabels(const QS
     const QRectF r = plotRect(size);
     const QFontMetricsF fm(font());
     const double th = fm.height();
+    // Labels stay inside the plot, so the legend and the reference's title, above it, are clear.
     QVector<QRectF> taken;
-    for (const auto& entry : legendEntries(size))
-        taken.append(entry.second.adjusted(-2, -2, 2, 2));
-    if (const QRectF title = referenceTitleRect(size); !title.isEmpty())
-        taken.append(title.adjusted(-2, -2, 2, 2));
     // The guide labels ("p50") at the left end of each guide come first.
     for (double p : m_marks) {
         const double y = r.bottom() - p / 100.0 * r.height();
@@ -411,7 +419,8 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
 {
     p.setRenderHint(QPainter::Antialiasing, false);
     p.fillRect(QRect(QPoint(0, 0), size), kBackground);
-    const QRectF r = plotRect(size);
+    const Layout placed = layout(size);
+    const QRectF r = placed.plot;
     const QFontMetricsF fm(p.font());
     if (m_display.isEmpty()) {
         p.setPen(QColor(160, 160, 160));
@@ -578,7 +587,7 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
 
     // Legend: click an entry to hide or show its channel.
     const double swatch = fm.height() * 0.8;
-    for (const auto& [name, rect] : legendEntries(size)) {
+    for (const auto& [name, rect] : placed.legend) {
         QColor c = Qt::white;
         bool outline = false;
         for (const HistogramSeries& s : m_display.series)
@@ -601,7 +610,7 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         p.drawText(QRectF(box.right() + 4, rect.top(), rect.width() - swatch - 8, rect.height()), Qt::AlignVCenter, name);
         p.restore();
     }
-    const QRectF titleRect = referenceTitleRect(size);
+    const QRectF titleRect = placed.referenceTitle;
     if (!titleRect.isEmpty()) {
         p.fillRect(titleRect, QColor(0, 0, 0, 130));
         p.setPen(QPen(QColor(200, 200, 200), 1, Qt::DashLine));
@@ -619,10 +628,7 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         double x = m_hoverX + 10;
         if (x + w > r.right())
             x = std::max(r.left(), m_hoverX - 10 - w);
-        double legendBottom = legendEntries(size).isEmpty() ? r.top() : legendEntries(size).last().second.bottom();
-        if (const QRectF title = referenceTitleRect(size); !title.isEmpty())
-            legendBottom = title.bottom();
-        const QRectF box(x, legendBottom + 6, w, h);
+        const QRectF box(x, r.top() + 6, w, h);
         p.fillRect(box, QColor(0, 0, 0, 190));
         p.setPen(Qt::white);
         p.drawText(box, Qt::AlignCenter, m_hoverText);

@@ -1,5 +1,6 @@
 // The histogram plot: axes with ticks and titles (values in the data's units, counts or log
-// decades, a % axis for the cumulative overlay), a legend that shows and hides channels,
+// decades, a % axis for the cumulative overlay), a legend that shows and hides channels in a strip
+// of its own above the plot (so it never dims a peak),
 // channel fills that add up where they overlap (luma as an outline), a pinned reference as
 // dashed outlines, percentile marks that never overlap, and a hover readout of the bin range
 // and counts that goes when the mouse leaves. render() paints the same plot at any size.
@@ -52,9 +53,10 @@ public:
     QVector<Tick> valueTicks(const QSize& size) const;
     QVector<Tick> countTicks(const QSize& size) const;
     QVector<Tick> percentTicks(const QSize& size) const;       // empty unless cumulative
+    // The legend and the reference's title lie in a strip above plotRect(), never over the data.
     QVector<QPair<QString, QRectF>> legendEntries(const QSize& size) const;
     QVector<PercentileLabel> percentileLabels(const QSize& size) const;   // placed, none overlapping
-    QRectF referenceTitleRect(const QSize& size) const;                    // under the legend; empty without a reference
+    QRectF referenceTitleRect(const QSize& size) const;   // left of the legend, or under it when both do not fit; empty without a reference
 
     // The plot painted at `size` (axes, legend, overlays; no hover), at a device pixel ratio of 1.
     QImage render(const QSize& size) const;
@@ -73,6 +75,12 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
+    struct Layout {
+        QRectF plot;
+        QVector<QPair<QString, QRectF>> legend;
+        QRectF referenceTitle;
+    };
+    Layout layout(const QSize& size) const;
     void paint(QPainter& p, const QSize& size, bool withHover) const;
     int binAt(int x) const;
     double peak() const;

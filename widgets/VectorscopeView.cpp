@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace {
 
@@ -61,10 +62,24 @@ QPointF VectorscopeView::targetPosition(const QString& name) const
     return scopeRect().center();
 }
 
+QRectF VectorscopeView::traceRect() const
+{
+    const ScopeGrid* grid = singleGrid();
+    if (!grid)
+        return {};
+    // The trace covers the codes [lo, hi) of each axis; full scale spans the square.
+    const double full = std::max(1e-9, m_display.codeMax + (m_display.codeMax >= 16 ? 1 : 0));
+    const double centre = (m_display.codeMax >= 16 ? m_display.codeMax + 1 : m_display.codeMax) / 2.0;
+    const QPointF a = positionOfChroma((grid->xLo - centre) / full, (grid->yHi - centre) / full);
+    const QPointF b = positionOfChroma((grid->xHi - centre) / full, (grid->yLo - centre) / full);
+    return QRectF(a, b);
+}
+
 // The trace: one image pixel per (Cb, Cr) cell, Cr upwards, tinted by where it lies.
 void VectorscopeView::rebuild()
 {
     m_trace = QImage();
+    m_dots = QImage();
     const ScopeGrid* grid = singleGrid();
     if (!grid) {
         update();
@@ -85,6 +100,44 @@ void VectorscopeView::rebuild()
     update();
 }
 
+// Each populated cell becomes a block of device pixels: its own extent, widened about its centre
+// to kMinDotPixels when that is smaller. Where blocks overlap the brighter cell wins, so a dense
+// trace reads as it did and only isolated cells grow. The counts are not touched.
+void VectorscopeView::renderDots(const QRect& deviceRect, qreal dpr)
+{
+    m_dotsRect = deviceRect;
+    m_dots = QImage(deviceRect.size(), QImage::Format_ARGB32);
+    m_dots.fill(Qt::transparent);
+    m_dots.setDevicePixelRatio(dpr);
+    const QRectF cells = traceRect();
+    const double sx = cells.width() * dpr / m_trace.width(), sy = cells.height() * dpr / m_trace.height();
+    const double x0 = cells.left() * dpr - deviceRect.left(), y0 = cells.top() * dpr - deviceRect.top();
+    auto span = [](double a, double b) {
+        int lo = int(std::lround(a)), hi = int(std::lround(b));
+        if (hi - lo < kMinDotPixels) {
+            lo = int(std::lround((a + b) / 2 - kMinDotPixels / 2.0));
+            hi = lo + kMinDotPixels;
+        }
+        return std::pair(lo, hi);
+    };
+    for (int cy = 0; cy < m_trace.height(); ++cy) {
+        const auto* row = reinterpret_cast<const QRgb*>(m_trace.constScanLine(cy));
+        const auto [top, bottom] = span(y0 + cy * sy, y0 + (cy + 1) * sy);
+        for (int cx = 0; cx < m_trace.width(); ++cx) {
+            const QRgb cell = row[cx];
+            if (qAlpha(cell) == 0)
+                continue;
+            const auto [left, right] = span(x0 + cx * sx, x0 + (cx + 1) * sx);
+            for (int y = std::max(0, top); y < std::min(m_dots.height(), bottom); ++y) {
+                auto* out = reinterpret_cast<QRgb*>(m_dots.scanLine(y));
+                for (int x = std::max(0, left); x < std::min(m_dots.width(), right); ++x)
+                    if (qAlpha(out[x]) < qAlpha(cell))   // alpha rises with the count, as brightness does
+                        out[x] = cell;
+            }
+        }
+    }
+}
+
 void VectorscopeView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -94,15 +147,16 @@ void VectorscopeView::paintEvent(QPaintEvent*)
     p.setPen(Qt::NoPen);
     p.setBrush(Qt::black);
     p.drawEllipse(r);
-    // The trace covers the codes [lo, hi) of each axis; full scale spans the square.
     if (!m_trace.isNull()) {
-        const ScopeGrid& g = m_display.grids[0];
-        const double full = std::max(1e-9, m_display.codeMax + (m_display.codeMax >= 16 ? 1 : 0));
-        const double centre = (m_display.codeMax >= 16 ? m_display.codeMax + 1 : m_display.codeMax) / 2.0;
-        const QPointF a = positionOfChroma((g.xLo - centre) / full, (g.yHi - centre) / full);
-        const QPointF b = positionOfChroma((g.xHi - centre) / full, (g.yLo - centre) / full);
-        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-        p.drawImage(QRectF(a, b), m_trace);
+        const qreal dpr = devicePixelRatioF();
+        const QRectF t = traceRect();
+        // A margin for the dots of edge cells, which may reach past the cells' extent.
+        const QRect device = QRectF(t.topLeft() * dpr, t.bottomRight() * dpr)
+                                 .toAlignedRect()
+                                 .adjusted(-kMinDotPixels, -kMinDotPixels, kMinDotPixels, kMinDotPixels);
+        if (m_dots.isNull() || device != m_dotsRect || m_dots.devicePixelRatio() != dpr)
+            renderDots(device, dpr);
+        p.drawImage(QPointF(device.topLeft()) / dpr, m_dots);
     }
     // Graticule: the outer circle, the axes, a 75 % ring.
     p.setBrush(Qt::NoBrush);

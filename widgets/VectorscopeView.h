@@ -36,6 +36,12 @@ public:
     // "Cb 140  Cr 90  count 17" under a widget position; empty outside the scope.
     QString readoutAt(const QPoint& position) const override;
 
+    // The least a populated cell is drawn as, in device pixels, however small the dock: a flat
+    // colour is one cell, which would otherwise shrink to a dot under a pixel (or vanish).
+    static constexpr int kMinDotPixels = 3;
+    // Where the trace is drawn, in widget coordinates: the cells' codes mapped onto the scope.
+    QRectF traceRect() const;
+
     QSize sizeHint() const override { return {320, 320}; }
     QSize minimumSizeHint() const override { return {160, 160}; }
 
@@ -44,7 +50,10 @@ protected:
 
 private:
     void rebuild() override;
+    void renderDots(const QRect& deviceRect, qreal dpr);
 
     bool m_skin = true;
-    QImage m_trace;
+    QImage m_trace;       // one pixel per (Cb, Cr) cell
+    QImage m_dots;        // m_trace drawn at device resolution, each cell at least kMinDotPixels
+    QRect m_dotsRect;     // where m_dots lies, in device pixels
 };

@@ -20,12 +20,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFormLayout>
 #include <QScreen>
 #include <QSpinBox>
+#include <QStyle>
 #include <QDragEnterEvent>
 #include <QBuffer>
 #include <QFileDialog>
@@ -46,6 +48,8 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -290,8 +294,47 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         size = size.boundedTo(screen->availableGeometry().size());
     resize(size);
     m_defaultState = saveState(kStateVersion);
-    restoreGeometry(store.value("window/geometry").toByteArray());
+    // Only a restored geometry is checked: the default above already fits the screen.
+    m_checkRestoredGeometry = restoreGeometry(store.value("window/geometry").toByteArray());
+    if (m_checkRestoredGeometry)
+        keepOnScreen();
     restoreState(store.value("window/state").toByteArray(), kStateVersion);
+}
+
+QRect MainWindow::clampToArea(const QRect& frame, const QRect& available)
+{
+    QRect fitted(frame.topLeft(), frame.size().boundedTo(available.size()));
+    // std::max last: a frame that cannot shrink enough keeps its title bar on screen.
+    fitted.moveLeft(std::max(available.left(), std::min(fitted.left(), available.right() + 1 - fitted.width())));
+    fitted.moveTop(std::max(available.top(), std::min(fitted.top(), available.bottom() + 1 - fitted.height())));
+    return fitted;
+}
+
+// A geometry saved on another monitor, a larger screen or a different panel layout can put the
+// window, or only its status bar, off screen; restoreGeometry() does not always bring it back.
+void MainWindow::keepOnScreen()
+{
+    if (isMaximized() || isFullScreen())
+        return;   // the window manager fits these to the screen itself
+    QRect frame = frameGeometry();
+    QSize decoration = frame.size() - size();
+    if (decoration.isNull()) {
+        // Not shown yet, so the frame is unknown: allow for a title bar, as restoreGeometry() does.
+        decoration = QSize(0, style()->pixelMetric(QStyle::PM_TitleBarHeight, nullptr, this));
+        frame.setSize(size() + decoration);
+    }
+    const QScreen* screen = QGuiApplication::screenAt(frame.center());
+    if (!screen)
+        screen = QGuiApplication::primaryScreen();
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    const QRect fitted = clampToArea(frame, available);
+    if (fitted == frame)
+        return;
+    resize(fitted.size() - decoration);
+    // move() places the frame; the minimum size may have kept the window larger than asked.
+    move(clampToArea(QRect(fitted.topLeft(), size() + decoration), available).topLeft());
 }
 
 QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area)
@@ -880,6 +923,16 @@ void MainWindow::dropEvent(QDropEvent* event)
     const QList<QUrl> urls = event->mimeData()->urls();
     if (!urls.isEmpty() && urls.first().isLocalFile())
         openPath(urls.first().toLocalFile());
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // Before the first show the frame was only estimated; now the platform knows its margins.
+    if (m_checkRestoredGeometry) {
+        m_checkRestoredGeometry = false;
+        keepOnScreen();
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

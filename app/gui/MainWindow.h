@@ -62,6 +62,10 @@ public:
     QList<QDockWidget*> docks() const { return m_docks; }
     Scopes* scopes() const { return m_scopes; }
 
+    // A window's frame moved and shrunk by the least that puts all of it, status bar included,
+    // inside `available` (a screen's available geometry); a frame inside it comes back as it is.
+    static QRect clampToArea(const QRect& frame, const QRect& available);
+
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
     ImageCanvas* imageView() const { return m_imageView; }
@@ -112,6 +116,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     // What an error on the banner is about: it clears when that cause is gone.
@@ -120,6 +125,7 @@ private:
     static constexpr int kStateVersion = 3;   // 3: the Scopes dock holds the built-in scopes
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
+    void keepOnScreen();
     QSize askPlotSize();
     bool startExport(const QString& path, std::function<Error()> write);
     qint64 exportedFrameIndex() const;
@@ -171,6 +177,7 @@ private:
     QTabWidget* m_scopeTabs = nullptr;
     Scopes* m_scopes = nullptr;
     QByteArray m_defaultState;
+    bool m_checkRestoredGeometry = false;   // once more when first shown, with the real frame
     QLabel* m_error = nullptr;
     QLabel* m_notice = nullptr;   // source warnings, settings that could not apply, samples outside the range
     QStringList m_sourceWarnings;    // the open source's (a truncated file filled in by its decoder)
