@@ -1,6 +1,8 @@
 // Joint tiles (block-private tiles of the grid, merged sparse or dense) and global atomics.
 #include "Histogram2DDevice.cuh"
 
+#include <cooperative_groups.h>
+
 namespace hs::detail {
 
 namespace {
@@ -156,6 +158,196 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) jointKernel
     }
 }
 
+
+// ---- fast joint tiles merged per cluster ----------------------------------------------------------
+// One block per multiprocessor counts at most 65535 pixels into its 16-bit tile (the bound), as
+// above; merging each block's tile alone cost a global atomic per nonzero counter per block (on
+// noise ~40K per block) or a dense row per block. Here the blocks of a thread-block cluster first
+// add their tiles through distributed shared memory, each block summing one slice of the words
+// over the whole cluster, so global memory sees one tile per cluster instead of one per block.
+
+struct ClusterArgs {
+    Launch2D L;
+    std::uint32_t ySlots;
+    std::uint32_t tileWords;     // padded: a multiple of 4 x blocks per cluster
+    std::int64_t chunkRows;
+    std::int64_t chunkCols;
+    std::uint32_t chunksPerBand;
+    std::uint32_t numChunks;
+    bool vector;                 // 16-byte loads: rows and chunk columns 16-byte aligned
+    std::uint32_t* d_rows;       // null: global atomics; else one row of 2 x tileWords sums per cluster
+    int fastChannelX, fastChannelY;
+    std::uint32_t fastShiftX, fastShiftY;
+};
+
+// Pixels per 16-byte-load group: 48 bytes for three channels, 32 for one or four.
+template <typename T, int C>
+inline constexpr int kVecLoads = C == 3 ? 3 : 2;
+template <typename T, int C>
+inline constexpr int kVecPixels = kVecLoads<T, C> * 16 / (C * int(sizeof(T)));
+
+template <typename T, int C, Fast2D K>
+__global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_constant__ ClusterArgs a)
+{
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned blocksPerCluster = cluster.num_blocks();
+    const unsigned rank = cluster.block_rank();
+    const Region2D& g = a.L.region;
+    const Map2D& m = a.L.map;
+    const YccCoefficients k = yccCoefficients(m.bt709);
+    const int kbr = int(k.cbr), kbg = int(k.cbg), krg = int(k.crg), krb = int(k.crb);
+    const int half = 1 << (m.codeBits - 1);
+    const std::uint32_t ySlots = a.ySlots;
+    // A thread's run of equal cells lasts across its pixels: one atomic per run (a flat colour
+    // costs one per thread, not one per pixel on one hot counter).
+    std::uint32_t last = 0, run = 0;
+    auto cell = [&](const T(&px)[kSlotsOf<C>]) {
+        std::uint32_t sx = 0, sy = 0;
+        if constexpr (K == Fast2D::Vectorscope) {
+            const int r = int(pick(px, m.rgb[0])), gr = int(pick(px, m.rgb[1])), b = int(pick(px, m.rgb[2]));
+            sx = std::uint32_t(half + ((kbr * r + kbg * gr + 32768 * b) >> 16)) >> a.fastShiftX;
+            sy = std::uint32_t(half + ((32768 * r + krg * gr + krb * b) >> 16)) >> a.fastShiftY;
+        } else {
+            sx = std::uint32_t(pick(px, a.fastChannelX)) >> a.fastShiftX;
+            sy = std::uint32_t(pick(px, a.fastChannelY)) >> a.fastShiftY;
+        }
+        const std::uint32_t s = sx * ySlots + sy;
+        if (run && s == last) {
+            ++run;
+        } else {
+            if (run)
+                sharedAdd<true>(last, run);
+            last = s;
+            run = 1;
+        }
+    };
+    auto visit4 = [&](std::int64_t, const T(&px)[4][kSlotsOf<C>], int n) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            if (i < n)
+                cell(px[i]);
+    };
+    constexpr int kLoads = kVecLoads<T, C>;
+    constexpr int kPixels = kVecPixels<T, C>;
+    constexpr int kPerWord = 4 / int(sizeof(T));
+    auto load = [&](std::uint32_t (&w)[4 * kLoads], std::int64_t r, std::int64_t col) {
+        const uint4* q = reinterpret_cast<const uint4*>(g.d_origin + std::size_t(r) * g.pitch + std::size_t(col) * C * sizeof(T));
+#pragma unroll
+        for (int j = 0; j < kLoads; ++j) {
+            const uint4 v = __ldg(q + j);
+            w[4 * j] = v.x, w[4 * j + 1] = v.y, w[4 * j + 2] = v.z, w[4 * j + 3] = v.w;
+        }
+    };
+    auto count = [&](const std::uint32_t (&w)[4 * kLoads]) {
+#pragma unroll
+        for (int i = 0; i < kPixels; ++i) {
+            T px[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+                px[c] = SampleBits<T>::from(w[(i * C + c) / kPerWord], i * C + c);
+            cell(px);
+        }
+    };
+
+    const std::uint32_t vecWords = a.tileWords / 4;
+    uint4* tile = reinterpret_cast<uint4*>(scopeCounters);
+    const std::uint32_t sliceVec = vecWords / blocksPerCluster;
+    const std::uint32_t clusterIndex = blockIdx.x / blocksPerCluster;
+    const std::uint32_t rounds = (a.numChunks + gridDim.x - 1) / gridDim.x;
+    for (std::uint32_t round = 0; round < rounds; ++round) {
+        for (std::uint32_t v = threadIdx.x; v < vecWords; v += blockDim.x)
+            tile[v] = make_uint4(0, 0, 0, 0);
+        __syncthreads();
+        const std::uint32_t chunk = round * gridDim.x + blockIdx.x;
+        if (chunk < a.numChunks) {
+            const std::int64_t band = chunk / a.chunksPerBand;
+            const std::int64_t seg = chunk - band * a.chunksPerBand;
+            const std::int64_t r0 = band * a.chunkRows;
+            const std::int64_t r1 = r0 + a.chunkRows < g.rows ? r0 + a.chunkRows : g.rows;
+            const std::int64_t c0 = seg * a.chunkCols;
+            const std::int64_t c1 = c0 + a.chunkCols < g.width ? c0 + a.chunkCols : g.width;
+            std::int64_t tail = c0;  // columns from here on take the four-pixel walk
+            if (a.vector) {
+                const std::int64_t perRow = (c1 - c0) / kPixels;
+                const std::int64_t items = (r1 - r0) * perRow;
+                tail = c0 + perRow * kPixels;
+                // Two groups in flight per thread: the next one's loads go out before this one is counted.
+                std::uint32_t cur[4 * kLoads] = {}, next[4 * kLoads] = {};
+                std::int64_t i = threadIdx.x;
+                if (i < items)
+                    load(cur, r0 + i / perRow, c0 + (i % perRow) * kPixels);
+                for (; i < items; i += blockDim.x) {
+                    const std::int64_t j = i + blockDim.x;
+                    if (j < items)
+                        load(next, r0 + j / perRow, c0 + (j % perRow) * kPixels);
+                    count(cur);
+#pragma unroll
+                    for (int e = 0; e < 4 * kLoads; ++e)
+                        cur[e] = next[e];
+                }
+            }
+            forPixels<T, C>(g, C, r0, r1, tail, c1, threadIdx.x, blockDim.x, visit4);
+        }
+        if (run)
+            sharedAdd<true>(last, run);
+        run = 0;
+        cluster.sync();  // every tile of the cluster complete and visible to the cluster
+        std::uint32_t* out = a.L.d_counts;
+        const std::uint32_t slots = a.L.map.numSlots;
+        for (std::uint32_t v = rank * sliceVec + threadIdx.x; v < (rank + 1) * sliceVec; v += blockDim.x) {
+            std::uint32_t sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            for (unsigned b = 0; b < blocksPerCluster; ++b) {
+                const uint4 x = reinterpret_cast<const uint4*>(cluster.map_shared_rank(scopeCounters, b))[v];
+                const std::uint32_t w4[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    sum[2 * e] += w4[e] & 0xffffu;
+                    sum[2 * e + 1] += w4[e] >> 16;
+                }
+            }
+            const std::uint32_t s0 = 8 * v;
+            if (a.d_rows) {
+                // The same thread owns these sums in every round: plain stores, then adds.
+                uint4* row = reinterpret_cast<uint4*>(a.d_rows + std::size_t(clusterIndex) * 2 * a.tileWords + s0);
+                uint4 q0 = make_uint4(sum[0], sum[1], sum[2], sum[3]), q1 = make_uint4(sum[4], sum[5], sum[6], sum[7]);
+                if (round > 0) {
+                    const uint4 p0 = row[0], p1 = row[1];
+                    q0.x += p0.x, q0.y += p0.y, q0.z += p0.z, q0.w += p0.w;
+                    q1.x += p1.x, q1.y += p1.y, q1.z += p1.z, q1.w += p1.w;
+                }
+                row[0] = q0;
+                row[1] = q1;
+            } else {
+#pragma unroll
+                for (int e = 0; e < 8; ++e)
+                    if (sum[e] && s0 + e < slots)
+                        atomicAdd(out + s0 + e, sum[e]);
+            }
+        }
+        cluster.sync();  // no block clears its tile (or exits) while another still reads it
+    }
+}
+
+// Sums the clusters' rows into the counters, storing every one (the launch needs no clearing).
+__global__ void clusterRowsKernel(const std::uint32_t* d_rows, std::uint32_t numRows, std::uint32_t rowSlots,
+                                  std::uint32_t slots, std::uint32_t* d_out)
+{
+    const std::uint32_t s = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    if (s >= slots)
+        return;
+    uint4 acc = make_uint4(0, 0, 0, 0);
+    for (std::uint32_t r = 0; r < numRows; ++r) {
+        const uint4 v = __ldg(reinterpret_cast<const uint4*>(d_rows + std::size_t(r) * rowSlots + s));
+        acc.x += v.x, acc.y += v.y, acc.z += v.z, acc.w += v.w;
+    }
+    const std::uint32_t a4[4] = {acc.x, acc.y, acc.z, acc.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+        if (s + e < slots)
+            d_out[s + e] = a4[e];
+}
+
 __global__ void denseReduceKernel(const std::uint32_t* d_dense, const std::uint32_t* d_control, std::uint32_t rowsMax,
                                   std::uint32_t words, bool packed16, std::uint32_t* d_out)
 {
@@ -198,6 +390,109 @@ __global__ void globalKernel(const __grid_constant__ Launch2D L)
 }
 
 
+
+// The fast joint form with cluster merging. Returns false in `ran` when the device cannot place a
+// cluster of this kernel (the caller then runs the per-block form).
+template <typename T, int C, Fast2D K>
+Status launchClusterJoint(const Launch2D& L, const JointPlan& plan, const JointArgs& fast, JointScratch& scratch,
+                          const Device2D& device, const Tuning2D& tuning, cudaStream_t stream, bool& ran)
+{
+    ran = false;
+    void (*kernel)(ClusterArgs) = clusterJointKernel<T, C, K>;
+    const void* entry = reinterpret_cast<const void*>(kernel);
+    constexpr int kThreads = 1024;
+    const std::uint32_t slotWords = (plan.tileSlots + 1) / 2;
+    int blocksPerCluster = 1;
+    while (blocksPerCluster * 2 <= std::min(tuning.cluster, 16))
+        blocksPerCluster *= 2;
+    int clusters = 0;
+    std::uint32_t tileWords = 0;
+    std::size_t bytes = 0;
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute attribute{};
+    for (;; blocksPerCluster /= 2) {
+        if (blocksPerCluster < 1)
+            return Status::success();
+        const std::uint32_t quantum = 4u * std::uint32_t(blocksPerCluster);
+        tileWords = (slotWords + quantum - 1) / quantum * quantum;
+        bytes = std::size_t(tileWords) * 4;
+        if (bytes + kScopeSharedReserve > device.sharedOptin)
+            continue;
+        HS_TRY(prepareShared(entry, bytes));
+        if (blocksPerCluster > 8)
+            HS_CUDA_TRY(cudaFuncSetAttribute(entry, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        config = cudaLaunchConfig_t{};
+        config.blockDim = dim3(kThreads);
+        config.gridDim = dim3(unsigned(blocksPerCluster));
+        config.dynamicSmemBytes = bytes;
+        config.stream = stream;
+        attribute.id = cudaLaunchAttributeClusterDimension;
+        attribute.val.clusterDim.x = unsigned(blocksPerCluster);
+        attribute.val.clusterDim.y = 1;
+        attribute.val.clusterDim.z = 1;
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+        clusters = 0;
+        if (cudaOccupancyMaxActiveClusters(&clusters, entry, &config) != cudaSuccess) {
+            cudaGetLastError();  // this size is refused: try a smaller cluster
+            clusters = 0;
+        }
+        if (clusters > 0)
+            break;
+    }
+    ClusterArgs a{};
+    a.L = L;
+    a.ySlots = L.map.pair[0].ySlots;
+    a.tileWords = tileWords;
+    a.fastChannelX = fast.fastChannelX;
+    a.fastChannelY = fast.fastChannelY;
+    a.fastShiftX = fast.fastShiftX;
+    a.fastShiftY = fast.fastShiftY;
+    const std::uint64_t resident = std::uint64_t(clusters) * std::uint64_t(blocksPerCluster);
+    const std::uint64_t width = std::uint64_t(L.region.width), rows = std::uint64_t(L.region.rows);
+    const std::uint64_t groupPixels = std::uint64_t(kVecPixels<T, C>);
+    // A chunk holds at most 65535 pixels (the 16-bit bound): whole rows when they fit, balanced so
+    // that one round of resident blocks covers the piece when it can; else slices of one row.
+    if (width <= kPacked16Max) {
+        a.chunkCols = std::int64_t(width);
+        const std::uint64_t maxRows = kPacked16Max / width;
+        a.chunkRows = std::int64_t(std::clamp<std::uint64_t>((rows + resident - 1) / resident, 1, maxRows));
+    } else {
+        a.chunkCols = std::int64_t(kPacked16Max / groupPixels * groupPixels);
+        a.chunkRows = 1;
+    }
+    const std::uint64_t bands = (rows + std::uint64_t(a.chunkRows) - 1) / std::uint64_t(a.chunkRows);
+    const std::uint64_t perBand = (width + std::uint64_t(a.chunkCols) - 1) / std::uint64_t(a.chunkCols);
+    const std::uint64_t chunks = bands * perBand;
+    if (chunks > 0x7fffffffu)
+        return Status::error(ErrorCode::InvalidArgument, "too many chunks for one launch");
+    a.chunksPerBand = std::uint32_t(perBand);
+    a.numChunks = std::uint32_t(chunks);
+    const std::uint64_t perCluster = std::uint64_t(blocksPerCluster);
+    const std::uint64_t blocks = std::min((chunks + perCluster - 1) / perCluster * perCluster, resident);
+    const std::size_t pixelBytes = std::size_t(C) * sizeof(T);
+    a.vector = ((reinterpret_cast<std::uintptr_t>(L.region.d_origin) | L.region.pitch) & 15u) == 0
+        && (perBand == 1 || (std::size_t(a.chunkCols) * pixelBytes) % 16 == 0);
+    a.d_rows = nullptr;
+    const std::uint64_t numRows = blocks / perCluster;
+    if (tuning.clusterDense) {
+        HS_TRY(scratch.dense.reserve(numRows * 2 * tileWords * 4));
+        a.d_rows = scratch.dense.get<std::uint32_t>();
+    }
+    config.gridDim = dim3(unsigned(blocks));
+    HS_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, a));
+    HS_TRY(launched("clusterJointKernel"));
+    if (a.d_rows) {
+        const std::uint32_t quads = (L.map.numSlots + 3) / 4;
+        clusterRowsKernel<<<(quads + 255) / 256, 256, 0, stream>>>(a.d_rows, std::uint32_t(numRows), 2 * tileWords,
+                                                                   L.map.numSlots, L.d_counts);
+        HS_TRY(launched("clusterRowsKernel"));
+    }
+    scratch.lastCluster = blocksPerCluster;
+    ran = true;
+    return Status::success();
+}
+
 }  // namespace
 
 JointPlan planJoint(const Launch2D& L, const Device2D& device, const Tuning2D& tuning)
@@ -236,7 +531,17 @@ Status launchJoint(const Launch2D& L, const JointPlan& plan, JointScratch& scrat
                 kernel = jointKernel<T, C, true, Fast2D::Channels>;
             if (fast != Fast2D::None)
                 threads = 1024;  // one block per multiprocessor (its tile fills shared memory): many threads
+            if (fast != Fast2D::None && tuning.cluster > 0 && L.map.numSlots == plan.tileSlots) {
+                bool ran = false;
+                if (fast == Fast2D::Vectorscope)
+                    HS_TRY((launchClusterJoint<T, C, Fast2D::Vectorscope>(L, plan, a, scratch, device, tuning, stream, ran)));
+                else
+                    HS_TRY((launchClusterJoint<T, C, Fast2D::Channels>(L, plan, a, scratch, device, tuning, stream, ran)));
+                if (ran)
+                    return Status::success();
+            }
         }
+        scratch.lastCluster = 0;
         const void* entry = reinterpret_cast<const void*>(kernel);
         HS_TRY(prepareShared(entry, plan.sharedBytes));
         int perSm = 0;

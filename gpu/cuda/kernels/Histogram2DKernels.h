@@ -44,6 +44,11 @@ struct Tuning2D {
     std::uint32_t denseDivisor = 8;      // a block stores its counters whole past words / divisor nonzero
     bool packed16 = true;                // 16-bit counters where the bound allows
     bool fast = true;                    // the compile-time forms of the commonest scopes
+    int stripBatch = 4;                  // fast strips: rows of its column group a thread loads before counting them
+    bool stripPad = true;                // fast strips: an odd word stride per column, so columns fall in different banks
+    int cluster = 8;                     // fast joint tiles: blocks of a cluster that merge their tiles through
+                                         // distributed shared memory (0: per-block tiles, merged alone)
+    bool clusterDense = false;           // fast joint tiles: each cluster stores its sums for a reduction kernel
 };
 
 // ---- column strips (every pair's x is the column, one binning) ----------------------------------
@@ -53,6 +58,7 @@ struct StripPlan {
     std::uint32_t binsPerItem = 1;
     std::uint32_t binItems = 0;
     std::uint32_t blocks = 0;            // binItems + below, above, NaN
+    std::uint32_t colStride = 0;         // counters per x slot in shared memory (the y slots of every pair, padded)
     std::size_t sharedBytes = 0;
 };
 StripPlan planStrips(const Launch2D& launch, const Device2D& device, const Tuning2D& tuning);
@@ -61,8 +67,9 @@ Status launchStrips(const Launch2D& launch, const StripPlan& plan, const Tuning2
 
 // ---- joint: block-private tiles of the grid, merged sparse or dense ----------------------------
 struct JointScratch {
-    DeviceBuffer dense;      // rows of a tile's counter words, one per block that stores densely
+    DeviceBuffer dense;      // rows of a tile's counter words, one per block (or cluster) that stores densely
     DeviceBuffer control;    // [0]: dense rows taken
+    int lastCluster = 0;     // blocks per cluster of the last fast joint launch (0: per-block tiles), for the bench
 };
 struct JointPlan {
     bool packed16 = false;
