@@ -57,8 +57,8 @@ int runCheck(const CheckOptions& options)
     const std::vector<std::string> tunings = quick ? std::vector<std::string>{""}
                                                    : std::vector<std::string>{"", "fast=0", "strip=16,sthreads=256", "strip=128,threads=128",
                                                                               "packed16=0", "dense=0", "dense=1000000",
-                                                                              "batch=1,pad=0,cluster=0", "batch=8,cluster=2,cdense=1",
-                                                                              "cluster=16", "cluster=1,sthreads=512"};
+                                                                              "batch=1,pad=0,cluster=0", "batch=8,cluster=2,cdense=1,chunk=70000",
+                                                                              "cluster=16,chunk=1000000", "cluster=1,sthreads=512"};
     int passed = 0, failed = 0;
     const auto matrix = testing::histogram2DMatrix();
     for (const std::string& tuning : tunings) {
@@ -322,7 +322,7 @@ int runBench(const std::string& prefix, int repeats)
                                             + std::to_string(sv.fast ? sv.threads : 256) + (sv.fast ? " b" + std::to_string(sv.batch) : "")
                                             + (sv.pad ? " pad" : "") + " " + (sp.packed16 ? "16-bit" : "32-bit") + " ("
                                             + std::to_string(sp.blocks) + " blocks, " + std::to_string(sp.sharedBytes / 1024) + " KiB)",
-                                        [&L, sp, t, s] { return detail::launchStrips(L, sp, t, s); }});
+                                        [&L, &scratch, &device, sp, t, s] { return detail::launchStrips(L, sp, t, scratch.cache, device, s); }});
                 }
             }
             // Fast joint tiles merged per cluster (blocks per cluster asked; the launch may take fewer).

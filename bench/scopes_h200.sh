@@ -20,7 +20,7 @@ stamp bench
 timeout 80 compute-sanitizer --tool memcheck --error-exitcode 3 ./b/bench/histoscope-scopes check --quick --light > "$OUT/memcheck.log" 2>&1
 echo "memcheck exit $?: $(grep -E 'ERROR SUMMARY|scopes check' "$OUT/memcheck.log" | tr '\n' ' ')" | tee -a "$OUT/steps.log"
 stamp memcheck
-timeout 60 compute-sanitizer --tool racecheck --error-exitcode 3 ./b/bench/histoscope-scopes check --quick --light --gpu-only > "$OUT/racecheck.log" 2>&1
+timeout 200 compute-sanitizer --tool racecheck --error-exitcode 3 ./b/bench/histoscope-scopes check --quick --light --gpu-only > "$OUT/racecheck.log" 2>&1
 echo "racecheck exit $?: $(grep -E 'RACECHECK SUMMARY|scopes check' "$OUT/racecheck.log" | tr '\n' ' ')" | tee -a "$OUT/steps.log"
 stamp racecheck
 grep -A10 "best per scope" "$OUT/bench.log"

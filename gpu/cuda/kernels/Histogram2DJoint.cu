@@ -46,6 +46,24 @@ Fast2D jointFastForm(const Launch2D& L, const JointPlan& plan, JointArgs& a)
     return Fast2D::None;
 }
 
+// Rows [r0, r1) and columns [c0, c1) of a chunk: bands of chunkRows rows, each cut into
+// chunksPerBand segments of chunkCols columns.
+struct ChunkBounds {
+    std::int64_t r0, r1, c0, c1;
+};
+__device__ __forceinline__ ChunkBounds chunkBounds(const Region2D& g, std::uint32_t chunk, std::uint32_t chunksPerBand,
+                                                   std::int64_t chunkRows, std::int64_t chunkCols)
+{
+    const std::int64_t band = chunk / chunksPerBand;
+    const std::int64_t seg = chunk - band * chunksPerBand;
+    ChunkBounds b;
+    b.r0 = band * chunkRows;
+    b.r1 = b.r0 + chunkRows < g.rows ? b.r0 + chunkRows : g.rows;
+    b.c0 = seg * chunkCols;
+    b.c1 = b.c0 + chunkCols < g.width ? b.c0 + chunkCols : g.width;
+    return b;
+}
+
 template <bool P16>
 __device__ void mergeTile(const JointArgs& a)
 {
@@ -140,12 +158,7 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) jointKernel
             zeroShared(a.tileWords);
             __syncthreads();
         }
-        const std::int64_t band = chunk / a.chunksPerBand;
-        const std::int64_t seg = chunk - band * a.chunksPerBand;
-        const std::int64_t r0 = band * a.chunkRows;
-        const std::int64_t r1 = r0 + a.chunkRows < g.rows ? r0 + a.chunkRows : g.rows;
-        const std::int64_t c0 = seg * a.chunkCols;
-        const std::int64_t c1 = c0 + a.chunkCols < g.width ? c0 + a.chunkCols : g.width;
+        const auto [r0, r1, c0, c1] = chunkBounds(g, chunk, a.chunksPerBand, a.chunkRows, a.chunkCols);
         if constexpr (K == Fast2D::None)
             forPixels<T, C>(g, a.L.channels, r0, r1, c0, c1, threadIdx.x, blockDim.x, visit);
         else
@@ -160,9 +173,9 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) jointKernel
 
 
 // ---- fast joint tiles merged per cluster ----------------------------------------------------------
-// One block per multiprocessor counts at most 65535 pixels into its 16-bit tile (the bound), as
-// above; merging each block's tile alone cost a global atomic per nonzero counter per block (on
-// noise ~40K per block) or a dense row per block. Here the blocks of a thread-block cluster first
+// One block per multiprocessor counts a band of rows into its 16-bit tile; merging each block's
+// tile alone cost a global atomic per nonzero counter per block (on noise ~40K per block) or a
+// dense row per block. Here the blocks of a thread-block cluster first
 // add their tiles through distributed shared memory, each block summing one slice of the words
 // over the whole cluster, so global memory sees one tile per cluster instead of one per block.
 
@@ -202,6 +215,24 @@ __global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_const
     // A thread's run of equal cells lasts across its pixels: one atomic per run (a flat colour
     // costs one per thread, not one per pixel on one hot counter).
     std::uint32_t last = 0, run = 0;
+    std::uint32_t* out = a.L.d_counts;
+    const std::uint32_t slots = a.L.map.numSlots;
+    // Two 16-bit counters share a word and a block may count more than 65535 pixels into one cell:
+    // each atomic's old value tells exactly whether it carried out of the low half (the high
+    // half's cell got a spurious 1) or out of the word (the high half lost 65536). Those rare
+    // events are settled at once in the global counters, so the halves merged later plus these
+    // corrections are the exact counts (mod 2^32, and every count is below 2^32).
+    auto flush = [&](std::uint32_t s, std::uint32_t n) {  // n < 2^16
+        const std::uint32_t add = n << ((s & 1u) * 16);
+        const std::uint32_t old = atomicAdd(scopeCounters + (s >> 1), add);
+        if (!(s & 1u) && (old & 0xffffu) + n > 0xffffu) {
+            atomicAdd(out + s, 0x10000u);
+            if (s + 1 < slots)
+                atomicAdd(out + s + 1, 0xffffffffu);
+        }
+        if (old + add < old && (s | 1u) < slots)
+            atomicAdd(out + (s | 1u), 0x10000u);
+    };
     auto cell = [&](const T(&px)[kSlotsOf<C>]) {
         std::uint32_t sx = 0, sy = 0;
         if constexpr (K == Fast2D::Vectorscope) {
@@ -213,11 +244,11 @@ __global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_const
             sy = std::uint32_t(pick(px, a.fastChannelY)) >> a.fastShiftY;
         }
         const std::uint32_t s = sx * ySlots + sy;
-        if (run && s == last) {
+        if (run && s == last && run < 0xffffu) {
             ++run;
         } else {
             if (run)
-                sharedAdd<true>(last, run);
+                flush(last, run);
             last = s;
             run = 1;
         }
@@ -261,27 +292,37 @@ __global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_const
         __syncthreads();
         const std::uint32_t chunk = round * gridDim.x + blockIdx.x;
         if (chunk < a.numChunks) {
-            const std::int64_t band = chunk / a.chunksPerBand;
-            const std::int64_t seg = chunk - band * a.chunksPerBand;
-            const std::int64_t r0 = band * a.chunkRows;
-            const std::int64_t r1 = r0 + a.chunkRows < g.rows ? r0 + a.chunkRows : g.rows;
-            const std::int64_t c0 = seg * a.chunkCols;
-            const std::int64_t c1 = c0 + a.chunkCols < g.width ? c0 + a.chunkCols : g.width;
+            const auto [r0, r1, c0, c1] = chunkBounds(g, chunk, a.chunksPerBand, a.chunkRows, a.chunkCols);
             std::int64_t tail = c0;  // columns from here on take the four-pixel walk
             if (a.vector) {
-                const std::int64_t perRow = (c1 - c0) / kPixels;
-                const std::int64_t items = (r1 - r0) * perRow;
-                tail = c0 + perRow * kPixels;
+                // Groups (row, k) numbered row-major, thread t taking t, t + blockDim.x, ...: the
+                // row and group advance by fixed steps, with no division per group.
+                const std::uint32_t perRow = std::uint32_t((c1 - c0) / kPixels);
+                tail = c0 + std::int64_t(perRow) * kPixels;
+                const std::uint32_t dRow = perRow ? blockDim.x / perRow : 0, dK = perRow ? blockDim.x % perRow : 0;
+                std::int64_t row = perRow ? r0 + threadIdx.x / perRow : r1;
+                std::uint32_t k = perRow ? threadIdx.x % perRow : 0;
+                auto advance = [&](std::int64_t& r, std::uint32_t& kk) {
+                    r += dRow;
+                    kk += dK;
+                    if (kk >= perRow) {
+                        kk -= perRow;
+                        ++r;
+                    }
+                };
                 // Two groups in flight per thread: the next one's loads go out before this one is counted.
                 std::uint32_t cur[4 * kLoads] = {}, next[4 * kLoads] = {};
-                std::int64_t i = threadIdx.x;
-                if (i < items)
-                    load(cur, r0 + i / perRow, c0 + (i % perRow) * kPixels);
-                for (; i < items; i += blockDim.x) {
-                    const std::int64_t j = i + blockDim.x;
-                    if (j < items)
-                        load(next, r0 + j / perRow, c0 + (j % perRow) * kPixels);
+                if (row < r1)
+                    load(cur, row, c0 + std::int64_t(k) * kPixels);
+                while (row < r1) {
+                    std::int64_t nextRow = row;
+                    std::uint32_t nextK = k;
+                    advance(nextRow, nextK);
+                    if (nextRow < r1)
+                        load(next, nextRow, c0 + std::int64_t(nextK) * kPixels);
                     count(cur);
+                    row = nextRow;
+                    k = nextK;
 #pragma unroll
                     for (int e = 0; e < 4 * kLoads; ++e)
                         cur[e] = next[e];
@@ -290,11 +331,9 @@ __global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_const
             forPixels<T, C>(g, C, r0, r1, tail, c1, threadIdx.x, blockDim.x, visit4);
         }
         if (run)
-            sharedAdd<true>(last, run);
+            flush(last, run);
         run = 0;
         cluster.sync();  // every tile of the cluster complete and visible to the cluster
-        std::uint32_t* out = a.L.d_counts;
-        const std::uint32_t slots = a.L.map.numSlots;
         for (std::uint32_t v = rank * sliceVec + threadIdx.x; v < (rank + 1) * sliceVec; v += blockDim.x) {
             std::uint32_t sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
             for (unsigned b = 0; b < blocksPerCluster; ++b) {
@@ -329,7 +368,7 @@ __global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_const
     }
 }
 
-// Sums the clusters' rows into the counters, storing every one (the launch needs no clearing).
+// Adds the clusters' rows to the counters (which hold the overflow corrections).
 __global__ void clusterRowsKernel(const std::uint32_t* d_rows, std::uint32_t numRows, std::uint32_t rowSlots,
                                   std::uint32_t slots, std::uint32_t* d_out)
 {
@@ -345,7 +384,7 @@ __global__ void clusterRowsKernel(const std::uint32_t* d_rows, std::uint32_t num
 #pragma unroll
     for (int e = 0; e < 4; ++e)
         if (s + e < slots)
-            d_out[s + e] = a4[e];
+            d_out[s + e] += a4[e];
 }
 
 __global__ void denseReduceKernel(const std::uint32_t* d_dense, const std::uint32_t* d_control, std::uint32_t rowsMax,
@@ -418,9 +457,6 @@ Status launchClusterJoint(const Launch2D& L, const JointPlan& plan, const JointA
         bytes = std::size_t(tileWords) * 4;
         if (bytes + kScopeSharedReserve > device.sharedOptin)
             continue;
-        HS_TRY(prepareShared(entry, bytes));
-        if (blocksPerCluster > 8)
-            HS_CUDA_TRY(cudaFuncSetAttribute(entry, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
         config = cudaLaunchConfig_t{};
         config.blockDim = dim3(kThreads);
         config.gridDim = dim3(unsigned(blocksPerCluster));
@@ -432,10 +468,20 @@ Status launchClusterJoint(const Launch2D& L, const JointPlan& plan, const JointA
         attribute.val.clusterDim.z = 1;
         config.attrs = &attribute;
         config.numAttrs = 1;
-        clusters = 0;
-        if (cudaOccupancyMaxActiveClusters(&clusters, entry, &config) != cudaSuccess) {
-            cudaGetLastError();  // this size is refused: try a smaller cluster
+        // Asked once per kernel and cluster size: the driver's answers cost host microseconds per launch.
+        const auto key = std::make_pair(entry, blocksPerCluster);
+        if (const auto it = scratch.clusters.find(key); it != scratch.clusters.end()) {
+            clusters = it->second;
+        } else {
+            HS_TRY(scratch.cache.allowDynamicShared(entry, bytes, device.sharedOptin));
+            if (blocksPerCluster > 8)
+                HS_CUDA_TRY(cudaFuncSetAttribute(entry, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
             clusters = 0;
+            if (cudaOccupancyMaxActiveClusters(&clusters, entry, &config) != cudaSuccess) {
+                cudaGetLastError();  // this size is refused: try a smaller cluster
+                clusters = 0;
+            }
+            scratch.clusters.emplace(key, clusters);
         }
         if (clusters > 0)
             break;
@@ -451,14 +497,19 @@ Status launchClusterJoint(const Launch2D& L, const JointPlan& plan, const JointA
     const std::uint64_t resident = std::uint64_t(clusters) * std::uint64_t(blocksPerCluster);
     const std::uint64_t width = std::uint64_t(L.region.width), rows = std::uint64_t(L.region.rows);
     const std::uint64_t groupPixels = std::uint64_t(kVecPixels<T, C>);
-    // A chunk holds at most 65535 pixels (the 16-bit bound): whole rows when they fit, balanced so
-    // that one round of resident blocks covers the piece when it can; else slices of one row.
-    if (width <= kPacked16Max) {
+    // One chunk per resident block (the spill lifts the 65535-pixel bound): bands of whole rows,
+    // or pieces of rows when there are fewer rows than blocks. `chunkPixels` (tests) forces a size.
+    if (tuning.chunkPixels > 0) {
+        const std::uint64_t target = std::uint64_t(tuning.chunkPixels);
+        a.chunkCols = std::int64_t(width <= target ? width : std::max<std::uint64_t>(groupPixels, target / groupPixels * groupPixels));
+        a.chunkRows = std::int64_t(std::max<std::uint64_t>(1, target / std::uint64_t(a.chunkCols)));
+    } else if (rows >= resident) {
         a.chunkCols = std::int64_t(width);
-        const std::uint64_t maxRows = kPacked16Max / width;
-        a.chunkRows = std::int64_t(std::clamp<std::uint64_t>((rows + resident - 1) / resident, 1, maxRows));
+        a.chunkRows = std::int64_t((rows + resident - 1) / resident);
     } else {
-        a.chunkCols = std::int64_t(kPacked16Max / groupPixels * groupPixels);
+        const std::uint64_t segments = resident / rows;
+        const std::uint64_t cols = (width + segments - 1) / segments;
+        a.chunkCols = std::int64_t(std::min(width, (cols + groupPixels - 1) / groupPixels * groupPixels));
         a.chunkRows = 1;
     }
     const std::uint64_t bands = (rows + std::uint64_t(a.chunkRows) - 1) / std::uint64_t(a.chunkRows);
@@ -543,9 +594,9 @@ Status launchJoint(const Launch2D& L, const JointPlan& plan, JointScratch& scrat
         }
         scratch.lastCluster = 0;
         const void* entry = reinterpret_cast<const void*>(kernel);
-        HS_TRY(prepareShared(entry, plan.sharedBytes));
+        HS_TRY(scratch.cache.allowDynamicShared(entry, plan.sharedBytes, device.sharedOptin));
         int perSm = 0;
-        HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, entry, threads, plan.sharedBytes));
+        HS_TRY(scratch.cache.blocksPerMultiprocessor(entry, threads, plan.sharedBytes, perSm));
         if (perSm < 1)
             return Status::error(ErrorCode::CudaError, "the joint kernel does not fit on a multiprocessor");
         const std::uint64_t resident = std::uint64_t(perSm) * std::uint64_t(device.multiprocessors);

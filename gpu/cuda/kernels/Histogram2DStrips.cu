@@ -66,20 +66,7 @@ __host__ __device__ inline std::int64_t firstColumn(const ChannelMap& m, std::ui
 // so that each thread has several loads in flight (one row at a time left the strips latency
 // bound: 12 bytes per thread in flight). Bounded by the registers the words take.
 template <typename T, int C>
-inline constexpr int kGroupWords = C * int(sizeof(T));  // 32-bit words of four pixels
-template <typename T, int C>
 inline constexpr int kMaxBatch = C == 0 ? 1 : (24 / kGroupWords<T, C> < 1 ? 1 : (24 / kGroupWords<T, C> > 8 ? 8 : 24 / kGroupWords<T, C>));
-
-template <typename T, int C>
-__device__ __forceinline__ void unpack4(const std::uint32_t (&w)[kGroupWords<T, C>], T (&px)[4][C])
-{
-    constexpr int kPerWord = 4 / int(sizeof(T));
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int c = 0; c < C; ++c)
-            px[i][c] = SampleBits<T>::from(w[(i * C + c) / kPerWord], i * C + c);
-}
 
 // Column groups of [c0, c1) shared by the block's threads as in forPixels, each thread walking down
 // its rows `batch` at a time: all of a batch's loads first, then its counting. Groups that are not
@@ -283,7 +270,8 @@ StripPlan planStrips(const Launch2D& L, const Device2D& device, const Tuning2D& 
     return plan;
 }
 
-Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tuning, cudaStream_t stream)
+Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tuning, LaunchCache& cache,
+                    const Device2D& device, cudaStream_t stream)
 {
     if (!plan.fits)
         return Status::error(ErrorCode::InvalidArgument, "column strips do not fit in shared memory");
@@ -316,7 +304,7 @@ Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tu
                     threads = std::clamp(tuning.fastStripThreads, 32, 1024);
             }
         }
-        HS_TRY(prepareShared(reinterpret_cast<const void*>(kernel), plan.sharedBytes));
+        HS_TRY(cache.allowDynamicShared(reinterpret_cast<const void*>(kernel), plan.sharedBytes, device.sharedOptin));
         kernel<<<plan.blocks, threads, plan.sharedBytes, stream>>>(a);
         return launched("stripKernel");
     });
