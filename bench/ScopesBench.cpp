@@ -56,7 +56,9 @@ int runCheck(const CheckOptions& options)
     HistogramEngine engine1d;
     const std::vector<std::string> tunings = quick ? std::vector<std::string>{""}
                                                    : std::vector<std::string>{"", "fast=0", "strip=16,sthreads=256", "strip=128,threads=128",
-                                                                              "packed16=0", "dense=0", "dense=1000000"};
+                                                                              "packed16=0", "dense=0", "dense=1000000",
+                                                                              "batch=1,pad=0,cluster=0", "batch=8,cluster=2,cdense=1,chunk=70000",
+                                                                              "cluster=16,chunk=1000000", "cluster=1,sthreads=512"};
     int passed = 0, failed = 0;
     const auto matrix = testing::histogram2DMatrix();
     for (const std::string& tuning : tunings) {
@@ -295,29 +297,58 @@ int runBench(const std::string& prefix, int repeats)
                     int threads;
                     bool fast;
                     bool p16;
+                    int batch;   // rows a thread loads before counting (1: the first H200 run's one-row walk)
+                    bool pad;    // odd word stride per column
                 };
-                for (const StripVariant sv : {StripVariant{16, 256, true, true}, StripVariant{16, 512, true, true},
-                                              StripVariant{16, 1024, true, true}, StripVariant{32, 256, true, true},
-                                              StripVariant{32, 512, true, true}, StripVariant{32, 1024, true, true},
-                                              StripVariant{64, 1024, true, true}, StripVariant{8, 512, true, true},
-                                              StripVariant{32, 256, false, true}, StripVariant{32, 256, false, false}}) {
+                for (const StripVariant sv : {StripVariant{32, 1024, true, true, 1, false}, StripVariant{16, 1024, true, true, 1, false},
+                                              StripVariant{32, 1024, true, true, 1, true}, StripVariant{32, 1024, true, true, 4, false},
+                                              StripVariant{32, 1024, true, true, 4, true}, StripVariant{32, 1024, true, true, 8, true},
+                                              StripVariant{32, 512, true, true, 8, true}, StripVariant{16, 1024, true, true, 4, true},
+                                              StripVariant{16, 512, true, true, 4, true}, StripVariant{16, 512, true, true, 8, true},
+                                              StripVariant{16, 1024, true, true, 8, true}, StripVariant{64, 1024, true, true, 4, true},
+                                              StripVariant{8, 512, true, true, 4, true}, StripVariant{32, 256, false, true, 1, true},
+                                              StripVariant{32, 256, false, false, 1, true}}) {
                     detail::Tuning2D t;
                     t.stripColumns = sv.cols;
                     t.packed16 = sv.p16;
                     t.fast = sv.fast;
                     t.fastStripThreads = sv.threads;
+                    t.stripBatch = sv.batch;
+                    t.stripPad = sv.pad;
                     const detail::StripPlan sp = detail::planStrips(L, device, t);
                     if (!sp.fits)
                         continue;
                     variants.push_back({"strips " + std::string(sv.fast ? "fast " : "generic ") + std::to_string(sv.cols) + " cols x"
-                                            + std::to_string(sv.fast ? sv.threads : 256) + " " + (sp.packed16 ? "16-bit" : "32-bit") + " ("
+                                            + std::to_string(sv.fast ? sv.threads : 256) + (sv.fast ? " b" + std::to_string(sv.batch) : "")
+                                            + (sv.pad ? " pad" : "") + " " + (sp.packed16 ? "16-bit" : "32-bit") + " ("
                                             + std::to_string(sp.blocks) + " blocks, " + std::to_string(sp.sharedBytes / 1024) + " KiB)",
-                                        [&L, sp, t, s] { return detail::launchStrips(L, sp, t, s); }});
+                                        [&L, &scratch, &device, sp, t, s] { return detail::launchStrips(L, sp, t, scratch.cache, device, s); }});
                 }
+            }
+            // Fast joint tiles merged per cluster (blocks per cluster asked; the launch may take fewer).
+            struct ClusterVariant {
+                int cluster;
+                bool dense;
+            };
+            for (const ClusterVariant cv : {ClusterVariant{1, false}, ClusterVariant{2, false}, ClusterVariant{4, false},
+                                            ClusterVariant{8, false}, ClusterVariant{16, false}, ClusterVariant{4, true},
+                                            ClusterVariant{8, true}, ClusterVariant{16, true}}) {
+                detail::Tuning2D t;
+                t.cluster = cv.cluster;
+                t.clusterDense = cv.dense;
+                const detail::JointPlan jp = detail::planJoint(L, device, t);
+                if (plan.columnStrips || jp.tiles != 1)
+                    continue;
+                variants.push_back({"joint fast cluster " + std::to_string(cv.cluster) + (cv.dense ? ", cluster rows + reduce" : ", atomics"),
+                                    [&, jp, t] {
+                                        HS_TRY(clear());
+                                        return detail::launchJoint(L, jp, scratch, device, t, s);
+                                    }});
             }
             for (std::uint32_t dense : {8u, 0u, 1000000u})
                 for (int form : {0, 1, 2}) {  // fast 16-bit, generic 16-bit, generic 32-bit
                     detail::Tuning2D t;
+                    t.cluster = 0;
                     t.denseDivisor = dense;
                     t.packed16 = form < 2;
                     t.fast = form == 0;
@@ -342,13 +373,15 @@ int runBench(const std::string& prefix, int repeats)
                                 }});
             for (const Variant& v : variants) {
                 poison();
+                scratch.lastCluster = -1;
                 Status st = v.run();
                 const bool ok = st && exact();
+                const std::string name = scratch.lastCluster > 0 ? v.name + " (ran " + std::to_string(scratch.lastCluster) + ")" : v.name;
                 double ms = 0;
                 if (st)
                     st = timeMedian(v.run, s, 5, repeats, ms);
-                rows.push_back({content, scope.name, v.name, ms, ms / probeMs, ok && bool(st), st ? "" : st.message});
-                std::printf("row %s %s %s: %.4f ms, %.2fx probe, exact %s %s\n", content, scope.name.c_str(), v.name.c_str(), ms,
+                rows.push_back({content, scope.name, name, ms, ms / probeMs, ok && bool(st), st ? "" : st.message});
+                std::printf("row %s %s %s: %.4f ms, %.2fx probe, exact %s %s\n", content, scope.name.c_str(), name.c_str(), ms,
                             ms / probeMs, rows.back().exact ? "yes" : "NO", rows.back().note.c_str());
                 std::fflush(stdout);
             }

@@ -12,15 +12,15 @@ nvcc --version | tail -1 | tee -a "$OUT/gpu.txt"
 cmake -S . -B b -G Ninja -DHISTOSCOPE_ENGINE_ONLY=ON -DHISTOSCOPE_CUDA_ARCHITECTURES=90-real -DCMAKE_BUILD_TYPE=Release > "$OUT/build.log" 2>&1 \
   && cmake --build b -j16 --target histoscope-scopes >> "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 stamp build
-timeout 90 ./b/bench/histoscope-scopes check > "$OUT/check.log" 2>&1; echo "check exit $?" | tee -a "$OUT/steps.log"
+timeout 240 ./b/bench/histoscope-scopes check > "$OUT/check.log" 2>&1; echo "check exit $?" | tee -a "$OUT/steps.log"
 grep -E "FAIL|scopes check" "$OUT/check.log" | head -20
 stamp check
-timeout 100 ./b/bench/histoscope-scopes bench --out "$OUT/scopes" --repeats ${REPEATS:-30} > "$OUT/bench.log" 2>&1; echo "bench exit $?" | tee -a "$OUT/steps.log"
+timeout 200 ./b/bench/histoscope-scopes bench --out "$OUT/scopes" --repeats ${REPEATS:-30} > "$OUT/bench.log" 2>&1; echo "bench exit $?" | tee -a "$OUT/steps.log"
 stamp bench
-timeout 50 compute-sanitizer --tool memcheck --error-exitcode 3 ./b/bench/histoscope-scopes check --quick --light > "$OUT/memcheck.log" 2>&1
+timeout 80 compute-sanitizer --tool memcheck --error-exitcode 3 ./b/bench/histoscope-scopes check --quick --light > "$OUT/memcheck.log" 2>&1
 echo "memcheck exit $?: $(grep -E 'ERROR SUMMARY|scopes check' "$OUT/memcheck.log" | tr '\n' ' ')" | tee -a "$OUT/steps.log"
 stamp memcheck
-timeout 30 compute-sanitizer --tool racecheck --error-exitcode 3 ./b/bench/histoscope-scopes check --quick --light --gpu-only > "$OUT/racecheck.log" 2>&1
+timeout 200 compute-sanitizer --tool racecheck --error-exitcode 3 ./b/bench/histoscope-scopes check --quick --light --gpu-only > "$OUT/racecheck.log" 2>&1
 echo "racecheck exit $?: $(grep -E 'RACECHECK SUMMARY|scopes check' "$OUT/racecheck.log" | tr '\n' ' ')" | tee -a "$OUT/steps.log"
 stamp racecheck
-grep -A12 "best per scope" "$OUT/bench.log"
+grep -A10 "best per scope" "$OUT/bench.log"

@@ -36,7 +36,9 @@ std::vector<Piece> makePieces(const Plan2D& plan, std::uint64_t limit)
     return pieces;
 }
 
-// HISTOSCOPE_2D_TUNING="strip=64,packed16=0,dense=0,threads=128,sthreads=512,fast=0": the self-check runs every
+// HISTOSCOPE_2D_TUNING="strip=64,packed16=0,dense=0,threads=128,sthreads=512,fast=0,batch=8,pad=0,cluster=4,cdense=1,
+// chunk=1000000":
+// the self-check runs every
 // variant of the block-private families through the facade with it.
 void readTuning(const char* text, Tuning2D& t)
 {
@@ -61,6 +63,16 @@ void readTuning(const char* text, Tuning2D& t)
                 t.fastStripThreads = int(value);
             else if (key == "fast")
                 t.fast = value != 0;
+            else if (key == "batch" && value >= 1 && value <= 8)
+                t.stripBatch = int(value);
+            else if (key == "pad")
+                t.stripPad = value != 0;
+            else if (key == "cluster" && value >= 0 && value <= 16)
+                t.cluster = int(value);
+            else if (key == "cdense")
+                t.clusterDense = value != 0;
+            else if (key == "chunk" && value >= 0)
+                t.chunkPixels = std::uint32_t(value);
         }
         at = end + 1;
     }
@@ -188,7 +200,7 @@ public:
             else if (strategy == Strategy::GlobalAtomic)
                 HS_TRY(launchGlobal2D(launch, m_device, s));
             else if (strips.fits)
-                HS_TRY(launchStrips(launch, strips, m_tuning, s));
+                HS_TRY(launchStrips(launch, strips, m_tuning, m_joint.cache, m_device, s));
             else
                 HS_TRY(launchJoint(launch, planJoint(launch, m_device, m_tuning), m_joint, m_device, m_tuning, s));
             HS_TRY(m_tally.end(s));

@@ -171,28 +171,32 @@ Histogram2DRequest hueSaturationRequest(const ImageView& image, std::array<int, 
 
 // ---- Histogram2D ------------------------------------------------------------------------------
 
-AxisOutside Histogram2D::outsideX() const
+namespace {
+
+// The three margin slots of one axis (bins, bins + 1, bins + 2: below, above, NaN), summed over
+// every slot of the other axis; `at(margin, other)` reads the grid in that axis' orientation.
+template <typename At>
+AxisOutside sumMargins(std::uint32_t bins, std::uint32_t otherSlots, At at)
 {
     AxisOutside o;
-    const std::uint32_t bx = axes.x.binning.bins;
-    for (std::uint32_t sy = 0; sy < ySlots(); ++sy) {
-        o.below += slot(bx, sy);
-        o.above += slot(bx + 1, sy);
-        o.nan += slot(bx + 2, sy);
+    for (std::uint32_t k = 0; k < otherSlots; ++k) {
+        o.below += at(bins, k);
+        o.above += at(bins + 1, k);
+        o.nan += at(bins + 2, k);
     }
     return o;
 }
 
+}  // namespace
+
+AxisOutside Histogram2D::outsideX() const
+{
+    return sumMargins(axes.x.binning.bins, ySlots(), [this](std::uint32_t sx, std::uint32_t sy) { return slot(sx, sy); });
+}
+
 AxisOutside Histogram2D::outsideY() const
 {
-    AxisOutside o;
-    const std::uint32_t by = axes.y.binning.bins;
-    for (std::uint32_t sx = 0; sx < xSlots(); ++sx) {
-        o.below += slot(sx, by);
-        o.above += slot(sx, by + 1);
-        o.nan += slot(sx, by + 2);
-    }
-    return o;
+    return sumMargins(axes.y.binning.bins, xSlots(), [this](std::uint32_t sy, std::uint32_t sx) { return slot(sx, sy); });
 }
 
 std::uint64_t Histogram2D::inRange() const

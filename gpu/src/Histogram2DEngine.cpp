@@ -24,6 +24,23 @@ public:
                              "this Histogram2DEngine belongs to another thread: use one engine per thread");
     }
 
+    // Counts the plan with the resolved strategy into result's grids: replacing them, or adding
+    // to them (`add`, whose axes the caller has checked), with what ran and its timings.
+    Status countInto(const detail::Plan2D& plan, Strategy requested, Histogram2DResult& result, bool add)
+    {
+        detail::Backend2D* backend = nullptr;
+        StrategyChoice choice;
+        HS_TRY(resolve(plan, requested, backend, choice));
+        std::vector<std::uint64_t> slots(plan.map.numSlots, 0);
+        PhaseTimings timings;
+        HS_TRY(backend->count(plan, choice.strategy, slots.data(), timings));
+        detail::unpackGrid2D(plan, slots.data(), result, add);
+        result.strategyRan = choice.strategy;
+        result.strategyReason = choice.reason;
+        result.timings = timings;
+        return Status::success();
+    }
+
     Status resolve(const detail::Plan2D& plan, Strategy requested, detail::Backend2D*& backend, StrategyChoice& choice)
     {
         switch (requested) {
@@ -74,17 +91,7 @@ Status Histogram2DEngine::compute(const Histogram2DRequest& request, Histogram2D
     HS_TRY(m_impl->enter());
     detail::Plan2D plan;
     HS_TRY(detail::buildPlan2D(request, plan));
-    detail::Backend2D* backend = nullptr;
-    StrategyChoice choice;
-    HS_TRY(m_impl->resolve(plan, request.strategy, backend, choice));
-    std::vector<std::uint64_t> slots(plan.map.numSlots, 0);
-    PhaseTimings timings;
-    HS_TRY(backend->count(plan, choice.strategy, slots.data(), timings));
-    detail::unpackGrid2D(plan, slots.data(), result, false);
-    result.strategyRan = choice.strategy;
-    result.strategyReason = choice.reason;
-    result.timings = timings;
-    return Status::success();
+    return m_impl->countInto(plan, request.strategy, result, false);
 }
 
 Status Histogram2DEngine::accumulate(const Histogram2DRequest& request, Histogram2DResult& result)
@@ -103,17 +110,7 @@ Status Histogram2DEngine::accumulate(const Histogram2DRequest& request, Histogra
     }
     if (!same)
         return Status::error(ErrorCode::InvalidArgument, "cannot add counts to 2-D histograms with other axes or bins");
-    detail::Backend2D* backend = nullptr;
-    StrategyChoice choice;
-    HS_TRY(m_impl->resolve(plan, request.strategy, backend, choice));
-    std::vector<std::uint64_t> slots(plan.map.numSlots, 0);
-    PhaseTimings timings;
-    HS_TRY(backend->count(plan, choice.strategy, slots.data(), timings));
-    detail::unpackGrid2D(plan, slots.data(), result, true);
-    result.strategyRan = choice.strategy;
-    result.strategyReason = choice.reason;
-    result.timings = timings;
-    return Status::success();
+    return m_impl->countInto(plan, request.strategy, result, true);
 }
 
 }  // namespace hs

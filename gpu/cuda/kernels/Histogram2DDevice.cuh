@@ -75,13 +75,6 @@ inline bool fastLayout(SampleType type, int channels)
 template <int C>
 inline constexpr int kSlotsOf = C ? C : 4;  // a pixel's array: C samples, or 4 for the generic form
 
-inline Status prepareShared(const void* kernel, std::size_t bytes)
-{
-    if (bytes > 48 * 1024)
-        HS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    return Status::success();
-}
-
 inline Status launched(const char* what) { return cudaStatus(cudaGetLastError(), what); }
 
 // ---- reading pixels ---------------------------------------------------------------------------
@@ -98,22 +91,31 @@ __device__ __forceinline__ void loadPixelDev(const unsigned char* p, int channel
     }
 }
 
-// Four whole pixels with 32-bit loads (p 4-byte aligned).
 template <typename T, int C>
-__device__ __forceinline__ void loadGroup4(const unsigned char* p, T (&px)[4][C])
+inline constexpr int kGroupWords = C * int(sizeof(T));  // 32-bit words of four pixels
+
+// Four pixels from the words that hold them.
+template <typename T, int C>
+__device__ __forceinline__ void unpack4(const std::uint32_t (&w)[kGroupWords<T, C>], T (&px)[4][C])
 {
-    constexpr int kWords = C * int(sizeof(T));
     constexpr int kPerWord = 4 / int(sizeof(T));
-    std::uint32_t w[kWords];
-    const unsigned int* q = reinterpret_cast<const unsigned int*>(p);
-#pragma unroll
-    for (int k = 0; k < kWords; ++k)
-        w[k] = __ldg(q + k);
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int c = 0; c < C; ++c)
             px[i][c] = SampleBits<T>::from(w[(i * C + c) / kPerWord], i * C + c);
+}
+
+// Four whole pixels with 32-bit loads (p 4-byte aligned).
+template <typename T, int C>
+__device__ __forceinline__ void loadGroup4(const unsigned char* p, T (&px)[4][C])
+{
+    std::uint32_t w[kGroupWords<T, C>];
+    const unsigned int* q = reinterpret_cast<const unsigned int*>(p);
+#pragma unroll
+    for (int k = 0; k < kGroupWords<T, C>; ++k)
+        w[k] = __ldg(q + k);
+    unpack4<T, C>(w, px);
 }
 
 // Hands f(col, px, n) up to four pixels of row r starting at column col (piece coordinates).

@@ -1,6 +1,8 @@
 // Joint tiles (block-private tiles of the grid, merged sparse or dense) and global atomics.
 #include "Histogram2DDevice.cuh"
 
+#include <cooperative_groups.h>
+
 namespace hs::detail {
 
 namespace {
@@ -42,6 +44,24 @@ Fast2D jointFastForm(const Launch2D& L, const JointPlan& plan, JointArgs& a)
     if (x.quantity == Q2::Channel && y.quantity == Q2::Channel)
         return Fast2D::Channels;
     return Fast2D::None;
+}
+
+// Rows [r0, r1) and columns [c0, c1) of a chunk: bands of chunkRows rows, each cut into
+// chunksPerBand segments of chunkCols columns.
+struct ChunkBounds {
+    std::int64_t r0, r1, c0, c1;
+};
+__device__ __forceinline__ ChunkBounds chunkBounds(const Region2D& g, std::uint32_t chunk, std::uint32_t chunksPerBand,
+                                                   std::int64_t chunkRows, std::int64_t chunkCols)
+{
+    const std::int64_t band = chunk / chunksPerBand;
+    const std::int64_t seg = chunk - band * chunksPerBand;
+    ChunkBounds b;
+    b.r0 = band * chunkRows;
+    b.r1 = b.r0 + chunkRows < g.rows ? b.r0 + chunkRows : g.rows;
+    b.c0 = seg * chunkCols;
+    b.c1 = b.c0 + chunkCols < g.width ? b.c0 + chunkCols : g.width;
+    return b;
 }
 
 template <bool P16>
@@ -138,12 +158,7 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) jointKernel
             zeroShared(a.tileWords);
             __syncthreads();
         }
-        const std::int64_t band = chunk / a.chunksPerBand;
-        const std::int64_t seg = chunk - band * a.chunksPerBand;
-        const std::int64_t r0 = band * a.chunkRows;
-        const std::int64_t r1 = r0 + a.chunkRows < g.rows ? r0 + a.chunkRows : g.rows;
-        const std::int64_t c0 = seg * a.chunkCols;
-        const std::int64_t c1 = c0 + a.chunkCols < g.width ? c0 + a.chunkCols : g.width;
+        const auto [r0, r1, c0, c1] = chunkBounds(g, chunk, a.chunksPerBand, a.chunkRows, a.chunkCols);
         if constexpr (K == Fast2D::None)
             forPixels<T, C>(g, a.L.channels, r0, r1, c0, c1, threadIdx.x, blockDim.x, visit);
         else
@@ -154,6 +169,222 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) jointKernel
             __syncthreads();
         }
     }
+}
+
+
+// ---- fast joint tiles merged per cluster ----------------------------------------------------------
+// One block per multiprocessor counts a band of rows into its 16-bit tile; merging each block's
+// tile alone cost a global atomic per nonzero counter per block (on noise ~40K per block) or a
+// dense row per block. Here the blocks of a thread-block cluster first
+// add their tiles through distributed shared memory, each block summing one slice of the words
+// over the whole cluster, so global memory sees one tile per cluster instead of one per block.
+
+struct ClusterArgs {
+    Launch2D L;
+    std::uint32_t ySlots;
+    std::uint32_t tileWords;     // padded: a multiple of 4 x blocks per cluster
+    std::int64_t chunkRows;
+    std::int64_t chunkCols;
+    std::uint32_t chunksPerBand;
+    std::uint32_t numChunks;
+    bool vector;                 // 16-byte loads: rows and chunk columns 16-byte aligned
+    std::uint32_t* d_rows;       // null: global atomics; else one row of 2 x tileWords sums per cluster
+    int fastChannelX, fastChannelY;
+    std::uint32_t fastShiftX, fastShiftY;
+};
+
+// Pixels per 16-byte-load group: 48 bytes for three channels, 32 for one or four.
+template <typename T, int C>
+inline constexpr int kVecLoads = C == 3 ? 3 : 2;
+template <typename T, int C>
+inline constexpr int kVecPixels = kVecLoads<T, C> * 16 / (C * int(sizeof(T)));
+
+template <typename T, int C, Fast2D K>
+__global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_constant__ ClusterArgs a)
+{
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned blocksPerCluster = cluster.num_blocks();
+    const unsigned rank = cluster.block_rank();
+    const Region2D& g = a.L.region;
+    const Map2D& m = a.L.map;
+    const YccCoefficients k = yccCoefficients(m.bt709);
+    const int kbr = int(k.cbr), kbg = int(k.cbg), krg = int(k.crg), krb = int(k.crb);
+    const int half = 1 << (m.codeBits - 1);
+    const std::uint32_t ySlots = a.ySlots;
+    // A thread's run of equal cells lasts across its pixels: one atomic per run (a flat colour
+    // costs one per thread, not one per pixel on one hot counter).
+    std::uint32_t last = 0, run = 0;
+    std::uint32_t* out = a.L.d_counts;
+    const std::uint32_t slots = a.L.map.numSlots;
+    // Two 16-bit counters share a word and a block may count more than 65535 pixels into one cell:
+    // each atomic's old value tells exactly whether it carried out of the low half (the high
+    // half's cell got a spurious 1) or out of the word (the high half lost 65536). Those rare
+    // events are settled at once in the global counters, so the halves merged later plus these
+    // corrections are the exact counts (mod 2^32, and every count is below 2^32).
+    auto flush = [&](std::uint32_t s, std::uint32_t n) {  // n < 2^16
+        const std::uint32_t add = n << ((s & 1u) * 16);
+        const std::uint32_t old = atomicAdd(scopeCounters + (s >> 1), add);
+        if (!(s & 1u) && (old & 0xffffu) + n > 0xffffu) {
+            atomicAdd(out + s, 0x10000u);
+            if (s + 1 < slots)
+                atomicAdd(out + s + 1, 0xffffffffu);
+        }
+        if (old + add < old && (s | 1u) < slots)
+            atomicAdd(out + (s | 1u), 0x10000u);
+    };
+    auto cell = [&](const T(&px)[kSlotsOf<C>]) {
+        std::uint32_t sx = 0, sy = 0;
+        if constexpr (K == Fast2D::Vectorscope) {
+            const int r = int(pick(px, m.rgb[0])), gr = int(pick(px, m.rgb[1])), b = int(pick(px, m.rgb[2]));
+            sx = std::uint32_t(half + ((kbr * r + kbg * gr + 32768 * b) >> 16)) >> a.fastShiftX;
+            sy = std::uint32_t(half + ((32768 * r + krg * gr + krb * b) >> 16)) >> a.fastShiftY;
+        } else {
+            sx = std::uint32_t(pick(px, a.fastChannelX)) >> a.fastShiftX;
+            sy = std::uint32_t(pick(px, a.fastChannelY)) >> a.fastShiftY;
+        }
+        const std::uint32_t s = sx * ySlots + sy;
+        if (run && s == last && run < 0xffffu) {
+            ++run;
+        } else {
+            if (run)
+                flush(last, run);
+            last = s;
+            run = 1;
+        }
+    };
+    auto visit4 = [&](std::int64_t, const T(&px)[4][kSlotsOf<C>], int n) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            if (i < n)
+                cell(px[i]);
+    };
+    constexpr int kLoads = kVecLoads<T, C>;
+    constexpr int kPixels = kVecPixels<T, C>;
+    constexpr int kPerWord = 4 / int(sizeof(T));
+    auto load = [&](std::uint32_t (&w)[4 * kLoads], std::int64_t r, std::int64_t col) {
+        const uint4* q = reinterpret_cast<const uint4*>(g.d_origin + std::size_t(r) * g.pitch + std::size_t(col) * C * sizeof(T));
+#pragma unroll
+        for (int j = 0; j < kLoads; ++j) {
+            const uint4 v = __ldg(q + j);
+            w[4 * j] = v.x, w[4 * j + 1] = v.y, w[4 * j + 2] = v.z, w[4 * j + 3] = v.w;
+        }
+    };
+    auto count = [&](const std::uint32_t (&w)[4 * kLoads]) {
+#pragma unroll
+        for (int i = 0; i < kPixels; ++i) {
+            T px[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+                px[c] = SampleBits<T>::from(w[(i * C + c) / kPerWord], i * C + c);
+            cell(px);
+        }
+    };
+
+    const std::uint32_t vecWords = a.tileWords / 4;
+    uint4* tile = reinterpret_cast<uint4*>(scopeCounters);
+    const std::uint32_t sliceVec = vecWords / blocksPerCluster;
+    const std::uint32_t clusterIndex = blockIdx.x / blocksPerCluster;
+    const std::uint32_t rounds = (a.numChunks + gridDim.x - 1) / gridDim.x;
+    for (std::uint32_t round = 0; round < rounds; ++round) {
+        for (std::uint32_t v = threadIdx.x; v < vecWords; v += blockDim.x)
+            tile[v] = make_uint4(0, 0, 0, 0);
+        __syncthreads();
+        const std::uint32_t chunk = round * gridDim.x + blockIdx.x;
+        if (chunk < a.numChunks) {
+            const auto [r0, r1, c0, c1] = chunkBounds(g, chunk, a.chunksPerBand, a.chunkRows, a.chunkCols);
+            std::int64_t tail = c0;  // columns from here on take the four-pixel walk
+            if (a.vector) {
+                // Groups (row, k) numbered row-major, thread t taking t, t + blockDim.x, ...: the
+                // row and group advance by fixed steps, with no division per group.
+                const std::uint32_t perRow = std::uint32_t((c1 - c0) / kPixels);
+                tail = c0 + std::int64_t(perRow) * kPixels;
+                const std::uint32_t dRow = perRow ? blockDim.x / perRow : 0, dK = perRow ? blockDim.x % perRow : 0;
+                std::int64_t row = perRow ? r0 + threadIdx.x / perRow : r1;
+                std::uint32_t k = perRow ? threadIdx.x % perRow : 0;
+                auto advance = [&](std::int64_t& r, std::uint32_t& kk) {
+                    r += dRow;
+                    kk += dK;
+                    if (kk >= perRow) {
+                        kk -= perRow;
+                        ++r;
+                    }
+                };
+                // Two groups in flight per thread: the next one's loads go out before this one is counted.
+                std::uint32_t cur[4 * kLoads] = {}, next[4 * kLoads] = {};
+                if (row < r1)
+                    load(cur, row, c0 + std::int64_t(k) * kPixels);
+                while (row < r1) {
+                    std::int64_t nextRow = row;
+                    std::uint32_t nextK = k;
+                    advance(nextRow, nextK);
+                    if (nextRow < r1)
+                        load(next, nextRow, c0 + std::int64_t(nextK) * kPixels);
+                    count(cur);
+                    row = nextRow;
+                    k = nextK;
+#pragma unroll
+                    for (int e = 0; e < 4 * kLoads; ++e)
+                        cur[e] = next[e];
+                }
+            }
+            forPixels<T, C>(g, C, r0, r1, tail, c1, threadIdx.x, blockDim.x, visit4);
+        }
+        if (run)
+            flush(last, run);
+        run = 0;
+        cluster.sync();  // every tile of the cluster complete and visible to the cluster
+        for (std::uint32_t v = rank * sliceVec + threadIdx.x; v < (rank + 1) * sliceVec; v += blockDim.x) {
+            std::uint32_t sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            for (unsigned b = 0; b < blocksPerCluster; ++b) {
+                const uint4 x = reinterpret_cast<const uint4*>(cluster.map_shared_rank(scopeCounters, b))[v];
+                const std::uint32_t w4[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    sum[2 * e] += w4[e] & 0xffffu;
+                    sum[2 * e + 1] += w4[e] >> 16;
+                }
+            }
+            const std::uint32_t s0 = 8 * v;
+            if (a.d_rows) {
+                // The same thread owns these sums in every round: plain stores, then adds.
+                uint4* row = reinterpret_cast<uint4*>(a.d_rows + std::size_t(clusterIndex) * 2 * a.tileWords + s0);
+                uint4 q0 = make_uint4(sum[0], sum[1], sum[2], sum[3]), q1 = make_uint4(sum[4], sum[5], sum[6], sum[7]);
+                if (round > 0) {
+                    const uint4 p0 = row[0], p1 = row[1];
+                    q0.x += p0.x, q0.y += p0.y, q0.z += p0.z, q0.w += p0.w;
+                    q1.x += p1.x, q1.y += p1.y, q1.z += p1.z, q1.w += p1.w;
+                }
+                row[0] = q0;
+                row[1] = q1;
+            } else {
+#pragma unroll
+                for (int e = 0; e < 8; ++e)
+                    if (sum[e] && s0 + e < slots)
+                        atomicAdd(out + s0 + e, sum[e]);
+            }
+        }
+        cluster.sync();  // no block clears its tile (or exits) while another still reads it
+    }
+}
+
+// Adds the clusters' rows to the counters (which hold the overflow corrections).
+__global__ void clusterRowsKernel(const std::uint32_t* d_rows, std::uint32_t numRows, std::uint32_t rowSlots,
+                                  std::uint32_t slots, std::uint32_t* d_out)
+{
+    const std::uint32_t s = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    if (s >= slots)
+        return;
+    uint4 acc = make_uint4(0, 0, 0, 0);
+    for (std::uint32_t r = 0; r < numRows; ++r) {
+        const uint4 v = __ldg(reinterpret_cast<const uint4*>(d_rows + std::size_t(r) * rowSlots + s));
+        acc.x += v.x, acc.y += v.y, acc.z += v.z, acc.w += v.w;
+    }
+    const std::uint32_t a4[4] = {acc.x, acc.y, acc.z, acc.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+        if (s + e < slots)
+            d_out[s + e] += a4[e];
 }
 
 __global__ void denseReduceKernel(const std::uint32_t* d_dense, const std::uint32_t* d_control, std::uint32_t rowsMax,
@@ -198,6 +429,121 @@ __global__ void globalKernel(const __grid_constant__ Launch2D L)
 }
 
 
+
+// The fast joint form with cluster merging. Returns false in `ran` when the device cannot place a
+// cluster of this kernel (the caller then runs the per-block form).
+template <typename T, int C, Fast2D K>
+Status launchClusterJoint(const Launch2D& L, const JointPlan& plan, const JointArgs& fast, JointScratch& scratch,
+                          const Device2D& device, const Tuning2D& tuning, cudaStream_t stream, bool& ran)
+{
+    ran = false;
+    void (*kernel)(ClusterArgs) = clusterJointKernel<T, C, K>;
+    const void* entry = reinterpret_cast<const void*>(kernel);
+    constexpr int kThreads = 1024;
+    const std::uint32_t slotWords = (plan.tileSlots + 1) / 2;
+    int blocksPerCluster = 1;
+    while (blocksPerCluster * 2 <= std::min(tuning.cluster, 16))
+        blocksPerCluster *= 2;
+    int clusters = 0;
+    std::uint32_t tileWords = 0;
+    std::size_t bytes = 0;
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute attribute{};
+    for (;; blocksPerCluster /= 2) {
+        if (blocksPerCluster < 1)
+            return Status::success();
+        const std::uint32_t quantum = 4u * std::uint32_t(blocksPerCluster);
+        tileWords = (slotWords + quantum - 1) / quantum * quantum;
+        bytes = std::size_t(tileWords) * 4;
+        if (bytes + kScopeSharedReserve > device.sharedOptin)
+            continue;
+        config = cudaLaunchConfig_t{};
+        config.blockDim = dim3(kThreads);
+        config.gridDim = dim3(unsigned(blocksPerCluster));
+        config.dynamicSmemBytes = bytes;
+        config.stream = stream;
+        attribute.id = cudaLaunchAttributeClusterDimension;
+        attribute.val.clusterDim.x = unsigned(blocksPerCluster);
+        attribute.val.clusterDim.y = 1;
+        attribute.val.clusterDim.z = 1;
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+        // Asked once per kernel and cluster size: the driver's answers cost host microseconds per launch.
+        const auto key = std::make_pair(entry, blocksPerCluster);
+        if (const auto it = scratch.clusters.find(key); it != scratch.clusters.end()) {
+            clusters = it->second;
+        } else {
+            HS_TRY(scratch.cache.allowDynamicShared(entry, bytes, device.sharedOptin));
+            if (blocksPerCluster > 8)
+                HS_CUDA_TRY(cudaFuncSetAttribute(entry, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+            clusters = 0;
+            if (cudaOccupancyMaxActiveClusters(&clusters, entry, &config) != cudaSuccess) {
+                cudaGetLastError();  // this size is refused: try a smaller cluster
+                clusters = 0;
+            }
+            scratch.clusters.emplace(key, clusters);
+        }
+        if (clusters > 0)
+            break;
+    }
+    ClusterArgs a{};
+    a.L = L;
+    a.ySlots = L.map.pair[0].ySlots;
+    a.tileWords = tileWords;
+    a.fastChannelX = fast.fastChannelX;
+    a.fastChannelY = fast.fastChannelY;
+    a.fastShiftX = fast.fastShiftX;
+    a.fastShiftY = fast.fastShiftY;
+    const std::uint64_t resident = std::uint64_t(clusters) * std::uint64_t(blocksPerCluster);
+    const std::uint64_t width = std::uint64_t(L.region.width), rows = std::uint64_t(L.region.rows);
+    const std::uint64_t groupPixels = std::uint64_t(kVecPixels<T, C>);
+    // One chunk per resident block (the spill lifts the 65535-pixel bound): bands of whole rows,
+    // or pieces of rows when there are fewer rows than blocks. `chunkPixels` (tests) forces a size.
+    if (tuning.chunkPixels > 0) {
+        const std::uint64_t target = std::uint64_t(tuning.chunkPixels);
+        a.chunkCols = std::int64_t(width <= target ? width : std::max<std::uint64_t>(groupPixels, target / groupPixels * groupPixels));
+        a.chunkRows = std::int64_t(std::max<std::uint64_t>(1, target / std::uint64_t(a.chunkCols)));
+    } else if (rows >= resident) {
+        a.chunkCols = std::int64_t(width);
+        a.chunkRows = std::int64_t((rows + resident - 1) / resident);
+    } else {
+        const std::uint64_t segments = resident / rows;
+        const std::uint64_t cols = (width + segments - 1) / segments;
+        a.chunkCols = std::int64_t(std::min(width, (cols + groupPixels - 1) / groupPixels * groupPixels));
+        a.chunkRows = 1;
+    }
+    const std::uint64_t bands = (rows + std::uint64_t(a.chunkRows) - 1) / std::uint64_t(a.chunkRows);
+    const std::uint64_t perBand = (width + std::uint64_t(a.chunkCols) - 1) / std::uint64_t(a.chunkCols);
+    const std::uint64_t chunks = bands * perBand;
+    if (chunks > 0x7fffffffu)
+        return Status::error(ErrorCode::InvalidArgument, "too many chunks for one launch");
+    a.chunksPerBand = std::uint32_t(perBand);
+    a.numChunks = std::uint32_t(chunks);
+    const std::uint64_t perCluster = std::uint64_t(blocksPerCluster);
+    const std::uint64_t blocks = std::min((chunks + perCluster - 1) / perCluster * perCluster, resident);
+    const std::size_t pixelBytes = std::size_t(C) * sizeof(T);
+    a.vector = ((reinterpret_cast<std::uintptr_t>(L.region.d_origin) | L.region.pitch) & 15u) == 0
+        && (perBand == 1 || (std::size_t(a.chunkCols) * pixelBytes) % 16 == 0);
+    a.d_rows = nullptr;
+    const std::uint64_t numRows = blocks / perCluster;
+    if (tuning.clusterDense) {
+        HS_TRY(scratch.dense.reserve(numRows * 2 * tileWords * 4));
+        a.d_rows = scratch.dense.get<std::uint32_t>();
+    }
+    config.gridDim = dim3(unsigned(blocks));
+    HS_CUDA_TRY(cudaLaunchKernelEx(&config, kernel, a));
+    HS_TRY(launched("clusterJointKernel"));
+    if (a.d_rows) {
+        const std::uint32_t quads = (L.map.numSlots + 3) / 4;
+        clusterRowsKernel<<<(quads + 255) / 256, 256, 0, stream>>>(a.d_rows, std::uint32_t(numRows), 2 * tileWords,
+                                                                   L.map.numSlots, L.d_counts);
+        HS_TRY(launched("clusterRowsKernel"));
+    }
+    scratch.lastCluster = blocksPerCluster;
+    ran = true;
+    return Status::success();
+}
+
 }  // namespace
 
 JointPlan planJoint(const Launch2D& L, const Device2D& device, const Tuning2D& tuning)
@@ -236,11 +582,21 @@ Status launchJoint(const Launch2D& L, const JointPlan& plan, JointScratch& scrat
                 kernel = jointKernel<T, C, true, Fast2D::Channels>;
             if (fast != Fast2D::None)
                 threads = 1024;  // one block per multiprocessor (its tile fills shared memory): many threads
+            if (fast != Fast2D::None && tuning.cluster > 0 && L.map.numSlots == plan.tileSlots) {
+                bool ran = false;
+                if (fast == Fast2D::Vectorscope)
+                    HS_TRY((launchClusterJoint<T, C, Fast2D::Vectorscope>(L, plan, a, scratch, device, tuning, stream, ran)));
+                else
+                    HS_TRY((launchClusterJoint<T, C, Fast2D::Channels>(L, plan, a, scratch, device, tuning, stream, ran)));
+                if (ran)
+                    return Status::success();
+            }
         }
+        scratch.lastCluster = 0;
         const void* entry = reinterpret_cast<const void*>(kernel);
-        HS_TRY(prepareShared(entry, plan.sharedBytes));
+        HS_TRY(scratch.cache.allowDynamicShared(entry, plan.sharedBytes, device.sharedOptin));
         int perSm = 0;
-        HS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, entry, threads, plan.sharedBytes));
+        HS_TRY(scratch.cache.blocksPerMultiprocessor(entry, threads, plan.sharedBytes, perSm));
         if (perSm < 1)
             return Status::error(ErrorCode::CudaError, "the joint kernel does not fit on a multiprocessor");
         const std::uint64_t resident = std::uint64_t(perSm) * std::uint64_t(device.multiprocessors);

@@ -6,9 +6,12 @@
 
 #include "../../src/Histogram2DMath.h"
 #include "../DeviceMemory.h"
+#include "../LaunchCache.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <utility>
 
 namespace hs::detail {
 
@@ -44,6 +47,12 @@ struct Tuning2D {
     std::uint32_t denseDivisor = 8;      // a block stores its counters whole past words / divisor nonzero
     bool packed16 = true;                // 16-bit counters where the bound allows
     bool fast = true;                    // the compile-time forms of the commonest scopes
+    int stripBatch = 8;                  // fast strips: rows of its column group a thread loads before counting them
+    bool stripPad = true;                // fast strips: an odd word stride per column, so columns fall in different banks
+    int cluster = 8;                     // fast joint tiles: blocks of a cluster that merge their tiles through
+                                         // distributed shared memory (0: per-block tiles, merged alone)
+    bool clusterDense = false;           // fast joint tiles: each cluster stores its sums for a reduction kernel
+    std::uint32_t chunkPixels = 0;       // fast joint tiles with clusters: pixels per block (0: balanced; tests)
 };
 
 // ---- column strips (every pair's x is the column, one binning) ----------------------------------
@@ -53,16 +62,21 @@ struct StripPlan {
     std::uint32_t binsPerItem = 1;
     std::uint32_t binItems = 0;
     std::uint32_t blocks = 0;            // binItems + below, above, NaN
+    std::uint32_t colStride = 0;         // counters per x slot in shared memory (the y slots of every pair, padded)
     std::size_t sharedBytes = 0;
 };
 StripPlan planStrips(const Launch2D& launch, const Device2D& device, const Tuning2D& tuning);
 // Writes every counter of the grid: no clearing needed.
-Status launchStrips(const Launch2D& launch, const StripPlan& plan, const Tuning2D& tuning, cudaStream_t stream);
+Status launchStrips(const Launch2D& launch, const StripPlan& plan, const Tuning2D& tuning, LaunchCache& cache,
+                    const Device2D& device, cudaStream_t stream);
 
 // ---- joint: block-private tiles of the grid, merged sparse or dense ----------------------------
 struct JointScratch {
-    DeviceBuffer dense;      // rows of a tile's counter words, one per block that stores densely
+    DeviceBuffer dense;      // rows of a tile's counter words, one per block (or cluster) that stores densely
     DeviceBuffer control;    // [0]: dense rows taken
+    int lastCluster = 0;     // blocks per cluster of the last fast joint launch (0: per-block tiles), for the bench
+    LaunchCache cache;       // occupancy and shared-memory grants, asked once
+    std::map<std::pair<const void*, int>, int> clusters;  // resident clusters per (kernel, cluster size)
 };
 struct JointPlan {
     bool packed16 = false;

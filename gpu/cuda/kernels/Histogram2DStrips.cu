@@ -21,6 +21,8 @@ struct StripArgs {
     std::uint32_t binsPerItem;
     std::uint32_t binItems;
     std::uint32_t ySlotsTotal;
+    std::uint32_t colStride;     // counters per x slot in shared memory (fast forms: padded)
+    int batch;                   // fast forms: rows a thread loads before counting them (1..kMaxBatch)
     std::uint32_t yOffset[kMaxPairs];
     int fastChannel[kMaxPairs];          // Fast2D::Channels: each pair's channel and shift
     std::uint32_t fastShift[kMaxPairs];  // (Fast2D::Luma: fastShift[0])
@@ -59,6 +61,61 @@ __host__ __device__ inline std::int64_t firstColumn(const ChannelMap& m, std::ui
     return c < 0 ? 0 : c > width ? width : c;
 }
 
+
+// Fast strips: a thread loads this many rows of its four-pixel group before counting any of them,
+// so that each thread has several loads in flight (one row at a time left the strips latency
+// bound: 12 bytes per thread in flight). Bounded by the registers the words take.
+template <typename T, int C>
+inline constexpr int kMaxBatch = C == 0 ? 1 : (24 / kGroupWords<T, C> < 1 ? 1 : (24 / kGroupWords<T, C> > 8 ? 8 : 24 / kGroupWords<T, C>));
+
+// Column groups of [c0, c1) shared by the block's threads as in forPixels, each thread walking down
+// its rows `batch` at a time: all of a batch's loads first, then its counting. Groups that are not
+// whole or not 4-byte aligned, and strips wider than the block, take forPixels' one-row walk.
+template <typename T, int C, typename F>
+__device__ __forceinline__ void forPixelsBatched(const Region2D& g, std::int64_t c0, std::int64_t c1, int batch, F& f)
+{
+    constexpr int kWords = kGroupWords<T, C>;
+    constexpr int kBatch = kMaxBatch<T, C>;
+    if (c1 <= c0 || g.rows <= 0)
+        return;
+    const std::uint64_t groups = std::uint64_t(c1 - c0 + 3) / 4;
+    const bool aligned = ((reinterpret_cast<std::uintptr_t>(g.d_origin) | g.pitch | std::uintptr_t(c0 * C * sizeof(T))) & 3u) == 0;
+    if (groups > blockDim.x || !aligned || (c1 - c0) % 4 != 0) {
+        forPixels<T, C>(g, C, 0, g.rows, c0, c1, threadIdx.x, blockDim.x, f);
+        return;
+    }
+    const std::uint32_t rowsPer = blockDim.x / std::uint32_t(groups);
+    const std::uint32_t gi = threadIdx.x % std::uint32_t(groups);
+    const std::uint32_t rOff = threadIdx.x / std::uint32_t(groups);
+    if (rOff >= rowsPer)
+        return;
+    const std::int64_t col = c0 + 4 * std::int64_t(gi);
+    const unsigned char* base = g.d_origin + std::size_t(col) * C * sizeof(T);
+    const std::int64_t step = std::int64_t(rowsPer);
+    batch = batch < 1 ? 1 : batch > kBatch ? kBatch : batch;
+    for (std::int64_t r = rOff; r < g.rows; r += step * batch) {
+        std::uint32_t w[kBatch][kWords];
+#pragma unroll
+        for (int k = 0; k < kBatch; ++k) {
+            const std::int64_t rr = r + k * step;
+            if (k < batch && rr < g.rows) {
+                const unsigned int* q = reinterpret_cast<const unsigned int*>(base + std::size_t(rr) * g.pitch);
+#pragma unroll
+                for (int j = 0; j < kWords; ++j)
+                    w[k][j] = __ldg(q + j);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kBatch; ++k) {
+            if (k < batch && r + k * step < g.rows) {
+                T px[4][C];
+                unpack4<T, C>(w[k], px);
+                f(col, px, 4);
+            }
+        }
+    }
+}
+
 template <typename T, int C, bool P16, Fast2D K>
 __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) stripKernel(const __grid_constant__ StripArgs a)
 {
@@ -93,7 +150,7 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) stripKernel
     c0 = (c0 < p0 ? p0 : c0) - p0;
     c1 = (c1 > p1 ? p1 : c1) - p0;
 
-    const std::uint32_t counters = (s1 - s0) * a.ySlotsTotal;
+    const std::uint32_t counters = (s1 - s0) * a.colStride;
     zeroShared(P16 ? (counters + 1) / 2 : counters);
     __syncthreads();
 
@@ -103,13 +160,13 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) stripKernel
         if constexpr (K == Fast2D::Channels) {
 #pragma unroll 1
             for (int p = 0; p < m.numPairs; ++p) {
-                const std::uint32_t base = lx0 * a.ySlotsTotal + a.yOffset[p];
+                const std::uint32_t base = lx0 * a.colStride + a.yOffset[p];
                 const int ch = a.fastChannel[p];
                 const std::uint32_t shift = a.fastShift[p];
 #pragma unroll
                 for (int i = 0; i < 4; ++i)
                     if (i < n)
-                        sharedAdd<P16>(base + i * a.ySlotsTotal + (std::uint32_t(pick(px[i], ch)) >> shift), 1u);
+                        sharedAdd<P16>(base + i * a.colStride + (std::uint32_t(pick(px[i], ch)) >> shift), 1u);
             }
         } else if constexpr (K == Fast2D::Luma) {
             const YccCoefficients k = yccCoefficients(m.bt709);
@@ -121,7 +178,7 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) stripKernel
                     // Luma coefficients are positive and sum to 2^16: the sum fits 32 bits for 16-bit codes.
                     const std::uint32_t y = (kr * std::uint32_t(pick(px[i], cr)) + kg * std::uint32_t(pick(px[i], cg))
                                              + kb * std::uint32_t(pick(px[i], cb)) + 32768u) >> 16;
-                    sharedAdd<P16>((lx0 + i) * a.ySlotsTotal + (y >> a.fastShift[0]), 1u);
+                    sharedAdd<P16>((lx0 + i) * a.colStride + (y >> a.fastShift[0]), 1u);
                 }
             }
         }
@@ -130,7 +187,7 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) stripKernel
         std::uint32_t lx[4];
 #pragma unroll
         for (int i = 0; i < 4; ++i)
-            lx[i] = (slotOfInteger(xm, col + i + a.L.region.col0) - s0) * a.ySlotsTotal;
+            lx[i] = (slotOfInteger(xm, col + i + a.L.region.col0) - s0) * a.colStride;
 #pragma unroll 1
         for (int p = 0; p < m.numPairs; ++p) {
             const AxisMap2D& y = m.pair[p].y;
@@ -148,7 +205,7 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) stripKernel
     if constexpr (K == Fast2D::None)
         forPixels<T, C>(a.L.region, a.L.channels, 0, a.L.region.rows, c0, c1, threadIdx.x, blockDim.x, visit);
     else
-        forPixels<T, C>(a.L.region, a.L.channels, 0, a.L.region.rows, c0, c1, threadIdx.x, blockDim.x, visitFast);
+        forPixelsBatched<T, C>(a.L.region, c0, c1, a.batch, visitFast);
     __syncthreads();
 
     // Each counter of slots [s0, s1) belongs to this block alone: store it, coalesced per pair.
@@ -159,7 +216,7 @@ __global__ void __launch_bounds__(K == Fast2D::None ? 256 : 1024, 1) stripKernel
         for (std::uint32_t k = threadIdx.x; k < n; k += blockDim.x) {
             const std::uint32_t lx = k / ySlots;
             const std::uint32_t sy = k - lx * ySlots;
-            out[k] = sharedGet<P16>(lx * a.ySlotsTotal + a.yOffset[p] + sy);
+            out[k] = sharedGet<P16>(lx * a.colStride + a.yOffset[p] + sy);
         }
     }
 }
@@ -182,7 +239,20 @@ StripPlan planStrips(const Launch2D& L, const Device2D& device, const Tuning2D& 
     const std::uint64_t maxCols = std::max({colsPerBin, below, above, std::uint64_t(1)});
     const std::uint64_t bound = std::uint64_t(L.region.rows) * std::min<std::uint64_t>(maxCols, std::uint64_t(L.region.width));
     plan.packed16 = tuning.packed16 && bound <= kPacked16Max;
-    const std::uint64_t bytesPerBin = ySlotsTotal * (plan.packed16 ? 2 : 4);
+    // Counters of one x slot span a multiple of 32 words for the common y bins (256, 3 x 256 with
+    // margins rounded): every column's counter of a value would sit in the same bank. An odd word
+    // stride puts neighbouring columns in different banks.
+    std::uint64_t colStride = ySlotsTotal;
+    if (tuning.stripPad) {
+        if (plan.packed16) {
+            colStride = (colStride + 1) / 2 * 2;
+            if ((colStride / 2) % 2 == 0)
+                colStride += 2;
+        } else {
+            colStride |= 1;
+        }
+    }
+    const std::uint64_t bytesPerBin = colStride * (plan.packed16 ? 2 : 4);
     const std::size_t budget = device.sharedOptin > kScopeSharedReserve ? device.sharedOptin - kScopeSharedReserve : 0;
     if (bytesPerBin + 4 > budget)
         return plan;
@@ -193,13 +263,15 @@ StripPlan planStrips(const Launch2D& L, const Device2D& device, const Tuning2D& 
     plan.binsPerItem = std::uint32_t(perItem);
     plan.binItems = std::uint32_t((xm.num_bins + perItem - 1) / perItem);
     plan.blocks = plan.binItems + 3;
-    const std::uint64_t counters = perItem * ySlotsTotal;
+    plan.colStride = std::uint32_t(colStride);
+    const std::uint64_t counters = perItem * colStride;
     plan.sharedBytes = std::size_t(plan.packed16 ? (counters + 1) / 2 : counters) * 4;
     plan.fits = true;
     return plan;
 }
 
-Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tuning, cudaStream_t stream)
+Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tuning, LaunchCache& cache,
+                    const Device2D& device, cudaStream_t stream)
 {
     if (!plan.fits)
         return Status::error(ErrorCode::InvalidArgument, "column strips do not fit in shared memory");
@@ -214,6 +286,8 @@ Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tu
         offset += L.map.pair[p].ySlots;
     }
     a.ySlotsTotal = offset;
+    a.colStride = plan.colStride;
+    a.batch = std::max(1, tuning.stripBatch);
     return visitTypeChannels2D(L.type, L.channels, [&](auto tag, auto channels) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
@@ -230,7 +304,7 @@ Status launchStrips(const Launch2D& L, const StripPlan& plan, const Tuning2D& tu
                     threads = std::clamp(tuning.fastStripThreads, 32, 1024);
             }
         }
-        HS_TRY(prepareShared(reinterpret_cast<const void*>(kernel), plan.sharedBytes));
+        HS_TRY(cache.allowDynamicShared(reinterpret_cast<const void*>(kernel), plan.sharedBytes, device.sharedOptin));
         kernel<<<plan.blocks, threads, plan.sharedBytes, stream>>>(a);
         return launched("stripKernel");
     });
