@@ -214,6 +214,7 @@ int runBench(const std::string& prefix, int repeats)
     device.sharedOptin = prop.sharedMemPerBlockOptin;
     device.sharedPerMultiprocessor = prop.sharedMemPerMultiprocessor;
     device.maxThreadsPerMultiprocessor = prop.maxThreadsPerMultiProcessor;
+    device.computeMajor = prop.major;
     detail::CudaStream stream;
     if (!stream.create())
         return 1;

@@ -111,6 +111,7 @@ public:
         m_device.sharedOptin = prop.sharedMemPerBlockOptin;
         m_device.sharedPerMultiprocessor = prop.sharedMemPerMultiprocessor;
         m_device.maxThreadsPerMultiprocessor = prop.maxThreadsPerMultiProcessor;
+        m_device.computeMajor = prop.major;
         m_deviceOrdinal = options.device;
         m_poison = std::getenv("HISTOSCOPE_POISON_2D") != nullptr;
         readTuning(std::getenv("HISTOSCOPE_2D_TUNING"), m_tuning);

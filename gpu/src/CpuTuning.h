@@ -16,6 +16,11 @@ struct CpuTuning {
     // with one); beyond it they only thrash the cache.
     std::uint32_t subHistogramSlotsMax = 8192;
     int subHistograms = 4;
+    // 8-bit frames of three or four channels from this many pixels count their first two channels
+    // as pairs (CpuBackend.cpp, countPairedU8): below it the per-thread 256 KiB table's clear and
+    // fold would cost more than the increments it saves (a 1024 x 1024 frame: ~3 M increments
+    // against 2 x 65,536 table words per thread).
+    std::int64_t pairTablePixelsMin = std::int64_t(1) << 20;
 };
 
 inline constexpr CpuTuning kCpuTuning{};

@@ -131,6 +131,15 @@ std::vector<Case> exactnessMatrix()
         Case rgb = base("dist-" + std::string(distributionName(d)) + "-rgb", SampleType::U8, 640, 480, 3);
         rgb.distribution = d;
         cases.push_back(rgb);
+        // Past 2^20 pixels the CPU backend counts 8-bit R and G as pairs (CpuTuning.h): an odd
+        // width leaves a tail of three pixels per row, and the RGBA frame has padded rows.
+        Case paired = base("paired-" + std::string(distributionName(d)) + "-rgb", SampleType::U8, 1031, 1021, 3);
+        paired.distribution = d;
+        cases.push_back(paired);
+        Case pairedRgba = base("paired-" + std::string(distributionName(d)) + "-rgba", SampleType::U8, 1031, 1021, 4);
+        pairedRgba.distribution = d;
+        pairedRgba.extraStrideSamples = 5;
+        cases.push_back(pairedRgba);
     }
     for (int channels : {1, 2, 3, 4}) {
         for (SampleType t : {SampleType::U8, SampleType::U16, SampleType::F32}) {

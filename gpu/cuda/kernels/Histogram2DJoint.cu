@@ -202,6 +202,10 @@ inline constexpr int kVecPixels = kVecLoads<T, C> * 16 / (C * int(sizeof(T)));
 template <typename T, int C, Fast2D K>
 __global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_constant__ ClusterArgs a)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    // Clusters exist from sm_90 on; the launcher never picks this kernel on older devices.
+    __trap();
+#else
     namespace cg = cooperative_groups;
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned blocksPerCluster = cluster.num_blocks();
@@ -366,6 +370,7 @@ __global__ void __launch_bounds__(1024, 1) clusterJointKernel(const __grid_const
         }
         cluster.sync();  // no block clears its tile (or exits) while another still reads it
     }
+#endif
 }
 
 // Adds the clusters' rows to the counters (which hold the overflow corrections).
@@ -437,6 +442,8 @@ Status launchClusterJoint(const Launch2D& L, const JointPlan& plan, const JointA
                           const Device2D& device, const Tuning2D& tuning, cudaStream_t stream, bool& ran)
 {
     ran = false;
+    if (device.computeMajor < 9)
+        return Status::success();  // no thread-block clusters before Hopper: the per-block form runs
     void (*kernel)(ClusterArgs) = clusterJointKernel<T, C, K>;
     const void* entry = reinterpret_cast<const void*>(kernel);
     constexpr int kThreads = 1024;

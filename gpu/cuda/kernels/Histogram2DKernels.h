@@ -37,6 +37,7 @@ struct Device2D {
     std::size_t sharedOptin = 48 * 1024;         // dynamic shared memory a block may opt into
     std::size_t sharedPerMultiprocessor = 64 * 1024;
     int maxThreadsPerMultiprocessor = 1024;
+    int computeMajor = 0;                        // thread-block clusters need 9 (Hopper) or later
 };
 
 // Tunables of the block-private 2-D families; the bench sweeps them.
