@@ -27,6 +27,8 @@ private slots:
     void deviceInput_data();
     void deviceInput();
     void accumulateAddsFrames();
+    void resultIsReusedAcrossFrames_data();
+    void resultIsReusedAcrossFrames();
     void paradeCountsColumnValues();
     void vectorscopeIntegerFormulas_data();
     void vectorscopeIntegerFormulas();
@@ -159,6 +161,40 @@ void TestHistogram2D::accumulateAddsFrames()
         Histogram2DRequest other = vectorscopeRequest(a.view, YCbCrStandard::Bt601, {0, 1, 2});
         QCOMPARE(engine->accumulate(other, sum).code, ErrorCode::InvalidArgument);
     }
+}
+
+void TestHistogram2D::resultIsReusedAcrossFrames_data()
+{
+    QTest::addColumn<bool>("gpu");
+    QTest::newRow("cpu") << false;
+    QTest::newRow("gpu") << true;
+}
+
+// A live scope counts frame after frame into one result, whose grids the engine keeps: the
+// second frame must replace the first's counts entirely, and another shape must rebuild them.
+void TestHistogram2D::resultIsReusedAcrossFrames()
+{
+    QFETCH(bool, gpu);
+    if (gpu && !m_gpu->hasGpu())
+        QSKIP("no CUDA device");
+    Histogram2DEngine& engine = gpu ? *m_gpu : *m_cpu;
+    std::mt19937_64 rng = rowRng();
+    const testing::Case2D c = testing::histogram2DMatrix()[0];
+    const testing::Image2D a = testing::makeImage2D(c, rng);
+    const testing::Image2D b = testing::makeImage2D(c, rng);
+    Histogram2DResult result, expected;
+    QVERIFY(engine.compute(testing::makeRequest2D(c, a.view, Strategy::Auto), result).ok());
+    QVERIFY(referenceHistogram2D(testing::makeRequest2D(c, b.view, Strategy::Cpu), expected).ok());
+    QVERIFY(engine.compute(testing::makeRequest2D(c, b.view, Strategy::Auto), result).ok());
+    QVERIFY2(testing::describeDifference2D(expected, result).empty(), testing::describeDifference2D(expected, result).c_str());
+    QCOMPARE(result.pixels, expected.pixels);
+    QVERIFY(engine.accumulate(testing::makeRequest2D(c, a.view, Strategy::Auto), result).ok());
+    QCOMPARE(result.pixels, std::uint64_t(2) * expected.pixels);
+
+    const Histogram2DRequest scope = vectorscopeRequest(b.view, YCbCrStandard::Bt709, {0, 1, 2});  // 3 channels
+    QVERIFY(referenceHistogram2D(scope, expected).ok());
+    QVERIFY(engine.compute(scope, result).ok());
+    QVERIFY2(testing::describeDifference2D(expected, result).empty(), testing::describeDifference2D(expected, result).c_str());
 }
 
 // counts[x][v] is the number of pixels of column x whose channel value is v: counted here with

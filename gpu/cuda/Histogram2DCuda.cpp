@@ -214,9 +214,7 @@ public:
             HS_TRY(m_clear.elapsed(timings.clearMs));
             HS_TRY(m_tally.elapsed(timings.tallyMs));
             HS_TRY(m_download.elapsed(timings.downloadMs));
-            const std::uint32_t* counts = m_host.get<std::uint32_t>();
-            for (std::uint32_t k = 0; k < plan.map.numSlots; ++k)
-                slots[k] += counts[k];
+            addCounts(slots, m_host.get<std::uint32_t>(), plan.map.numSlots);
         }
         return Status::success();
     }

@@ -355,22 +355,60 @@ Status buildPlan2D(const Histogram2DRequest& request, Plan2D& plan)
     return Status::success();
 }
 
+namespace {
+
+// Below this many counters one thread is quicker than waking the team.
+constexpr std::size_t kParallelCounters = std::size_t(1) << 18;
+
+}  // namespace
+
+void addCounts(std::uint64_t* slots, const std::uint32_t* counts, std::size_t n)
+{
+#pragma omp parallel for schedule(static) if (n >= kParallelCounters)
+    for (std::int64_t k = 0; k < std::int64_t(n); ++k)
+        slots[k] += counts[k];
+}
+
+void zeroCounts(std::uint64_t* slots, std::size_t n)
+{
+#pragma omp parallel for schedule(static) if (n >= kParallelCounters)
+    for (std::int64_t k = 0; k < std::int64_t(n); ++k)
+        slots[k] = 0;
+}
+
 void unpackGrid2D(const Plan2D& plan, const std::uint64_t* slots, Histogram2DResult& result, bool accumulate)
 {
-    if (!accumulate) {
+    // A result that already has this plan's grids (the next frame of a live scope) keeps their
+    // memory: a fresh 24 MB parade grid per frame cost page faults on top of the copy.
+    bool reuse = !accumulate && result.histograms.size() == std::size_t(plan.map.numPairs);
+    for (int i = 0; reuse && i < plan.map.numPairs; ++i) {
+        Histogram2D& h = result.histograms[i];
+        h.axes = plan.pairs[i];
+        reuse = h.grid.size() == std::size_t(h.xSlots()) * h.ySlots();
+    }
+    if (!accumulate && !reuse) {
         result.histograms.clear();
         for (int i = 0; i < plan.map.numPairs; ++i) {
             Histogram2D h;
             h.axes = plan.pairs[i];
-            h.grid.assign(std::size_t(h.xSlots()) * h.ySlots(), 0);
+            h.grid.resize(std::size_t(h.xSlots()) * h.ySlots());
             result.histograms.push_back(std::move(h));
         }
     }
     for (int i = 0; i < plan.map.numPairs; ++i) {
         Histogram2D& h = result.histograms[i];
         const std::uint64_t* s = slots + plan.map.pair[i].base;
-        for (std::size_t k = 0; k < h.grid.size(); ++k)
-            h.grid[k] += s[k];
+        const std::int64_t n = std::int64_t(h.grid.size());
+        std::uint64_t* grid = h.grid.data();
+        if (accumulate) {
+#pragma omp parallel for schedule(static) if (std::size_t(n) >= kParallelCounters)
+            for (std::int64_t k = 0; k < n; ++k)
+                grid[k] += s[k];
+        } else {
+#pragma omp parallel for schedule(static) if (std::size_t(n) >= kParallelCounters)
+            for (std::int64_t k = 0; k < n; ++k)
+                grid[k] = s[k];
+        }
     }
     result.pixels = accumulate ? result.pixels + plan.pixels() : plan.pixels();
 }

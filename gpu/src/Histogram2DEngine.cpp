@@ -31,10 +31,12 @@ public:
         detail::Backend2D* backend = nullptr;
         StrategyChoice choice;
         HS_TRY(resolve(plan, requested, backend, choice));
-        std::vector<std::uint64_t> slots(plan.map.numSlots, 0);
+        // Kept between calls: a live scope counts the same grid frame after frame.
+        m_slots.resize(plan.map.numSlots);
+        detail::zeroCounts(m_slots.data(), m_slots.size());
         PhaseTimings timings;
-        HS_TRY(backend->count(plan, choice.strategy, slots.data(), timings));
-        detail::unpackGrid2D(plan, slots.data(), result, add);
+        HS_TRY(backend->count(plan, choice.strategy, m_slots.data(), timings));
+        detail::unpackGrid2D(plan, m_slots.data(), result, add);
         result.strategyRan = choice.strategy;
         result.strategyReason = choice.reason;
         result.timings = timings;
@@ -60,6 +62,7 @@ public:
 
 private:
     std::atomic<std::thread::id> m_owner{};
+    std::vector<std::uint64_t> m_slots;
 };
 
 Histogram2DEngine::Histogram2DEngine(EngineOptions options) : m_impl(std::make_unique<Impl>())

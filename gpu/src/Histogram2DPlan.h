@@ -35,6 +35,11 @@ Status buildPlan2D(const Histogram2DRequest& request, Plan2D& plan);
 
 // The counters of all pairs (plan.map.numSlots of them) into per-pair histograms.
 void unpackGrid2D(const Plan2D& plan, const std::uint64_t* slots, Histogram2DResult& result, bool accumulate);
+// slots[k] += counts[k] for k < n: a device piece's 32-bit counters widened into the totals.
+// A parade's grid holds millions of counters, so the host's cores share the pass.
+void addCounts(std::uint64_t* slots, const std::uint32_t* counts, std::size_t n);
+// Sets n counters to zero, on every core for large grids.
+void zeroCounts(std::uint64_t* slots, std::size_t n);
 
 // Column strips: the first column whose x slot is at least `bin` (bins of the column axis), and
 // the columns that land below and above the axis range, clamped to the region.
