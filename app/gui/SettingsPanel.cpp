@@ -135,7 +135,12 @@ void SettingsPanel::showSettings()
     m_hi->setValue(manual.hi);
     m_lo->setEnabled(s.rangeMode == RangeMode::Manual);
     m_hi->setEnabled(s.rangeMode == RangeMode::Manual);
-    m_rangeKind->setText(tr("%1 [lo, hi)").arg(rangeKindName(m_kind)));
+    // The manual range is kept per kind of data; the label names the kind in the user's words.
+    const QString kind = m_kind == RangeKind::Int8    ? tr("8-bit")
+                       : m_kind == RangeKind::Int16   ? tr("16-bit")
+                       : m_kind == RangeKind::Int32   ? tr("32-bit")
+                                                      : tr("Float");
+    m_rangeKind->setText(tr("%1 [lo, hi)").arg(kind));
     for (int c = 0; c < 4; ++c)
         m_channels[c]->setChecked((s.channelMask >> c) & 1u);
     m_useGpu->setChecked(s.useGpu);
