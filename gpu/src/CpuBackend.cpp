@@ -128,13 +128,14 @@ inline std::uint32_t stepByte(std::uint64_t w0, std::uint64_t w1)
         return std::uint32_t(w1 >> (8 * (B - 8))) & 0xffu;
 }
 
-// Four pixels per step from one or two whole-word loads, unpacked with constant shifts: the
-// byte loads, not the increments, bounded the plain loop (4.4 -> 3.6 ms on a 4K RGB frame with
-// two threads). Pixel k of a step goes to sub-histogram k, so equal neighbours do not chain.
-template <int C, std::size_t... B>
-inline void countStep(const unsigned char* s, std::uint32_t* const (&h)[4][C], std::index_sequence<B...>)
+// The 4 * C bytes of a four-pixel step as two words, loaded whole: a copy of 12 bytes into a
+// 16-byte buffer would be read back across two stores, which defeats store forwarding (28 ms
+// instead of 3.6 on a 4K RGB frame).
+template <int C>
+inline void loadStep(const unsigned char* s, std::uint64_t& w0, std::uint64_t& w1)
 {
-    std::uint64_t w0 = 0, w1 = 0;
+    w0 = 0;
+    w1 = 0;
     if constexpr (C == 1) {
         std::uint32_t lo;
         std::memcpy(&lo, s, 4);
@@ -149,6 +150,29 @@ inline void countStep(const unsigned char* s, std::uint32_t* const (&h)[4][C], s
             std::memcpy(&w1, s + 8, 8);
         }
     }
+}
+
+// Where channel c of sub-histogram k starts: pixel k of a step counts into sub-histogram k.
+template <int C>
+struct SubHistogramBins {
+    std::uint32_t* h[4][C];
+    SubHistogramBins(const SlotMap& map, std::uint32_t* sub, std::uint32_t stride)
+    {
+        static_assert(kCpuTuning.subHistograms == 4, "one sub-histogram per pixel of a four-pixel step");
+        for (int k = 0; k < 4; ++k)
+            for (int c = 0; c < C; ++c)
+                h[k][c] = sub + k * stride + map.ch[c].base;
+    }
+};
+
+// Four pixels per step from one or two whole-word loads, unpacked with constant shifts: the
+// byte loads, not the increments, bounded the plain loop (4.4 -> 3.6 ms on a 4K RGB frame with
+// two threads). Pixel k of a step goes to sub-histogram k, so equal neighbours do not chain.
+template <int C, std::size_t... B>
+inline void countStep(const unsigned char* s, std::uint32_t* const (&h)[4][C], std::index_sequence<B...>)
+{
+    std::uint64_t w0, w1;
+    loadStep<C>(s, w0, w1);
     (++h[B / C][B % C][stepByte<int(B)>(w0, w1)], ...);
 }
 
@@ -156,11 +180,8 @@ template <int C>
 void countDirectU8(const unsigned char* s, std::int64_t n, const SlotMap& map, std::uint32_t* sub, std::uint32_t stride)
 {
     constexpr int K = kCpuTuning.subHistograms;
-    static_assert(K == 4, "one sub-histogram per pixel of a four-pixel step");
-    std::uint32_t* h[K][C];
-    for (int k = 0; k < K; ++k)
-        for (int c = 0; c < C; ++c)
-            h[k][c] = sub + k * stride + map.ch[c].base;
+    const SubHistogramBins<C> bins(map, sub, stride);
+    const auto& h = bins.h;
     std::int64_t i = 0;
     for (; i + K <= n; i += K, s += K * C)
         countStep<C>(s, h, std::make_index_sequence<K * C>{});
@@ -185,21 +206,14 @@ inline std::uint32_t stepPair(std::uint64_t w0, std::uint64_t w1)
 // a 65,536-entry table takes one increment where two counters took two, and the table is folded
 // into both channels' bins at the flush. The other channels go to the sub-histograms as in
 // countDirectU8. The increments, not the reads, bound the loop (4K RGB noise 3.56 -> 3.40 ms,
-// constant 3.51 -> 2.62 ms with two threads; 2026-11-30, docs/PERFORMANCE.md).
+// constant 3.51 -> 2.13 ms with two threads; 2026-11-30, docs/PERFORMANCE.md).
 template <int C, std::size_t... K>
 inline void countPairStep(const unsigned char* s, std::uint32_t* pairs, std::uint32_t* const (&h)[4][C],
                           std::index_sequence<K...>)
 {
     static_assert(C >= 3, "pairs need a third channel to keep the step's words whole");
-    std::uint64_t w0 = 0, w1 = 0;
-    std::memcpy(&w0, s, 8);
-    if constexpr (C == 3) {
-        std::uint32_t hi;
-        std::memcpy(&hi, s + 8, 4);
-        w1 = hi;
-    } else {
-        std::memcpy(&w1, s + 8, 8);
-    }
+    std::uint64_t w0, w1;
+    loadStep<C>(s, w0, w1);
     (++pairs[stepPair<int(K) * C>(w0, w1)], ...);
     (++h[K][2][stepByte<int(K) * C + 2>(w0, w1)], ...);
     if constexpr (C == 4)
@@ -211,10 +225,8 @@ void countPairedU8(const unsigned char* s, std::int64_t n, const SlotMap& map, s
                    std::uint32_t stride)
 {
     constexpr int K = kCpuTuning.subHistograms;
-    std::uint32_t* h[K][C];
-    for (int k = 0; k < K; ++k)
-        for (int c = 0; c < C; ++c)
-            h[k][c] = sub + k * stride + map.ch[c].base;
+    const SubHistogramBins<C> bins(map, sub, stride);
+    const auto& h = bins.h;
     std::int64_t i = 0;
     for (; i + K <= n; i += K, s += K * C)
         countPairStep<C>(s, pairs, h, std::make_index_sequence<K>{});
