@@ -62,6 +62,11 @@ QByteArray randomImage(const char* extension, int width, int height, std::mt1993
     return QByteArray(reinterpret_cast<const char*>(out.data()), qsizetype(out.size()));
 }
 
+QByteArray cutMp4(int garbage, std::mt19937_64& rng)
+{
+    return QByteArray::fromHex("000000186674797069736f6d0000020069736f6d69736f32") + randomBytes(garbage, rng);
+}
+
 QByteArray randomBytes(int size, std::mt19937_64& rng)
 {
     QByteArray b(size, 0);
@@ -100,7 +105,7 @@ int writeCorpus(const QString& dir, std::mt19937_64& rng)
     put("empty.png", QByteArray());
     put("random.tif", "II*\0" + randomBytes(2000, rng));
     put("tiff-loop.tif", QByteArray("II*\0\x08\0\0\0\x01\0\0\x01\x03\0\x01\0\0\0\x40\0\0\0\x08\0\0\0", 26));
-    put("random.mp4", randomBytes(3000, rng));
+    put("random.mp4", cutMp4(3000, rng));
     put("random.avi", "RIFF" + randomBytes(3000, rng));
     put("lies.npy", npy("<u2", "(1000, 1000)", 500, rng));
     put("huge-shape.npy", npy("<u2", "(99999999999999, 99999999999999)", 64, rng));

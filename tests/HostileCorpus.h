@@ -22,6 +22,11 @@ bool writeZeroTiff(const QString& path, int pages, int width, int height);
 // A random image, encoded by OpenCV (".png", ".jpg"...).
 QByteArray randomImage(const char* extension, int width, int height, std::mt19937_64& rng);
 QByteArray randomBytes(int size, std::mt19937_64& rng);
+// An MP4 cut off after its opening box (`ftyp`), then `garbage` random bytes: what an aborted
+// download leaves. Bare random bytes are not reliably corrupt video: FFmpeg probes content, and
+// rarely random data passes for a raw H.263 stream with a decodable frame (seed 4112426967 of
+// tst_cli_hostile made one; 0 of 1,500 fresh random files did). The `ftyp` box fixes the demuxer.
+QByteArray cutMp4(int garbage, std::mt19937_64& rng);
 // A .npy header claiming `shape` over `dataBytes` bytes of data.
 QByteArray npy(const QByteArray& descr, const QByteArray& shape, int dataBytes, std::mt19937_64& rng);
 
