@@ -329,19 +329,11 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
         return Status::success();
     }
     HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
-    // Each mark opens a phase that the next mark closes; stream order makes them back to back.
-    double ms[End] = {};
-    for (std::size_t i = 0; i + 1 < m_marks.size(); ++i) {
-        float elapsed = 0;
-        HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, m_marks[i].second, m_marks[i + 1].second));
-        ms[m_marks[i].first] += elapsed;
-    }
     unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots,
                 result, accumulate);
     result.strategyRan = m_ran;
     result.strategyReason = m_reason;
-    result.timings = PhaseTimings{ms[Upload], ms[Clear], ms[Tally], ms[Merge], ms[Download]};
-    return Status::success();
+    return markedTimings(result.timings);
 }
 
 Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
@@ -355,14 +347,9 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
     const std::size_t outPitch = plan.rows == 1 ? rowBytes : outputPitch;
     RequestPlan onDevice = plan;
     if (bytes > 0 && plan.space == MemorySpace::Host) {
-        HS_TRY(m_equalizeIn.reserve(bytes));
         HS_TRY(mark(Upload));
-        // A folded contiguous region is one long row: its pitch is the row itself.
-        const std::size_t sourcePitch = plan.rows == 1 ? rowBytes : plan.pitch;
-        HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, sourcePitch, rowBytes, std::size_t(plan.rows),
-                                      cudaMemcpyHostToDevice, m_stream.get()));
+        HS_TRY(uploadWhole(plan, onDevice.origin));
         HS_TRY(mark(Untimed));  // the skew sample, if `auto` takes one
-        onDevice.origin = m_equalizeIn.get<unsigned char>();
         onDevice.pitch = rowBytes;
         onDevice.space = MemorySpace::Device;
     }
@@ -436,10 +423,8 @@ Status CudaBackend::enqueueApplyLuts(const RequestPlan& plan, const std::vector<
         return mark(End);
     SampleGrid in{plan.origin, plan.rows == 1 ? rowBytes : plan.pitch, plan.width, plan.rows};
     if (plan.space == MemorySpace::Host) {
-        HS_TRY(m_equalizeIn.reserve(bytes));
-        HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, in.pitch, rowBytes, std::size_t(plan.rows),
-                                      cudaMemcpyHostToDevice, m_stream.get()));
-        in = SampleGrid{m_equalizeIn.get<unsigned char>(), rowBytes, plan.width, plan.rows};
+        HS_TRY(uploadWhole(plan, in.d_origin));
+        in.pitch = rowBytes;
     }
     HS_TRY(m_equalizeOut.reserve(bytes));
     HS_TRY(mark(Merge));
@@ -449,6 +434,18 @@ Status CudaBackend::enqueueApplyLuts(const RequestPlan& plan, const std::vector<
     HS_CUDA_TRY(cudaMemcpy2DAsync(output, outPitch, m_equalizeOut.get(), rowBytes, rowBytes, std::size_t(plan.rows),
                                   cudaMemcpyDeviceToHost, m_stream.get()));
     return mark(End);
+}
+
+Status CudaBackend::uploadWhole(const RequestPlan& plan, const unsigned char*& d_packed)
+{
+    const std::size_t rowBytes = std::size_t(plan.width) * plan.pixelBytes;
+    HS_TRY(m_equalizeIn.reserve(rowBytes * std::size_t(plan.rows)));
+    // A folded contiguous region is one long row: its pitch is the row itself.
+    const std::size_t sourcePitch = plan.rows == 1 ? rowBytes : plan.pitch;
+    HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, sourcePitch, rowBytes, std::size_t(plan.rows),
+                                  cudaMemcpyHostToDevice, m_stream.get()));
+    d_packed = m_equalizeIn.get<unsigned char>();
+    return Status::success();
 }
 
 Status CudaBackend::markedTimings(PhaseTimings& timings)

@@ -52,6 +52,8 @@ private:
     Status mark(Phase phase);
     // The marks' phases, summed, once the stream has reached the last mark.
     Status markedTimings(PhaseTimings& timings);
+    // Enqueues the copy of a host plan's pixels into m_equalizeIn as packed rows (pitch: a row).
+    Status uploadWhole(const RequestPlan& plan, const unsigned char*& d_packed);
     Status enqueueApplyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
                             unsigned char* output, std::size_t outputPitch);
     Status reserveSlots(int index, std::size_t words);
