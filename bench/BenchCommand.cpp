@@ -15,6 +15,7 @@ void printUsage()
 {
     std::cout << "usage: histoscope-bench [--list-strategies]\n"
                  "       histoscope-bench selfcheck [--big] [--host-only] [--filter TEXT]\n"
+                 "       histoscope-bench fault   (a real GPU fault, then the engines' recovery; never under a sanitizer)\n"
                  "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT] [--bins N] [--strategies A,B]\n"
                  "       histoscope-bench cpu   (CPU backend on a 4K RGB frame)\n"
                  "       histoscope-bench keys FILE --type u32 --bins N [--strategy S] [--counts OUT] [--repeats N]\n";
@@ -54,6 +55,8 @@ int runBenchCommand(const std::vector<std::string>& args)
         }
         return runSelfCheck(options);
     }
+    if (args[0] == "fault")
+        return runFaultCheck();
     if (args[0] == "run" || args[0] == "cpu") {
         BenchmarkOptions options;
         options.cpuMode = args[0] == "cpu";

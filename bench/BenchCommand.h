@@ -16,6 +16,9 @@ struct SelfCheckOptions {
 };
 int runSelfCheck(const SelfCheckOptions& options);
 
+// `fault`: a real GPU fault, then every engine's recovery from it (FaultCheck.cpp).
+int runFaultCheck();
+
 struct BenchmarkOptions {
     std::string csvPath = "bench.csv";
     std::string plotPath;      // SVG of the skew sweep; empty: next to the CSV

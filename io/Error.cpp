@@ -21,6 +21,7 @@ QString errorKindName(ErrorKind kind)
     case ErrorKind::NotAFile: return QStringLiteral("not-a-file");
     case ErrorKind::TooLarge: return QStringLiteral("too-large");
     case ErrorKind::TimedOut: return QStringLiteral("timed-out");
+    case ErrorKind::DeviceLost: return QStringLiteral("device-lost");
     }
     return QStringLiteral("?");
 }

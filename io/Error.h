@@ -27,6 +27,7 @@ enum class ErrorKind {
     NotAFile,         // a folder, FIFO, device or socket where a regular file was needed
     TooLarge,         // decoding would take more memory than the budget allows
     TimedOut,         // a decoder made no progress within the watchdog's time
+    DeviceLost,       // the GPU faulted (hs::ErrorCode::DeviceLost): the engine must be rebuilt
 };
 
 struct Error {
@@ -44,7 +45,8 @@ struct Error {
     {
         if (status)
             return {};
-        return Error{ErrorKind::Engine, source, QString::fromStdString(status.message)};
+        const ErrorKind kind = status.code == hs::ErrorCode::DeviceLost ? ErrorKind::DeviceLost : ErrorKind::Engine;
+        return Error{kind, source, QString::fromStdString(status.message)};
     }
 };
 

@@ -36,6 +36,28 @@ for tool in memcheck racecheck; do
   stamp "$tool"
 done
 
+# A real GPU fault (the test hook's out-of-bounds kernel), then every engine's recovery: after
+# the sanitizers, since the fault is on purpose.
+if [ "${SKIP_FAULT:-0}" != 1 ]; then
+  "$bench" fault > "$out/fault.log" 2>&1
+  echo "fault: exit $?; $(grep -E '^fault check:' "$out/fault.log" | tail -1)" >> "$summary"
+  grep -E '^FAIL|rebuilt engine on' "$out/fault.log" | head -10 >> "$summary"
+  # The device after the faulted process has ended: a new process counts on it exactly.
+  "$bench" selfcheck --filter dist- > "$out/after-fault.log" 2>&1
+  echo "after the fault, a new process: exit $?; $(grep -E '^(engine|selfcheck):' "$out/after-fault.log" | tr '\n' ' ')" >> "$summary"
+  nvidia-smi --query-gpu=compute_mode --format=csv,noheader | sed 's/^/compute mode: /' >> "$summary"
+  stamp fault
+fi
+
+# The scopes' check (the 8K parade with every strategy included), benchmark and sanitizers
+# (SCOPES=1), on this build.
+if [ "${SCOPES:-0}" = 1 ]; then
+  OUT="$out/scopes" BUILD_DIR=build-gpu bash bench/scopes_h200.sh > "$out/scopes.log" 2>&1
+  echo "scopes: exit $?" >> "$summary"
+  grep -E "scopes check:|memcheck exit|racecheck exit|check exit|bench exit|FAIL" "$out/scopes.log" | head -20 >> "$summary"
+  stamp scopes
+fi
+
 # Optional tuning sweep: TUNE_THREADS="256 512 1024" reruns part of the matrix per block size.
 for t in ${TUNE_THREADS:-}; do
   HISTOSCOPE_TUNE_THREADS=$t "$bench" run --csv "$out/tune-$t.csv" --repeats 10 --only "${TUNE_ONLY:-keys16M}" > "$out/tune-$t.log" 2>&1

@@ -12,6 +12,8 @@ struct HistogramSeries {
     QVector<double> counts;  // one per bin
     // Drawn as a line only, never filled (luma): it must not wash out the channels under it.
     bool outline = false;
+    double total = 0;        // the sum of counts
+    double scale = 1;        // drawn as counts * scale (a reference scaled to the current total)
 };
 
 struct HistogramDisplay {

@@ -213,7 +213,7 @@ double HistogramView::peak() const
     for (const HistogramSeries& s : m_display.reference)
         if (isSeriesVisible(s.name))
             for (double c : s.counts)
-                peak = std::max(peak, c);
+                peak = std::max(peak, c * s.scale);
     return peak;
 }
 
@@ -440,7 +440,7 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
     p.drawRect(r);
 
     // One column per pixel: the fullest bin that falls into it, so narrow spikes stay visible.
-    auto pathOf = [&](const QVector<double>& counts, double lo, double hi, bool closed) {
+    auto pathOf = [&](const QVector<double>& counts, double lo, double hi, bool closed, double scale = 1.0) {
         QPainterPath path;
         const int bins = int(counts.size());
         if (bins == 0 || !(hi > lo))
@@ -456,6 +456,7 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
             double v = 0;
             for (int b = b0; b < b1 && b < bins; ++b)
                 v = std::max(v, counts[b]);
+            v *= scale;
             const double y = r.bottom() - countToUnit(v, top) * r.height();
             const double xa = x0 + col * colWidth, xb = x0 + (col + 1) * colWidth;
             if (col > 0) {
@@ -497,7 +498,7 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         if (!isSeriesVisible(s.name))
             continue;
         p.setPen(QPen(s.color, 1.2, Qt::DashLine));
-        p.drawPath(pathOf(s.counts, m_display.referenceLo, m_display.referenceHi, false));
+        p.drawPath(pathOf(s.counts, m_display.referenceLo, m_display.referenceHi, false, s.scale));
     }
 
     if (m_cumulative) {

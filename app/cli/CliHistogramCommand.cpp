@@ -6,6 +6,8 @@
 #include "app/core/FrameRequest.h"
 #include "io/FrameSource.h"
 
+#include "app/core/EngineHolder.h"
+
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/HistogramStatistics.h"
 
@@ -56,7 +58,8 @@ int runHistogramCommand(const QStringList& arguments)
         printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem.message()));
         return 2;
     }
-    hs::HistogramEngine engine(hs::EngineOptions{options.counting.useGpu});
+    EngineHolder<hs::HistogramEngine> holder;
+    const hs::HistogramEngine& engine = holder.engine(options.counting.useGpu);
     if (!checkStrategyAvailable(options.counting, engine.hasGpu(), problem)) {
         printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem.message()));
         return 2;
@@ -68,31 +71,57 @@ int runHistogramCommand(const QStringList& arguments)
     sourceOptions.raw = options.raw;
     sourceOptions.memoryBudget = options.memoryBudget;
     sourceOptions.streamChunks = true;
-    Error error;
-    auto source = openFrameSource(path, sourceOptions, error);
-    if (!source) {
-        printError(QStringLiteral("error: %1\n").arg(error.message()));
+    // One pass over the file; after a GPU fault the holder runs it again, from the start, on the
+    // rebuilt engine.
+    struct Pass {
+        std::unique_ptr<FrameSource> source;
+        Error error;
+        hs::Status status;
+        hs::HistogramResult result;
+        Frame first;
+        qint64 frames = 0;
+        QStringList notices;
+    };
+    Pass pass = holder.run(
+        options.counting.useGpu,
+        [&](hs::HistogramEngine& counting) {
+            Pass p;
+            p.source = openFrameSource(path, sourceOptions, p.error);
+            if (!p.source)
+                return p;
+            Frame frame;
+            hs::HistogramRequest firstRequest;
+            while (p.source->next(frame, p.error)) {
+                // Every frame (or chunk) is counted with the first one's binning, so the sums add up.
+                const hs::HistogramRequest request = p.frames == 0 ? firstFrameRequest(frame, *p.source, options.counting, &p.notices)
+                                                                   : sameBinningRequest(frame, firstRequest);
+                if (p.frames == 0)
+                    firstRequest = request;
+                p.status = p.frames == 0 ? counting.compute(request, p.result) : counting.accumulate(request, p.result);
+                if (!p.status)
+                    return p;
+                if (p.frames++ == 0)
+                    p.first = frame;
+            }
+            return p;
+        },
+        [](const Pass& p) { return p.status.code == hs::ErrorCode::DeviceLost ? QString::fromStdString(p.status.message) : QString(); });
+    if (const QString notice = holder.takeNotice(); !notice.isEmpty())
+        printError(QStringLiteral("warning: %1: %2\n").arg(path, notice));
+    if (!pass.source) {
+        printError(QStringLiteral("error: %1\n").arg(pass.error.message()));
         return 1;
     }
-    hs::HistogramResult result;
-    Frame frame, first;
-    hs::HistogramRequest firstRequest;
-    qint64 frames = 0;
-    QStringList notices;
-    while (source->next(frame, error)) {
-        // Every frame (or chunk) is counted with the first one's binning, so the sums add up.
-        const hs::HistogramRequest request = frames == 0 ? firstFrameRequest(frame, *source, options.counting, &notices)
-                                                         : sameBinningRequest(frame, firstRequest);
-        if (frames == 0)
-            firstRequest = request;
-        const hs::Status s = frames == 0 ? engine.compute(request, result) : engine.accumulate(request, result);
-        if (!s) {
-            printError(QStringLiteral("error: %1\n").arg(Error::fromStatus(s, path).message()));
-            return 1;
-        }
-        if (frames++ == 0)
-            first = frame;
+    if (!pass.status) {
+        printError(QStringLiteral("error: %1\n").arg(Error::fromStatus(pass.status, path).message()));
+        return 1;
     }
+    auto& source = pass.source;
+    const hs::HistogramResult& result = pass.result;
+    const Frame& first = pass.first;
+    const qint64 frames = pass.frames;
+    const QStringList& notices = pass.notices;
+    const Error& error = pass.error;
     // Once each, naming the file: the source's warnings, the settings that could not apply, and
     // samples outside the range.
     QStringList warnings = source->warnings;
@@ -125,7 +154,7 @@ int runHistogramCommand(const QStringList& arguments)
                            : QStringLiteral("%1: %2x%3, %4 channel(s), %5, %6 frame(s)\n")
                                  .arg(path).arg(first.width()).arg(first.height()).arg(first.channels()).arg(type).arg(frames);
     text += QStringLiteral("engine: %1, strategy %2, %3 ms\n")
-                .arg(engine.hasGpu() ? QString::fromStdString(engine.deviceInfo()->name) : QStringLiteral("CPU"),
+                .arg(holder.engine(options.counting.useGpu).hasGpu() ? QString::fromStdString(holder.engine(options.counting.useGpu).deviceInfo()->name) : QStringLiteral("CPU"),
                      QString::fromStdString(std::string(hs::strategyName(result.strategyRan))))
                 .arg(result.timings.totalMs(), 0, 'f', 3);
     for (const NamedChannel& channel : displayOrderedChannels(first, result)) {

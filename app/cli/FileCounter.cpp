@@ -3,6 +3,7 @@
 #include "app/cli/HistogramPlotSvg.h"
 #include "app/cli/FirstFrameRequest.h"
 #include "app/cli/Interrupts.h"
+#include "app/core/EngineHolder.h"
 #include "app/core/FrameRequest.h"
 #include "io/AtomicFile.h"
 #include "io/FrameSource.h"
@@ -17,21 +18,29 @@
 namespace {
 
 // One engine per worker thread: engines on a GPU each have their own stream, so the threads'
-// uploads and counts overlap each other's decoding.
-hs::HistogramEngine& threadEngine(const BatchOptions& options)
+// uploads and counts overlap each other's decoding. The holder rebuilds it after a GPU fault.
+EngineHolder<hs::HistogramEngine>& threadEngine(const BatchOptions& options)
 {
-    thread_local std::unique_ptr<hs::HistogramEngine> engine;
-    if (!engine) {
+    thread_local std::unique_ptr<EngineHolder<hs::HistogramEngine>> holder;
+    if (!holder) {
         static std::atomic<int> next{0};
         const int devices = std::max(1, hs::HistogramEngine::cudaDeviceCount());
         hs::EngineOptions e;
-        e.useGpu = options.histogram.counting.useGpu;
         e.device = options.allDevices ? next++ % devices : 0;
         e.cpuThreads = 1;  // the batch is already parallel over files
-        engine = std::make_unique<hs::HistogramEngine>(e);
+        holder = std::make_unique<EngineHolder<hs::HistogramEngine>>(e);
     }
-    return *engine;
+    return *holder;
 }
+
+// What one pass over a file ends with. `fault`: the cause when the device was lost part-way,
+// so the file is counted again on the rebuilt engine.
+struct Outcome {
+    QString error;
+    QStringList warnings;
+    qint64 frames = 0;
+    QString fault;
+};
 
 // Fault injection for tst_cli_hostile: a decoder that never returns, which no real file makes
 // reliably. HISTOSCOPE_TEST_STALL_ON=TEXT[@N] hangs the worker of a file whose path contains
@@ -77,14 +86,16 @@ QString equalize(hs::HistogramEngine& engine, const Frame& first, const QString&
     return error.isError() ? error.message() : QString();
 }
 
-}  // namespace
-
-void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& outputs)
+// One pass over the file on `engine`. With --per-frame, records of the first `pushedFrames`
+// frames were written by a pass that faulted: this pass counts them again but does not write
+// them twice. `notice`: a fault survived before this pass, carried by its records.
+Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& outputs, hs::HistogramEngine& engine,
+                  const QString& notice, qint64& pushedFrames)
 {
     const QString& path = job.input().path;
     QStringList warnings;
     qint64 frames = 0;
-    auto finish = [&](const QString& error) { job.finish(error, warnings, frames); };
+    auto finish = [&](const QString& error) { return Outcome{error, warnings, frames, {}}; };
     stallIfAsked(path, 0);
     SourceOptions sourceOptions;
     sourceOptions.raw = options.histogram.raw;
@@ -95,7 +106,6 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
     job.beat();
     if (!source)
         return finish(error.message());
-    hs::HistogramEngine& engine = threadEngine(options);
     const bool perFrame = options.perFrame && source->kind() == FrameSource::MediaKind::Video;
     const bool strict = options.histogram.strict;
     hs::HistogramResult total;
@@ -108,6 +118,8 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
     // notices, and the share of samples outside the range when it is more than 0.1 %.
     auto recordWarnings = [&](const QString& outOfRange) {
         QStringList w = source->warnings + notices;
+        if (!notice.isEmpty())
+            w << path + QStringLiteral(": ") + notice;
         if (!outOfRange.isEmpty())
             w << path + QStringLiteral(": ") + outOfRange;
         return w;
@@ -129,6 +141,8 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
         hs::HistogramResult result;
         const bool accumulate = !perFrame && delivered > 0;
         const hs::Status status = accumulate ? engine.accumulate(request, total) : engine.compute(request, perFrame ? result : total);
+        if (status.code == hs::ErrorCode::DeviceLost)
+            return Outcome{{}, {}, 0, QString::fromStdString(status.message)};
         if (!status)
             return finish(Error::fromStatus(status, path).message());
         if (perFrame) {
@@ -143,8 +157,11 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
                 return finish(strictFailure(path, w) + (delivered ? QStringLiteral(" (the first %1 frame(s) are in the output)").arg(delivered)
                                                                    : QString()));
             }
-            if (!pushRecords(job, frame, result, delivered, w))
-                return finish({});
+            if (delivered >= pushedFrames) {
+                if (!pushRecords(job, frame, result, delivered, w))
+                    return finish({});
+                pushedFrames = delivered + 1;
+            }
         }
         if (delivered++ == 0)
             first = frame;
@@ -190,5 +207,21 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
         if (!problem.isEmpty())
             warnings << problem;
     }
-    finish({});
+    return finish({});
+}
+
+}  // namespace
+
+void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& outputs)
+{
+    EngineHolder<hs::HistogramEngine>& holder = threadEngine(options);
+    qint64 pushedFrames = 0;
+    const Outcome outcome = holder.run(
+        options.histogram.counting.useGpu,
+        [&](hs::HistogramEngine& engine) { return countOnce(job, options, outputs, engine, holder.notice(), pushedFrames); },
+        [](const Outcome& o) { return o.fault; });
+    if (!outcome.fault.isEmpty())   // the CPU engine cannot fault; kept for a device that can
+        return job.finish(job.input().path + QStringLiteral(": the GPU faulted (%1)").arg(outcome.fault), outcome.warnings, 0);
+    holder.takeNotice();   // carried by the file's warnings (and records) already
+    job.finish(outcome.error, outcome.warnings, outcome.frames);
 }

@@ -4,6 +4,8 @@
 #include "io/Error.h"
 #include "io/FrameSource.h"
 
+#include "app/core/EngineHolder.h"
+
 #include "histoscope/Histogram2D.h"
 
 #include <QCommandLineParser>
@@ -357,9 +359,9 @@ int runScopeCommand(const QStringList& arguments)
         return false;
     };
 
-    hs::Histogram2DEngine engine(hs::EngineOptions{o.useGpu});
-    if (!engine.notice().empty() && o.useGpu)
-        err << "note: " << QString::fromStdString(engine.notice()) << "\n";
+    EngineHolder<hs::Histogram2DEngine> holder;
+    if (const std::string& notice = holder.engine(o.useGpu).notice(); !notice.empty() && o.useGpu)
+        err << "note: " << QString::fromStdString(notice) << "\n";
     const bool sequence = source->kind() == FrameSource::MediaKind::Video || source->frameCount() > 1;
     if (!o.allFrames && o.frame > 0 && !source->seek(o.frame, error)) {
         err << "error: " << error.message() << "\n";
@@ -376,8 +378,13 @@ int runScopeCommand(const QStringList& arguments)
             err << "error: " << invalid.message() << "\n";
             return 1;
         }
+        // After a GPU fault the holder counts the frame again on the rebuilt engine.
         hs::Histogram2DResult result;
-        const hs::Status s = engine.compute(request, result);
+        const hs::Status s = holder.run(
+            o.useGpu, [&](hs::Histogram2DEngine& engine) { return engine.compute(request, result); },
+            [](const hs::Status& status) { return status.code == hs::ErrorCode::DeviceLost ? QString::fromStdString(status.message) : QString(); });
+        if (const QString notice = holder.takeNotice(); !notice.isEmpty())
+            err << "warning: " << o.path << ": " << notice << "\n";
         if (!s) {
             err << "error: " << Error::fromStatus(s, o.path).message() << "\n";
             return 1;

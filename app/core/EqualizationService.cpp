@@ -1,6 +1,7 @@
 #include "app/core/EqualizationService.h"
 
 #include "io/FrameWriter.h"
+#include "app/core/HistogramCounting.h"
 #include "app/core/PreviewFrame.h"
 
 #include "histoscope/HistogramEngine.h"
@@ -10,27 +11,6 @@
 
 #include <algorithm>
 #include <array>
-
-// The service's side on its own thread: owns the one engine.
-class EqualizationWorker : public QObject {
-    Q_OBJECT
-
-public:
-    void equalize(quint64 id, const EqualizeRequest& request);
-    void save(quint64 id, const QString& path, const Frame& frame);
-
-signals:
-    void equalized(EqualizationPtr result);
-    void saved(quint64 id, const QString& path, const Error& error);
-
-private:
-    hs::HistogramEngine& engine(bool useGpu);
-    Equalization run(const EqualizeRequest& request);
-
-    std::unique_ptr<hs::HistogramEngine> m_engine;
-    bool m_engineUsesGpu = false;
-    quint64 m_engineSerial = 0;
-};
 
 namespace {
 
@@ -186,17 +166,10 @@ cv::Mat toYCrCb(const Frame& f)
 
 }  // namespace
 
-hs::HistogramEngine& EqualizationWorker::engine(bool useGpu)
-{
-    if (!m_engine || m_engineUsesGpu != useGpu) {
-        m_engine = std::make_unique<hs::HistogramEngine>(hs::EngineOptions{useGpu});
-        m_engineUsesGpu = useGpu;
-        ++m_engineSerial;
-    }
-    return *m_engine;
-}
+namespace {
 
-Equalization EqualizationWorker::run(const EqualizeRequest& request)
+// The whole equalization of one request on `e`; pictures made here, off the GUI thread.
+Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
 {
     Equalization out;
     out.method = request.method;
@@ -238,8 +211,6 @@ Equalization EqualizationWorker::run(const EqualizeRequest& request)
     const bool luminance = request.channels == EqualizeChannels::Luminance && isColour(frame);
     out.channels = luminance ? EqualizeChannels::Luminance : EqualizeChannels::PerChannel;
 
-    hs::HistogramEngine& e = engine(request.useGpu);
-    out.engineSerial = m_engineSerial;
     out.backend = e.hasGpu() ? QStringLiteral("GPU (%1)").arg(QString::fromStdString(e.deviceInfo()->name)) : QStringLiteral("CPU");
     const std::size_t stride = std::size_t(frame.width()) * std::size_t(frame.channels()) * hs::sampleSize(frame.type());
     auto pixels = std::make_shared<std::vector<unsigned char>>(stride * std::size_t(frame.height()));
@@ -316,67 +287,66 @@ Equalization EqualizationWorker::run(const EqualizeRequest& request)
     return out;
 }
 
-void EqualizationWorker::equalize(quint64 id, const EqualizeRequest& request)
+Equalization equalizeOnce(hs::HistogramEngine& engine, const EqualizeRequest& request)
 {
-    std::shared_ptr<Equalization> result;
     try {
-        result = std::make_shared<Equalization>(run(request));
+        return runOn(engine, request);
     } catch (const std::exception& e) {   // OpenCV or allocation: answered, never thrown through Qt
-        result = std::make_shared<Equalization>();
-        result->input = request.frame;
-        result->method = request.method;
-        result->channels = request.channels;
-        result->error = Error::make(ErrorKind::Engine, request.source, QString::fromUtf8(e.what()).trimmed());
+        Equalization failed;
+        failed.input = request.frame;
+        failed.method = request.method;
+        failed.channels = request.channels;
+        failed.error = Error::make(ErrorKind::Engine, request.source, QString::fromUtf8(e.what()).trimmed());
+        return failed;
     }
-    result->id = id;
-    emit equalized(result);
 }
 
-void EqualizationWorker::save(quint64 id, const QString& path, const Frame& frame)
-{
-    Error error;
-    try {
-        error = frame.isNull() ? Error::make(ErrorKind::InvalidInput, path, QStringLiteral("nothing to save"))
-                               : saveFrame(path, frame);
-    } catch (const std::exception& e) {
-        error = Error::make(ErrorKind::WriteFailed, path, QString::fromUtf8(e.what()).trimmed());
-    }
-    emit saved(id, path, error);
-}
+}  // namespace
 
-EqualizationService::EqualizationService(QObject* parent) : QObject(parent)
+EqualizationService::EqualizationService(QObject* parent)
+    : QObject(parent), m_worker(this, QStringLiteral("equalization"), {})
 {
     qRegisterMetaType<EqualizationPtr>();
     qRegisterMetaType<Error>();
-    m_worker = new EqualizationWorker;
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &EqualizationWorker::equalized, this, &EqualizationService::equalized);
-    connect(m_worker, &EqualizationWorker::saved, this, &EqualizationService::saved);
-    m_thread.setObjectName(QStringLiteral("equalization"));
-    m_thread.start();
 }
 
-EqualizationService::~EqualizationService()
-{
-    m_thread.quit();
-    m_thread.wait();
-}
+EqualizationService::~EqualizationService() = default;
 
 quint64 EqualizationService::equalize(const EqualizeRequest& request)
 {
     const quint64 id = ++m_lastId;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, request] { worker->equalize(id, request); },
-                              Qt::QueuedConnection);
+    m_worker.post(
+        [id, request](EngineHolder<hs::HistogramEngine>& holder) {
+            auto result = std::make_shared<Equalization>(holder.run(
+                request.useGpu, [&](hs::HistogramEngine& engine) { return equalizeOnce(engine, request); },
+                [](const Equalization& e) { return deviceFaultOf(e.error); }));
+            result->id = id;
+            result->engineSerial = holder.serial();
+            result->deviceNotice = holder.takeNotice();
+            return EqualizationPtr(result);
+        },
+        [this](EqualizationPtr result) {
+            if (!result->deviceNotice.isEmpty())
+                emit deviceNotice(result->deviceNotice);
+            emit equalized(std::move(result));
+        });
     return id;
 }
 
 quint64 EqualizationService::save(const QString& path, const Frame& frame)
 {
     const quint64 id = ++m_lastId;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, path, frame] { worker->save(id, path, frame); },
-                              Qt::QueuedConnection);
+    m_worker.post(
+        [path, frame](EngineHolder<hs::HistogramEngine>&) {
+            Error error;
+            try {
+                error = frame.isNull() ? Error::make(ErrorKind::InvalidInput, path, QStringLiteral("nothing to save"))
+                                       : saveFrame(path, frame);
+            } catch (const std::exception& e) {
+                error = Error::make(ErrorKind::WriteFailed, path, QString::fromUtf8(e.what()).trimmed());
+            }
+            return error;
+        },
+        [this, id, path](const Error& error) { emit saved(id, path, error); });
     return id;
 }
-
-#include "EqualizationService.moc"

@@ -1,12 +1,13 @@
-// Histogram equalization off the GUI thread, on one engine that lives as long as the service
-// (a QThread running an EqualizationWorker; the engine, with its CUDA stream and buffers, is
-// created there once and re-created only when the GPU choice changes). Requests are one-shot
-// jobs: queued invocations run in order, none replaced, and every request answers with an
-// immutable Equalization carrying its id, pictures made off the GUI thread, and any Error.
+// Histogram equalization off the GUI thread, on the app's one EngineWorker: one engine that
+// lives as long as the service (made on the worker's thread once, re-made when the GPU choice
+// changes or after a GPU fault, by the device-lost policy). Requests are one-shot jobs: run in
+// order, none replaced, and every request answers with an immutable Equalization carrying its
+// id, pictures made off the GUI thread, and any Error.
 #pragma once
 
 #include "io/Error.h"
 #include "io/Frame.h"
+#include "app/core/EngineWorker.h"
 
 #include "histoscope/HistogramTypes.h"
 
@@ -76,13 +77,12 @@ struct Equalization {
     QString backend;                      // where the engine ran: "GPU (device name)" or "CPU"
     double engineMs = 0;                  // global and match: histograms, LUT and apply
     quint64 engineSerial = 0;             // which engine ran it: 1 for the service's first
+    QString deviceNotice;                 // a GPU fault survived while it ran (empty: none)
     Error error;
 };
 using EqualizationPtr = std::shared_ptr<const Equalization>;
 
 Q_DECLARE_METATYPE(EqualizationPtr)
-
-class EqualizationWorker;
 
 class EqualizationService : public QObject {
     Q_OBJECT
@@ -98,9 +98,12 @@ public:
 signals:
     void equalized(EqualizationPtr result);
     void saved(quint64 id, const QString& path, const Error& error);
+    void deviceNotice(const QString& message);
 
 private:
-    QThread m_thread;
-    EqualizationWorker* m_worker = nullptr;   // lives on m_thread
+    struct NoLiveJobs {   // every job of the service is a one-shot
+        quint64 generation = 0;
+    };
     quint64 m_lastId = 0;
+    EngineWorker<hs::HistogramEngine, NoLiveJobs, Equalization> m_worker;   // last: stopped first
 };

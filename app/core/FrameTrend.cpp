@@ -1,7 +1,7 @@
 #include "app/core/FrameTrend.h"
 
 #include "app/core/FrameRequest.h"
-#include "app/core/HistogramWorker.h"
+#include "app/core/HistogramCounting.h"
 #include "io/FrameSource.h"
 
 #include "histoscope/HistogramEngine.h"

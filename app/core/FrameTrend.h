@@ -4,7 +4,7 @@
 // (TrendScanner) that counts them the way the histogram worker does, on an engine of its own.
 #pragma once
 
-#include "app/core/HistogramController.h"
+#include "app/core/HistogramSnapshot.h"
 
 #include <QFuture>
 #include <QObject>

@@ -1,66 +1,55 @@
 #include "app/core/HistogramController.h"
 
-#include "app/core/HistogramWorker.h"
+#include "app/core/HistogramCounting.h"
+
+namespace {
+
+using Worker = EngineWorker<hs::HistogramEngine, HistogramJob, HistogramSnapshot>;
+
+}  // namespace
 
 HistogramController::HistogramController(QObject* parent)
-    : QObject(parent), m_frames(std::make_shared<LatestSlot<HistogramJob>>([](const HistogramJob& a, const HistogramJob& b) {
-          return a.frameSerial != 0 && a.frameSerial == b.frameSerial;
-      }))
+    : QObject(parent),
+      m_worker(this, QStringLiteral("histogram engine"),
+               Worker::Hooks{
+                   [](const HistogramJob& job) { return job.settings.counting.useGpu; },
+                   [](hs::HistogramEngine& engine, const HistogramJob& job) { return countJob(engine, job); },
+                   [](const HistogramSnapshot& s) { return deviceFaultOf(s.error); },
+                   [](HistogramSnapshot& s, const QString& backend, const QString& notice) {
+                       s.backend = backend;
+                       if (!notice.isEmpty())
+                           s.notices << notice;
+                   },
+                   [this](SnapshotPtr s) { emit resultReady(std::move(s)); },
+                   [this](const QString& description) {
+                       m_backend = description;
+                       emit backendChanged(description);
+                   },
+                   [this](const QString& notice) { emit deviceNotice(notice); },
+               },
+               [](const HistogramJob& a, const HistogramJob& b) { return a.frameSerial != 0 && a.frameSerial == b.frameSerial; })
 {
     qRegisterMetaType<SnapshotPtr>();
     qRegisterMetaType<ComparisonPtr>();
-    m_worker = new HistogramWorker(m_frames);
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    // Queued: the worker emits on its thread, these run on the controller's.
-    connect(m_worker, &HistogramWorker::counted, this, &HistogramController::onCounted);
-    connect(m_worker, &HistogramWorker::compared, this, &HistogramController::comparisonReady);
-    connect(m_worker, &HistogramWorker::backendChanged, this, [this](const QString& description) {
-        m_backend = description;
-        emit backendChanged(description);
-    });
-    m_thread.setObjectName(QStringLiteral("histogram engine"));
-    m_thread.start();
 }
 
-HistogramController::~HistogramController()
-{
-    m_frames->reset();
-    m_thread.quit();   // queued jobs not yet started are discarded
-    m_thread.wait();
-}
+HistogramController::~HistogramController() = default;
 
 quint64 HistogramController::submit(const Frame& frame, const HistogramSettings& settings, std::optional<hs::Rect> roi,
                                     qint64 frameIndex, quint64 frameSerial)
 {
-    const quint64 generation = ++m_generation;
-    if (m_frames->put(HistogramJob{frame, settings, roi, generation, frameIndex, frameSerial}))
-        QMetaObject::invokeMethod(m_worker, &HistogramWorker::countLatest, Qt::QueuedConnection);
-    return generation;
+    return m_worker.submit(HistogramJob{frame, settings, roi, 0, frameIndex, frameSerial});
 }
 
 quint64 HistogramController::compareStrategies(const Frame& frame, const HistogramSettings& settings,
                                                std::optional<hs::Rect> roi)
 {
-    const quint64 generation = ++m_generation;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, job = HistogramJob{frame, settings, roi, generation, -1, 0}] { worker->compare(job); },
-        Qt::QueuedConnection);
+    const quint64 generation = m_worker.nextGeneration();
+    m_worker.post([job = HistogramJob{frame, settings, roi, generation, -1, 0}](EngineHolder<hs::HistogramEngine>& holder) {
+                      return ComparisonPtr(compareJob(holder, job));
+                  },
+                  [this](ComparisonPtr comparison) { emit comparisonReady(std::move(comparison)); });
     return generation;
 }
 
-void HistogramController::invalidate()
-{
-    m_floor = m_generation + 1;
-    m_frames->reset();
-}
-
-void HistogramController::onCounted(SnapshotPtr snapshot)
-{
-    if (snapshot->generation <= m_delivered || snapshot->generation < m_floor) {
-        ++m_stale;
-        return;
-    }
-    m_delivered = snapshot->generation;
-    emit resultReady(std::move(snapshot));
-}
+void HistogramController::invalidate() { m_worker.invalidate(); }

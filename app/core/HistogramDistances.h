@@ -8,7 +8,7 @@
 // Meant for a worker (QtConcurrent): it takes values and returns one.
 #pragma once
 
-#include "app/core/HistogramController.h"
+#include "app/core/HistogramSnapshot.h"
 
 #include <QString>
 #include <QVector>

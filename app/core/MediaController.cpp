@@ -3,14 +3,13 @@
 #include "app/core/MediaWorker.h"
 
 MediaController::MediaController(QObject* parent)
-    : QObject(parent), m_frames(std::make_shared<LatestSlot<MediaFrame>>()),
+    : QObject(parent), m_thread(QStringLiteral("media decoding")), m_frames(std::make_shared<LatestSlot<MediaFrame>>()),
       m_notRead(std::make_shared<std::atomic<qint64>>(-1))
 {
     qRegisterMetaType<Error>();
     qRegisterMetaType<MediaCommandKind>();
     m_worker = new MediaWorker(m_frames, m_notRead);
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.adopt(m_worker);
     // Queued: the worker emits on its thread; the controller re-emits on its own, in order.
     connect(m_worker, &MediaWorker::opened, this, &MediaController::opened);
     connect(m_worker, &MediaWorker::frameAvailable, this, &MediaController::frameAvailable);
@@ -22,14 +21,15 @@ MediaController::MediaController(QObject* parent)
         m_playing = playing;
         emit playingChanged(playing);
     });
-    m_thread.setObjectName(QStringLiteral("media decoding"));
-    m_thread.start();
 }
 
 MediaController::~MediaController()
 {
-    m_thread.quit();   // commands not yet started are discarded; the source closes on its thread
-    m_thread.wait();
+    // Commands not yet started are discarded; the source closes on its thread. A live source
+    // blocked in its read (a camera that stopped sending) is not waited for: the thread ends,
+    // and closes it, once the read returns, and the window closes now.
+    m_frames->reset();
+    m_thread.stop(kCloseWaitMs);
 }
 
 quint64 MediaController::post(MediaCommand command)
@@ -37,8 +37,7 @@ quint64 MediaController::post(MediaCommand command)
     command.id = ++m_lastCommand;
     // Qt's posted-event queue of the worker's thread is the command queue: first in, first out,
     // unbounded, nothing merged.
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, command] { worker->perform(command); },
-                              Qt::QueuedConnection);
+    m_thread.post([worker = m_worker, command] { worker->perform(command); });
     return command.id;
 }
 

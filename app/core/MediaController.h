@@ -12,6 +12,7 @@
 #include "io/Frame.h"
 #include "io/RawFormat.h"
 #include "app/core/LatestSlot.h"
+#include "app/core/WorkerThread.h"
 
 #include <QObject>
 #include <QThread>
@@ -64,7 +65,8 @@ public:
     // estimated from its declared rate and the clock; -1 without an estimate (files, no rate).
     qint64 notReadEstimate() const { return m_notRead->load(); }
     std::optional<MediaFrame> takeLatest() { return m_frames->take(); }
-    QThread* workerThread() { return &m_thread; }   // tests block it to order events
+    QThread* workerThread() { return m_thread.thread(); }   // tests block it to order events
+    static constexpr int kCloseWaitMs = 2000;   // how long closing waits for a blocked read
 
 signals:
     // `command`: the open's id, which every frame of this source carries (MediaFrame::command).
@@ -79,7 +81,7 @@ signals:
 private:
     quint64 post(MediaCommand command);
 
-    QThread m_thread;
+    WorkerThread m_thread;
     MediaWorker* m_worker = nullptr;   // lives on m_thread
     std::shared_ptr<LatestSlot<MediaFrame>> m_frames;
     std::shared_ptr<std::atomic<qint64>> m_notRead;

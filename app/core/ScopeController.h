@@ -1,103 +1,23 @@
 // Counts the video scopes (waveform, RGB parade, vectorscope, one 2-D histogram) on a thread of
-// its own, the same way HistogramController counts histograms: live frames go through a "newest
-// wins" slot (a frame replaced before the worker took it is never counted), every request gets
-// a generation number, and results come back as immutable snapshots through the worker's
-// signals. The controller (on the GUI thread) passes on only a snapshot newer than the last one
-// it passed on and not older than the last invalidate().
-//
-// The worker owns one hs::Histogram2DEngine (GPU when the job allows and there is one, else the
-// CPU) and turns each Histogram2D into plain ScopePlanes (vectors of doubles, x-major), so the
-// GUI thread only wraps them for the widgets. Qt Core only: colours are a Tint, mapped in app/gui.
+// its own: a thin front over the app's one EngineWorker, as HistogramController is, with one
+// hs::Histogram2DEngine (GPU when the job allows and there is one, else the CPU). Live frames go
+// through a "newest wins" slot, every request gets a generation number, a result older than the
+// last invalidate() (a new source) is dropped, and the device-lost policy rebuilds the engine
+// after a GPU fault.
 #pragma once
 
-#include "io/Error.h"
-#include "io/Frame.h"
-#include "app/core/LatestSlot.h"
+#include "app/core/EngineWorker.h"
+#include "app/core/LiveCounters.h"
+#include "app/core/ScopeTypes.h"
 
-#include "histoscope/HistogramTypes.h"
+#include "histoscope/Histogram2D.h"
 
+#include <QElapsedTimer>
 #include <QObject>
-#include <QString>
 #include <QThread>
-#include <QVector>
 
 #include <memory>
 #include <optional>
-
-// What a scope panel shows; a job counts the kinds in its mask only.
-enum class ScopeKind : unsigned {
-    Waveform = 1u << 0,      // luma against column (an RGB overlay asks for Parade)
-    Parade = 1u << 1,        // R, G, B against column
-    Vectorscope = 1u << 2,   // Cb against Cr
-    Histogram2D = 1u << 3,   // hue against saturation, or channel against channel
-};
-using ScopeKinds = unsigned;
-inline constexpr ScopeKinds kAllScopeKinds = 0xFu;
-inline constexpr ScopeKinds scopeBit(ScopeKind kind) { return static_cast<unsigned>(kind); }
-
-// Which 2-D histogram the Histogram2D kind counts.
-enum class ScopePair { HueSaturation, RedGreen, RedBlue, GreenBlue };
-QString scopePairName(ScopePair pair);   // "H–S", "R–G", "R–B", "G–B"
-
-// One 2-D histogram as plain values: counts[x * yBins + y] over the in-range cells.
-struct ScopePlane {
-    enum class Tint { None, Red, Green, Blue, Luma };
-    QString name;             // "R", "G", "B", "luma", "CbCr", "H,S", "R,G"
-    Tint tint = Tint::None;
-    QString xName;            // "column", "Cb", "hue", "R"
-    QString yName;            // "R", "luma", "Cr", "saturation", "G"
-    int xBins = 0;
-    int yBins = 0;
-    double xLo = 0, xHi = 1;  // [lo, hi) in the quantity's units
-    double yLo = 0, yHi = 1;
-    QVector<double> counts;
-    quint64 total = 0;        // every pixel of the region, margins included
-    quint64 inRange = 0;      // pixels inside both ranges
-
-    double at(int x, int y) const { return counts[qsizetype(x) * yBins + y]; }
-};
-
-struct ScopeSettings {
-    ScopeKinds kinds = kAllScopeKinds;
-    bool bt709 = true;             // vectorscope and luma: BT.709, else BT.601
-    bool useGpu = true;
-    ScopePair pair = ScopePair::HueSaturation;
-    bool operator==(const ScopeSettings&) const = default;
-};
-
-struct ScopeSnapshot {
-    quint64 generation = 0;
-    qint64 frameIndex = -1;
-    std::optional<hs::Rect> roi;
-    ScopeSettings settings;
-    qint64 width = 0;              // the region counted
-    qint64 height = 0;
-    QVector<ScopePlane> waveform;  // luma (one plane); a grey frame: its only channel
-    QVector<ScopePlane> parade;    // R, G, B (or the grey channel)
-    std::optional<ScopePlane> vectorscope;
-    std::optional<ScopePlane> histogram2d;
-    double codeMax = 255;          // full scale of the waveform and parade value axis
-    double lumaCodeMax = 255;      // full scale of luma, Cb and Cr codes (2^D - 1)
-    QString backend;               // "GPU" or "CPU"
-    double computeMs = 0;          // this job, counting and conversion
-    double scopesPerSecond = 0;    // frames whose scopes were counted per second, last second
-    QStringList notices;           // kinds this frame cannot give (a grey frame has no vectorscope)
-    Error error;
-};
-
-using ScopeSnapshotPtr = std::shared_ptr<const ScopeSnapshot>;
-Q_DECLARE_METATYPE(ScopeSnapshotPtr)
-
-// One request as it crosses to the worker thread.
-struct ScopeJob {
-    Frame frame;
-    std::optional<hs::Rect> roi;
-    ScopeSettings settings;
-    quint64 generation = 0;
-    qint64 frameIndex = -1;
-};
-
-class ScopeWorker;
 
 class ScopeController : public QObject {
     Q_OBJECT
@@ -113,25 +33,25 @@ public:
     void invalidate();
 
     QString backendDescription() const { return m_backend; }
-    quint64 lastGeneration() const { return m_generation; }
-    quint64 deliveredGeneration() const { return m_delivered; }
-    qint64 replacedFrames() const { return m_frames->replaced(); }
-    qint64 staleResults() const { return m_stale; }
-    QThread* workerThread() { return &m_thread; }   // tests block it to order events
+    quint64 lastGeneration() const { return m_worker.lastGeneration(); }
+    quint64 deliveredGeneration() const { return m_worker.deliveredGeneration(); }
+    qint64 replacedFrames() const { return m_worker.replacedJobs(); }
+    qint64 staleResults() const { return m_worker.staleResults(); }
+    QThread* workerThread() { return m_worker.thread(); }   // tests block it to order events
 
 signals:
     void resultReady(ScopeSnapshotPtr snapshot);
     void backendChanged(const QString& description);
+    void deviceNotice(const QString& message);
 
 private:
-    void onCounted(ScopeSnapshotPtr snapshot);
-
-    QThread m_thread;
-    ScopeWorker* m_worker = nullptr;   // lives on m_thread
-    std::shared_ptr<LatestSlot<ScopeJob>> m_frames;
-    quint64 m_generation = 0;
-    quint64 m_delivered = 0;
-    quint64 m_floor = 0;
-    qint64 m_stale = 0;
+    // The rate of counted scopes over the last second: worker thread only.
+    struct Rate {
+        QElapsedTimer clock;
+        RateMeter meter;
+        qint64 counted = 0;
+    };
     QString m_backend;
+    std::shared_ptr<Rate> m_rate;
+    EngineWorker<hs::Histogram2DEngine, ScopeJob, ScopeSnapshot> m_worker;   // last: stopped first
 };

@@ -223,6 +223,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_histograms, &HistogramController::resultReady, this, &MainWindow::showSnapshot);
     connect(&m_histograms, &HistogramController::comparisonReady, this, &MainWindow::showComparison);
     connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); });
+    connect(&m_histograms, &HistogramController::deviceNotice, this, &MainWindow::showDeviceNotice);
+    connect(&m_equalization, &EqualizationService::deviceNotice, this, &MainWindow::showDeviceNotice);
     connect(m_imageView, &ImageCanvas::roiChanged, this, [this](const QRect& r) {
         m_probe->setRoi(r);
         restartTrends();   // the statistics over time were of another region
@@ -445,9 +447,21 @@ void MainWindow::openLive(const QString& source)
     m_media.openLive(source);
 }
 
+void MainWindow::showDeviceNotice(const QString& message)
+{
+    if (!m_deviceNotices.contains(message))
+        m_deviceNotices << message;
+    refreshNotice();
+    statusBar()->showMessage(message, 30000);
+    emit deviceNoticeShown(message);
+}
+
 void MainWindow::refreshNotice()
 {
-    const QStringList all = m_sourceWarnings + m_snapshotNotices;
+    QStringList all = m_deviceNotices + m_sourceWarnings;
+    for (const QString& n : m_snapshotNotices)
+        if (!m_deviceNotices.contains(n))   // a snapshot counted across the fault carries it too
+            all << n;
     m_notice->setVisible(!all.isEmpty());
     m_notice->setText(all.join(QStringLiteral("; ")));
     m_notice->setToolTip(all.join('\n'));

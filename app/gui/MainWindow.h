@@ -94,6 +94,9 @@ public:
     MediaController* media() { return &m_media; }
     HistogramController* histograms() { return &m_histograms; }
     EqualizationService* equalization() { return &m_equalization; }
+    QStringList deviceNotices() const { return m_deviceNotices; }
+    // A worker survived a GPU fault: the status line says so, and the notice strip keeps it.
+    void showDeviceNotice(const QString& message);
     QList<QAction*> exportActions() const { return m_exportActions; }
     QStringList recentFiles() const { return m_recent; }
     // The current source's rates and frame counts, as the Timing panel and status line show them.
@@ -107,6 +110,8 @@ signals:
     void snapshotShown(quint64 generation);
     void comparisonShown();
     void errorShown(const QString& message);
+    // A worker survived a GPU fault: told in the status line and kept in the notice strip.
+    void deviceNoticeShown(const QString& message);
     void exportFinished(const QString& path, const Error& error);
     void countersUpdated();   // the Timing panel and the status line were refreshed
     void scanFinished(const Error& error);   // the timeline's background pass ended
@@ -183,6 +188,7 @@ private:
     QStringList m_sourceWarnings;    // the open source's (a truncated file filled in by its decoder)
     QStringList m_pendingWarnings;   // a source's warnings arrive before it is reported open
     QStringList m_snapshotNotices;   // the shown snapshot's
+    QStringList m_deviceNotices;     // GPU faults survived, for as long as the window lives
     void refreshNotice();
     QString m_errorMessage;
     ErrorCause m_errorCause = ErrorCause::Media;

@@ -310,6 +310,12 @@ Scopes::Scopes(MainWindow* window) : QObject(window), m_window(window)
             p->setPlaying(playing);
     });
     connect(&m_controller, &ScopeController::resultReady, this, &Scopes::show);
+    connect(&m_controller, &ScopeController::deviceNotice, window, &MainWindow::showDeviceNotice);
+    // A new source: scopes still being counted for the previous one are not shown.
+    connect(window->media(), &MediaController::opened, this, [this] {
+        m_controller.invalidate();
+        m_frame = {};
+    });
 }
 
 Scopes::~Scopes() = default;

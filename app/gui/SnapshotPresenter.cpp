@@ -37,20 +37,22 @@ QString valueAxisTitle(hs::SampleType type)
 
 HistogramDisplay toDisplay(const HistogramSnapshot& snapshot)
 {
+    // The worker made the plot values (snapshot.plot); a snapshot built on this thread (the
+    // equalize dialog's, from a result already counted) has them made here.
+    const QVector<PlotChannel> plot = snapshot.plot.isEmpty() && !snapshot.result.channels.empty() ? plotChannels(snapshot) : snapshot.plot;
     HistogramDisplay display;
     display.generation = snapshot.generation;
     display.integerValues = !hs::isFloatType(snapshot.frame.type());
     display.valueTitle = valueAxisTitle(snapshot.frame.type());
-    for (const auto& [name, h] : orderedChannels(snapshot)) {
+    for (const PlotChannel& p : plot) {
         HistogramSeries series;
-        series.name = name;
-        series.color = channelColor(name);
-        series.outline = name == QStringLiteral("luma");
-        series.counts.reserve(qsizetype(h->counts.size()));
-        for (std::uint64_t c : h->counts)
-            series.counts.append(double(c));
-        display.lo = h->binning.lo;
-        display.hi = hs::upperEdge(h->binning);
+        series.name = p.name;
+        series.color = channelColor(p.name);
+        series.outline = p.name == QStringLiteral("luma");
+        series.counts = p.counts;   // shared, not copied
+        series.total = p.total;
+        display.lo = p.lo;
+        display.hi = p.hi;
         display.series.append(series);
     }
     return display;
@@ -66,20 +68,14 @@ void addReference(HistogramDisplay& display, const HistogramSnapshot& reference,
     for (HistogramSeries r : ref.series)
         for (const HistogramSeries& s : display.series)
             if (s.name == r.name) {
-                // Equal areas: a reference of another size compares by shape.
-                double mine = 0, theirs = 0;
-                for (double c : s.counts)
-                    mine += c;
-                for (double c : r.counts)
-                    theirs += c;
-                // Per unit of value too: a reference counted in finer bins holds less per bin.
+                // Equal areas: a reference of another size compares by shape. Per unit of value
+                // too: a reference counted in finer bins holds less per bin. The view applies the
+                // scale as it paints, so nothing here grows with the bins.
                 const double widthRatio = s.counts.isEmpty() || r.counts.isEmpty() || !(ref.hi > ref.lo)
                                               ? 1.0
                                               : ((display.hi - display.lo) / double(s.counts.size())) /
                                                     ((ref.hi - ref.lo) / double(r.counts.size()));
-                const double scale = theirs > 0 ? mine / theirs * widthRatio : 0;
-                for (double& c : r.counts)
-                    c *= scale;
+                r.scale = r.total > 0 ? s.total / r.total * widthRatio : 0;
                 display.reference.append(r);
             }
 }

@@ -32,16 +32,31 @@ std::unique_ptr<Backend> makeCudaBackend(const EngineOptions& options, std::stri
             + std::to_string(count) + "): counting on the CPU";
         return nullptr;
     }
-    auto backend = std::make_unique<CudaBackend>(options.device, options.cpuThreads);
-    if (Status s = backend->init(); !s) {
-        why = "CUDA device " + std::to_string(options.device) + " could not be used (" + s.message
+    if (Status s = DeviceHealth::recoverIfFaulted(options.device); !s) {
+        why = "CUDA device " + std::to_string(options.device) + " faulted and could not be reset (" + s.message
             + "): counting on the CPU";
+        return nullptr;
+    }
+    auto backend = std::make_unique<CudaBackend>(options.device, options.cpuThreads);
+    if (Status s = backend->call([&] { return backend->init(); }); !s) {
+        why = DeviceHealth::wasReset(options.device)
+            ? "CUDA cannot use device " + std::to_string(options.device) + " again after its fault (" + s.message
+                + "): counting on the CPU until HistoScope restarts"
+            : "CUDA device " + std::to_string(options.device) + " could not be used (" + s.message + "): counting on the CPU";
         return nullptr;
     }
     return backend;
 }
 
-CudaBackend::CudaBackend(int device, int cpuThreads) : m_device(device), m_cpuThreads(cpuThreads) {}
+CudaBackend::CudaBackend(int device, int cpuThreads) : m_device(device), m_health(device), m_cpuThreads(cpuThreads) {}
+
+CudaBackend::~CudaBackend() { m_teardown = m_health.hold(); }
+
+Status CudaBackend::injectFault()
+{
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    return launchFault(m_stream.get());
+}
 
 Status CudaBackend::init()
 {
@@ -71,22 +86,21 @@ Status CudaBackend::init()
     return Status::success();
 }
 
-cudaEvent_t CudaBackend::takeEvent()
+Status CudaBackend::takeEvent(cudaEvent_t& event)
 {
     if (m_eventsUsed == m_events.size()) {
         CudaEvent e;
-        if (!e.create())
-            return nullptr;
+        HS_TRY(e.create());
         m_events.push_back(std::move(e));
     }
-    return m_events[m_eventsUsed++].get();
+    event = m_events[m_eventsUsed++].get();
+    return Status::success();
 }
 
 Status CudaBackend::mark(Phase phase)
 {
-    cudaEvent_t event = takeEvent();
-    if (!event)
-        return Status::error(ErrorCode::CudaError, "cudaEventCreate failed");
+    cudaEvent_t event = nullptr;
+    HS_TRY(takeEvent(event));
     HS_CUDA_TRY(cudaEventRecord(event, m_stream.get()));
     m_marks.emplace_back(phase, event);
     return Status::success();
@@ -466,7 +480,10 @@ Status CudaBackend::allocateDevice(std::size_t bytes, std::shared_ptr<void>& dat
     HS_CUDA_TRY(cudaSetDevice(m_device));
     void* p = nullptr;
     HS_CUDA_TRY(cudaMalloc(&p, std::max<std::size_t>(bytes, 1)));
-    data = std::shared_ptr<void>(p, [](void* q) { cudaFree(q); });
+    data = std::shared_ptr<void>(p, [stamp = ContextStamp::current()](void* q) {
+        if (stamp.live())   // a reset context freed it already
+            reportRelease(cudaFree(q), "cudaFree of a DeviceArray");
+    });
     return Status::success();
 }
 
@@ -481,8 +498,9 @@ Status CudaBackend::readProbe(const void* d_data, std::size_t bytes, double& mil
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
     m_eventsUsed = 0;
-    cudaEvent_t begin = takeEvent();
-    cudaEvent_t end = takeEvent();
+    cudaEvent_t begin = nullptr, end = nullptr;
+    HS_TRY(takeEvent(begin));
+    HS_TRY(takeEvent(end));
     HS_CUDA_TRY(cudaEventRecord(begin, m_stream.get()));
     HS_TRY(launchReadProbe(d_data, bytes, m_probeSink.get<unsigned long long>(), {m_props, m_tuning, m_stream.get(), m_launchCache}));
     HS_CUDA_TRY(cudaEventRecord(end, m_stream.get()));

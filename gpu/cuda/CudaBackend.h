@@ -3,10 +3,13 @@
 #pragma once
 
 #include "../src/Backend.h"
+#include "DeviceHealth.h"
 #include "DeviceMemory.h"
 #include "Dispatch.h"
 
 #include <memory>
+#include <optional>
+#include <shared_mutex>
 #include <vector>
 
 namespace hs::detail {
@@ -14,6 +17,7 @@ namespace hs::detail {
 class CudaBackend final : public Backend {
 public:
     CudaBackend(int device, int cpuThreads);
+    ~CudaBackend() override;
     Status init();
 
     BackendKind kind() const override { return BackendKind::Cuda; }
@@ -28,6 +32,8 @@ public:
     Status allocateDevice(std::size_t bytes, std::shared_ptr<void>& data) override;
     Status copyToDevice(const void* host, std::size_t bytes, void* d_data) override;
     Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds) override;
+    Status call(const std::function<Status()>& work) override { return m_health.call(work); }
+    Status injectFault() override;
 
 private:
     struct Piece {
@@ -57,9 +63,12 @@ private:
     Status enqueueApplyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
                             unsigned char* output, std::size_t outputPitch);
     Status reserveSlots(int index, std::size_t words);
-    cudaEvent_t takeEvent();
+    Status takeEvent(cudaEvent_t& event);
 
+    // Declared first, so destroyed last: the context is held while the owners below release.
+    std::optional<std::shared_lock<std::shared_mutex>> m_teardown;
     int m_device;
+    DeviceHealth m_health;
     int m_cpuThreads;
     DeviceInfo m_info;
     DeviceProps m_props;

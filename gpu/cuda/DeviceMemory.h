@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CudaCheck.h"
+#include "DeviceHealth.h"
 
 #include <cstddef>
 #include <utility>
@@ -24,6 +25,7 @@ public:
         release();
         HS_CUDA_TRY(Alloc(&m_ptr, bytes));
         m_capacity = bytes;
+        m_stamp = ContextStamp::current();
         return Status::success();
     }
     template <typename T = void>
@@ -33,13 +35,14 @@ public:
 private:
     void release()
     {
-        if (m_ptr)
-            Free(m_ptr);
+        if (m_ptr && m_stamp.live())   // a reset context freed it already
+            reportRelease(Free(m_ptr), "freeing a device or pinned buffer");
         m_ptr = nullptr;
         m_capacity = 0;
     }
     void* m_ptr = nullptr;
     std::size_t m_capacity = 0;
+    ContextStamp m_stamp;
 };
 
 inline cudaError_t deviceAlloc(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
@@ -51,28 +54,46 @@ using PinnedBuffer = GrowingBuffer<pinnedAlloc, cudaFreeHost>;
 class CudaStream {
 public:
     CudaStream() = default;
-    ~CudaStream() { if (m_stream) cudaStreamDestroy(m_stream); }
+    ~CudaStream()
+    {
+        if (m_stream && m_stamp.live())
+            reportRelease(cudaStreamDestroy(m_stream), "cudaStreamDestroy");
+    }
     CudaStream(const CudaStream&) = delete;
     CudaStream& operator=(const CudaStream&) = delete;
-    Status create() { return cudaStatus(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking), "cudaStreamCreate"); }
+    Status create()
+    {
+        m_stamp = ContextStamp::current();
+        return cudaStatus(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    }
     cudaStream_t get() const { return m_stream; }
 
 private:
     cudaStream_t m_stream = nullptr;
+    ContextStamp m_stamp;
 };
 
 class CudaEvent {
 public:
     CudaEvent() = default;
-    ~CudaEvent() { if (m_event) cudaEventDestroy(m_event); }
-    CudaEvent(CudaEvent&& other) noexcept : m_event(std::exchange(other.m_event, nullptr)) {}
+    ~CudaEvent()
+    {
+        if (m_event && m_stamp.live())
+            reportRelease(cudaEventDestroy(m_event), "cudaEventDestroy");
+    }
+    CudaEvent(CudaEvent&& other) noexcept : m_event(std::exchange(other.m_event, nullptr)), m_stamp(other.m_stamp) {}
     CudaEvent(const CudaEvent&) = delete;
     CudaEvent& operator=(const CudaEvent&) = delete;
-    Status create() { return cudaStatus(cudaEventCreate(&m_event), "cudaEventCreate"); }
+    Status create()
+    {
+        m_stamp = ContextStamp::current();
+        return cudaStatus(cudaEventCreate(&m_event), "cudaEventCreate");
+    }
     cudaEvent_t get() const { return m_event; }
 
 private:
     cudaEvent_t m_event = nullptr;
+    ContextStamp m_stamp;
 };
 
 }  // namespace hs::detail

@@ -3,11 +3,15 @@
 // each piece uploaded if needed, counted by the chosen family, downloaded and widened to 64 bits.
 #include "../src/Histogram2DBackend.h"
 #include "CudaCheck.h"
+#include "DeviceHealth.h"
 #include "DeviceMemory.h"
 #include "kernels/Histogram2DKernels.h"
+#include "kernels/Kernels.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -102,6 +106,16 @@ private:
 
 class Cuda2DBackend final : public Backend2D {
 public:
+    explicit Cuda2DBackend(int device) : m_health(device) {}
+    ~Cuda2DBackend() override { m_teardown = m_health.hold(); }
+
+    Status call(const std::function<Status()>& work) override { return m_health.call(work); }
+    Status injectFault() override
+    {
+        HS_CUDA_TRY(cudaSetDevice(m_deviceOrdinal));
+        return launchFault(m_stream.get());
+    }
+
     Status init(const EngineOptions& options)
     {
         HS_CUDA_TRY(cudaSetDevice(options.device));
@@ -146,7 +160,16 @@ public:
             return Status::success();
         case Strategy::Shared: choice = {Strategy::Shared, "shared: " + sharedWhy}; return Status::success();
         case Strategy::GlobalAtomic: choice = {Strategy::GlobalAtomic, "global-atomic: one 32-bit atomic per run of equal cells"}; return Status::success();
-        case Strategy::Cub: choice = {Strategy::Cub, "cub: DeviceHistogram::HistogramEven over each sample's cell index"}; return Status::success();
+        case Strategy::Cub:
+            // CUB's DeviceHistogram keeps a global copy of every bin per block, indexed with 32-bit
+            // offsets: past 2^20 bins it writes out of bounds (an 8K parade's 5.9 M cells faulted
+            // the device). The same bound as the 1-D path's.
+            if (plan.map.numSlots > kCubMaxBins)
+                return Status::error(ErrorCode::UnsupportedStrategy,
+                                     "strategy 'cub' takes at most " + std::to_string(kCubMaxBins) + " cells (margins included), not "
+                                         + std::to_string(plan.map.numSlots) + ": use auto, shared or global-atomic");
+            choice = {Strategy::Cub, "cub: DeviceHistogram::HistogramEven over each sample's cell index"};
+            return Status::success();
         default: break;
         }
         return Status::error(ErrorCode::UnsupportedStrategy,
@@ -220,6 +243,10 @@ public:
     }
 
 private:
+    // Declared first, so destroyed last: the context is held while the owners below release.
+    std::optional<std::shared_lock<std::shared_mutex>> m_teardown;
+    DeviceHealth m_health;
+
     Launch2D launchFor(const Plan2D& plan, std::uint32_t* d_counts, const Region2D& region) const
     {
         Launch2D l;
@@ -254,9 +281,15 @@ std::unique_ptr<Backend2D> makeCuda2DBackend(const EngineOptions& options, std::
         why = "No CUDA device found: counting on the CPU";
         return nullptr;
     }
-    auto backend = std::make_unique<Cuda2DBackend>();
-    if (Status s = backend->init(options); !s) {
-        why = "CUDA device unusable (" + s.message + "): counting on the CPU";
+    if (Status s = DeviceHealth::recoverIfFaulted(options.device); !s) {
+        why = "CUDA device faulted and could not be reset (" + s.message + "): counting on the CPU";
+        return nullptr;
+    }
+    auto backend = std::make_unique<Cuda2DBackend>(options.device);
+    if (Status s = backend->call([&] { return backend->init(options); }); !s) {
+        why = DeviceHealth::wasReset(options.device)
+            ? "CUDA cannot use the device again after its fault (" + s.message + "): counting on the CPU until HistoScope restarts"
+            : "CUDA device unusable (" + s.message + "): counting on the CPU";
         return nullptr;
     }
     return backend;

@@ -21,6 +21,11 @@ Status Backend::readProbe(const void*, std::size_t, double&)
     return Status::error(ErrorCode::NoDevice, "no CUDA device: the read probe needs one");
 }
 
+Status Backend::injectFault()
+{
+    return Status::error(ErrorCode::DeviceLost, "the device faulted (injected by the test hook)");
+}
+
 }  // namespace detail
 
 }  // namespace hs

@@ -7,6 +7,8 @@
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"
 
+#include <functional>
+
 namespace hs::detail {
 
 class Backend {
@@ -31,6 +33,13 @@ public:
     virtual Status allocateDevice(std::size_t bytes, std::shared_ptr<void>& data);
     virtual Status copyToDevice(const void* host, std::size_t bytes, void* d_data);
     virtual Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds);
+
+    // Every working call of the facade runs through here: the CUDA backend holds its device's
+    // context for the call, refuses a context reset since it was made, and notes a fault.
+    virtual Status call(const std::function<Status()>& work) { return work(); }
+    // The test hook's fault (FaultInjection.h): a GPU launches a kernel that writes out of bounds;
+    // the CPU has no device to lose, so it only answers as one that was lost.
+    virtual Status injectFault();
 };
 
 // The reason a result carries when the caller named its strategy.

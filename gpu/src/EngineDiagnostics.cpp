@@ -10,7 +10,7 @@ Status allocateDevice(HistogramEngine& engine, std::size_t bytes, DeviceArray& a
     if (Status s = impl.enter(); !s)
         return s;
     std::shared_ptr<void> data;
-    if (Status s = impl.backend->allocateDevice(bytes, data); !s)
+    if (Status s = impl.run([&] { return impl.backend->allocateDevice(bytes, data); }, false); !s)
         return s;
     detail::EngineAccess::adopt(array, std::move(data), bytes);
     return Status::success();
@@ -24,7 +24,7 @@ Status copyToDevice(HistogramEngine& engine, const void* host, std::size_t bytes
     if (!array || array.size() < bytes)
         if (Status s = allocateDevice(engine, bytes, array); !s)
             return s;
-    return impl.backend->copyToDevice(host, bytes, array.data());
+    return impl.run([&] { return impl.backend->copyToDevice(host, bytes, array.data()); }, false);
 }
 
 Status readProbe(HistogramEngine& engine, const void* d_data, std::size_t bytes, double& milliseconds)
@@ -34,7 +34,7 @@ Status readProbe(HistogramEngine& engine, const void* d_data, std::size_t bytes,
         return s;
     if (impl.pending)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() before the read probe");
-    return impl.backend->readProbe(d_data, bytes, milliseconds);
+    return impl.run([&] { return impl.backend->readProbe(d_data, bytes, milliseconds); }, false);
 }
 
 }  // namespace hs

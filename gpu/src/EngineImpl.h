@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Backend.h"
+#include "FaultInjection.h"
 
 #include <atomic>
 #include <memory>
@@ -18,18 +19,33 @@ public:
     Status pendingStatus;
 
     // Binds the engine to the calling thread on first use; WrongThread from any other thread.
+    // DeviceLost once the engine's device has faulted: nothing is counted on it again.
     Status enter()
     {
         const std::thread::id self = std::this_thread::get_id();
         std::thread::id expected{};
-        if (m_owner.compare_exchange_strong(expected, self) || expected == self)
-            return Status::success();
-        return Status::error(ErrorCode::WrongThread,
-                             "this HistogramEngine belongs to another thread: use one engine per thread");
+        if (!m_owner.compare_exchange_strong(expected, self) && expected != self)
+            return Status::error(ErrorCode::WrongThread,
+                                 "this HistogramEngine belongs to another thread: use one engine per thread");
+        if (!m_lostCause.empty())
+            return Status::error(ErrorCode::DeviceLost, m_lostCause + "; this engine counts no more: build a new one");
+        return Status::success();
+    }
+
+    // A working call on the backend. `counts`: one the test hook may make fault. A DeviceLost
+    // answer makes the engine lost for good.
+    Status run(const std::function<Status()>& work, bool counts = true)
+    {
+        Status s = counts && detail::takeInjectedFault() ? backend->call([this] { return backend->injectFault(); })
+                                                         : backend->call(work);
+        if (s.code == ErrorCode::DeviceLost && m_lostCause.empty())
+            m_lostCause = s.message;
+        return s;
     }
 
 private:
     std::atomic<std::thread::id> m_owner{};
+    std::string m_lostCause;   // empty while the device is healthy
 };
 
 namespace detail {

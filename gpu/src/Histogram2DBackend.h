@@ -5,6 +5,7 @@
 #include "Histogram2DPlan.h"
 #include "histoscope/Histogram2D.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,12 @@ public:
     virtual Status choose(const Plan2D& plan, Strategy requested, StrategyChoice& choice) = 0;
     // Adds the plan's counts to `slots` (plan.map.numSlots host counters) with a chosen strategy.
     virtual Status count(const Plan2D& plan, Strategy strategy, std::uint64_t* slots, PhaseTimings& timings) = 0;
+    // As Backend::call and Backend::injectFault (Backend.h).
+    virtual Status call(const std::function<Status()>& work) { return work(); }
+    virtual Status injectFault()
+    {
+        return Status::error(ErrorCode::DeviceLost, "the device faulted (injected by the test hook)");
+    }
 };
 
 std::unique_ptr<Backend2D> makeCpu2DBackend(int threads);

@@ -1,5 +1,6 @@
 #include "histoscope/Histogram2D.h"
 
+#include "FaultInjection.h"
 #include "Histogram2DBackend.h"
 #include "Try.h"
 
@@ -18,10 +19,12 @@ public:
     {
         const std::thread::id self = std::this_thread::get_id();
         std::thread::id expected{};
-        if (m_owner.compare_exchange_strong(expected, self) || expected == self)
-            return Status::success();
-        return Status::error(ErrorCode::WrongThread,
-                             "this Histogram2DEngine belongs to another thread: use one engine per thread");
+        if (!m_owner.compare_exchange_strong(expected, self) && expected != self)
+            return Status::error(ErrorCode::WrongThread,
+                                 "this Histogram2DEngine belongs to another thread: use one engine per thread");
+        if (!m_lostCause.empty())
+            return Status::error(ErrorCode::DeviceLost, m_lostCause + "; this engine counts no more: build a new one");
+        return Status::success();
     }
 
     // Counts the plan with the resolved strategy into result's grids: replacing them, or adding
@@ -35,7 +38,12 @@ public:
         m_slots.resize(plan.map.numSlots);
         detail::zeroCounts(m_slots.data(), m_slots.size());
         PhaseTimings timings;
-        HS_TRY(backend->count(plan, choice.strategy, m_slots.data(), timings));
+        Status counted = detail::takeInjectedFault()
+            ? backend->call([backend] { return backend->injectFault(); })
+            : backend->call([&] { return backend->count(plan, choice.strategy, m_slots.data(), timings); });
+        if (counted.code == ErrorCode::DeviceLost)
+            m_lostCause = counted.message;   // the engine is lost for good, as HistogramEngine's
+        HS_TRY(counted);
         detail::unpackGrid2D(plan, m_slots.data(), result, add);
         result.strategyRan = choice.strategy;
         result.strategyReason = choice.reason;
@@ -63,6 +71,7 @@ public:
 private:
     std::atomic<std::thread::id> m_owner{};
     std::vector<std::uint64_t> m_slots;
+    std::string m_lostCause;   // empty while the device is healthy
 };
 
 Histogram2DEngine::Histogram2DEngine(EngineOptions options) : m_impl(std::make_unique<Impl>())

@@ -116,7 +116,7 @@ HistogramEngine::~HistogramEngine()
 {
     if (m_impl->pending) {
         HistogramResult discarded;
-        m_impl->backend->finish(discarded, false);
+        m_impl->run([&] { return m_impl->backend->finish(discarded, false); }, false);
     }
 }
 
@@ -145,8 +145,9 @@ Status HistogramEngine::submit(const HistogramRequest& request)
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
     HS_TRY(checkStrategyAvailable(request.strategy, request, *m_impl->backend));
-    m_impl->pendingStatus = m_impl->backend->submit(plan, request.strategy);
-    m_impl->pending = true;
+    m_impl->pendingStatus = m_impl->run([&] { return m_impl->backend->submit(plan, request.strategy); });
+    // A lost device has nothing in flight to drain.
+    m_impl->pending = m_impl->pendingStatus.code != ErrorCode::DeviceLost;
     return m_impl->pendingStatus;
 }
 
@@ -156,7 +157,7 @@ Status HistogramEngine::finish(HistogramResult& result, bool accumulate)
     if (!m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "nothing was submitted");
     m_impl->pending = false;
-    Status s = m_impl->backend->finish(result, accumulate);
+    Status s = m_impl->run([&] { return m_impl->backend->finish(result, accumulate); }, false);
     return m_impl->pendingStatus ? s : m_impl->pendingStatus;
 }
 
@@ -213,7 +214,7 @@ Status HistogramEngine::equalize(const ImageView& image, void* output, std::size
     HS_TRY(prepareOutput(image, plan, output, outputStrideBytes, "equalization", outStride));
     if (m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
-    return m_impl->backend->equalize(plan, static_cast<unsigned char*>(output), outStride, result);
+    return m_impl->run([&] { return m_impl->backend->equalize(plan, static_cast<unsigned char*>(output), outStride, result); });
 }
 
 Status HistogramEngine::applyLuts(const ImageView& image, const std::vector<std::vector<std::uint32_t>>& luts,
@@ -243,7 +244,7 @@ Status HistogramEngine::applyLuts(const ImageView& image, const std::vector<std:
     if (m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
     PhaseTimings measured;
-    HS_TRY(m_impl->backend->applyLuts(plan, luts, static_cast<unsigned char*>(output), outStride, measured));
+    HS_TRY(m_impl->run([&] { return m_impl->backend->applyLuts(plan, luts, static_cast<unsigned char*>(output), outStride, measured); }));
     if (timings)
         *timings = measured;
     return Status::success();
@@ -257,7 +258,7 @@ Status HistogramEngine::chooseStrategy(const HistogramRequest& request, Strategy
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
     HS_TRY(checkStrategyAvailable(request.strategy, request, *m_impl->backend));
-    return m_impl->backend->chooseStrategy(plan, request.strategy, choice);
+    return m_impl->run([&] { return m_impl->backend->chooseStrategy(plan, request.strategy, choice); }, false);
 }
 
 Strategy HistogramEngine::chooseStrategy(const HistogramRequest& request)

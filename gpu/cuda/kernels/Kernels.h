@@ -43,6 +43,10 @@ Status launchEqualizeLut(const SlotMap& map, const unsigned long long* d_slots, 
 Status launchApplyLut(SampleType type, int channels, const SampleGrid& in, unsigned char* d_out, std::size_t outPitch,
                       const SlotMap& map, const std::uint32_t* d_luts, std::uint32_t levels, const LaunchContext& ctx);
 
+// The test hook's fault: one kernel that writes to an address no allocation holds, so the
+// context takes the sticky cudaErrorIllegalAddress a real bug would give. Waits for it, and
+// returns the DeviceLost it caused.
+Status launchFault(cudaStream_t stream);
 Status launchReadProbe(const void* d_data, std::size_t bytes, unsigned long long* d_sink,
                        const LaunchContext& ctx);
 

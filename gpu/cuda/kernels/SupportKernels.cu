@@ -67,4 +67,14 @@ Status launchReadProbe(const void* d_data, std::size_t bytes, unsigned long long
     return lastLaunchStatus("readProbeKernel");
 }
 
+__global__ void faultKernel(unsigned* d_nowhere) { d_nowhere[threadIdx.x] = threadIdx.x; }
+
+Status launchFault(cudaStream_t stream)
+{
+    // The first page of the address space is never mapped: a write there always faults.
+    faultKernel<<<1, 32, 0, stream>>>(reinterpret_cast<unsigned*>(std::uintptr_t(256)));
+    HS_TRY(lastLaunchStatus("faultKernel"));
+    return cudaStatus(cudaStreamSynchronize(stream), "cudaStreamSynchronize after the injected fault");
+}
+
 }  // namespace hs::detail

@@ -153,6 +153,10 @@ enum class ErrorCode {
     OutOfMemory,
     CudaError,
     WrongThread,   // the engine belongs to another thread (see HistogramEngine.h)
+    // The device faulted (a sticky CUDA error, or its context was reset after another engine's
+    // fault): this engine counts nothing more. Build a new engine; its constructor resets a
+    // faulted device once, and falls back to the CPU when that fails.
+    DeviceLost,
 };
 
 struct Status {
