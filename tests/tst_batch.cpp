@@ -38,6 +38,8 @@ private slots:
     void equalizedImagesAndPlots();
     void interruptedRunLeavesValidOutput_data();
     void interruptedRunLeavesValidOutput();
+    void deviceFaultMidBatchIsSurvived_data();
+    void deviceFaultMidBatchIsSurvived();
 
 private:
     struct Run {
@@ -45,7 +47,8 @@ private:
         QByteArray out;
         QByteArray err;
     };
-    Run cli(const QStringList& args);
+    // `faultCalls`: HISTOSCOPE_TEST_DEVICE_LOST, the engine calls that fault as a lost GPU would.
+    Run cli(const QStringList& args, const QString& faultCalls = {});
     static QList<QJsonObject> records(const QByteArray& jsonl);
     // Reference counts of a file, frames summed, keyed by channel name.
     QMap<QString, QVector<qint64>> reference(const QString& path, int bins = 256);
@@ -55,9 +58,14 @@ private:
     bool m_haveVideo = false;
 };
 
-TestBatch::Run TestBatch::cli(const QStringList& args)
+TestBatch::Run TestBatch::cli(const QStringList& args, const QString& faultCalls)
 {
     QProcess p;
+    if (!faultCalls.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HISTOSCOPE_TEST_DEVICE_LOST"), faultCalls);
+        p.setProcessEnvironment(env);
+    }
     p.start(QStringLiteral(HISTOSCOPE_CLI), args);
     if (!p.waitForFinished(120000))
         return {};
@@ -362,4 +370,63 @@ void TestBatch::interruptedRunLeavesValidOutput()
 }
 
 QTEST_GUILESS_MAIN(TestBatch)
+void TestBatch::deviceFaultMidBatchIsSurvived_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("faultCalls");
+    QTest::addColumn<bool>("perFrame");
+    QTest::newRow("one thread, the second file's count faults") << QStringList{"-j", "1"} << "2" << false;
+    QTest::newRow("two threads, the third count faults") << QStringList{"-j", "2"} << "3" << false;
+    QTest::newRow("the rebuilt engine faults too") << QStringList{"-j", "1"} << "2,3" << false;
+    QTest::newRow("per frame, mid-video") << QStringList{"-j", "1", "--per-frame"} << "3" << true;
+}
+
+// A lost device mid-batch (the test hook makes the engine answer as a faulted GPU does, and stay
+// lost): the batch goes on, the file that faulted is counted again on the rebuilt engine, every
+// count is exact, nothing is written twice, and stderr and the records say what happened.
+void TestBatch::deviceFaultMidBatchIsSurvived()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, faultCalls);
+    QFETCH(bool, perFrame);
+    if (perFrame && !m_haveVideo)
+        QSKIP("no MJPEG writer");
+    const QStringList inputs = perFrame ? QStringList{m_root + "/2024/clip.avi"} : QStringList{"--recursive", m_root};
+    const Run clean = cli(QStringList{"batch", "--cpu"} + args + inputs);
+    const Run faulted = cli(QStringList{"batch", "--cpu"} + args + inputs, faultCalls);
+    QCOMPARE(faulted.exitCode, clean.exitCode);   // the bad files still fail, and only they
+    QVERIFY2(faulted.err.contains("faulted"), faulted.err.constData());
+    QVERIFY2(faulted.err.contains("counting continues on the CPU"), faulted.err.constData());
+    const QList<QJsonObject> want = records(clean.out);
+    const QList<QJsonObject> got = records(faulted.out);
+    QCOMPARE(got.size(), want.size());   // none lost, none written twice
+    QSet<QString> keys;
+    bool noticed = false;
+    for (const QJsonObject& r : got) {
+        const QString key = r["file"].toString() + "/" + r["channel"].toString() + "/" + QString::number(r["frame"].toInt(-1));
+        QVERIFY2(!keys.contains(key), qPrintable(key));
+        keys << key;
+        const auto expected = reference(r["file"].toString());
+        const QJsonArray counts = r["counts"].toArray();
+        if (!perFrame) {
+            const QVector<qint64> v = expected.value(r["channel"].toString());
+            QCOMPARE(counts.size(), v.size());
+            for (int b = 0; b < counts.size(); ++b)
+                QCOMPARE(counts[b].toInteger(), v[b]);
+        }
+        for (const QJsonValue& w : r["warnings"].toArray())
+            noticed |= w.toString().contains("faulted");
+    }
+    if (perFrame) {
+        QVector<qint64> blueSum(256, 0);
+        for (const QJsonObject& r : got)
+            if (r["channel"].toString() == "B")
+                for (int b = 0; b < 256; ++b)
+                    blueSum[b] += r["counts"].toArray()[b].toInteger();
+        QCOMPARE(blueSum, reference(m_root + "/2024/clip.avi").value("B"));
+    } else {
+        QVERIFY(noticed);   // the recounted file's records say what happened
+    }
+}
+
 #include "tst_batch.moc"

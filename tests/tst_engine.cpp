@@ -4,6 +4,7 @@
 #include "gpu/testing/TestCases.h"
 
 #include "histoscope/EngineDiagnostics.h"
+#include "histoscope/Histogram2D.h"
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/ReferenceHistogram.h"
 
@@ -25,6 +26,8 @@ private slots:
     void gpuStrategyWithoutDeviceIsAnError();
     void submitFinishFromWorkerThread();
     void anotherThreadIsRefused();
+    void lostDeviceStaysLost_data();
+    void lostDeviceStaysLost();
     void readProbeWaitsForFinish();
     void strategyRecordsWhatRanAndWhy();
     void integerRangeBinning_data();
@@ -166,7 +169,8 @@ void TestEngine::anotherThreadIsRefused()
         Status computed, submitted, accumulated, copied;
         Strategy chosen = Strategy::Cpu;
         std::uint64_t samplesAfter = 0;
-        bool readOnlyAnswered = false;
+        bool hasGpu = false;
+        std::string notice;
     };
     // A thread of its own: a QFuture's result() may run the task on the waiting thread itself.
     Seen seen;
@@ -180,7 +184,8 @@ void TestEngine::anotherThreadIsRefused()
         DeviceArray array;
         s.copied = copyToDevice(engine, data.data(), data.size(), array);
         s.samplesAfter = theirs.samples;
-        s.readOnlyAnswered = engine.hasGpu() || !engine.notice().empty();
+        s.hasGpu = engine.hasGpu();     // read-only members answer from any thread
+        s.notice = engine.notice();
     });
     other.join();
     for (const Status* s : {&seen.computed, &seen.submitted, &seen.accumulated, &seen.copied})
@@ -188,7 +193,10 @@ void TestEngine::anotherThreadIsRefused()
     QVERIFY(QString::fromStdString(seen.computed.message).contains("another thread"));
     QCOMPARE(int(seen.chosen), int(Strategy::Auto));
     QCOMPARE(seen.samplesAfter, testing::poisonedResult().samples);  // the result was left alone
-    QVERIFY(seen.readOnlyAnswered);
+    QCOMPARE(seen.hasGpu, engine.hasGpu());   // the same answers as on the owner's thread
+    QCOMPARE(seen.notice, engine.notice());
+    QCOMPARE(engine.hasGpu(), HistogramEngine::cudaDeviceCount() > 0);
+    QVERIFY(engine.hasGpu() || engine.notice().find("CPU") != std::string::npos);
     QVERIFY(engine.compute(request, mine).ok());  // still this thread's engine
     QCOMPARE(mine.channels.at(0).counts[17], std::uint64_t(data.size()));
 }
@@ -296,4 +304,58 @@ void TestEngine::floatEdgesAndSpecials()
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
+void TestEngine::lostDeviceStaysLost_data()
+{
+    // A GPU row would cost this process its device for good (CUDA refuses a device after a
+    // sticky fault): `histoscope-bench fault` proves the GPU path in a process of its own.
+    QTest::addColumn<bool>("useGpu");
+    QTest::newRow("CPU engine") << false;
+}
+
+// The test hook's fault: the call answers DeviceLost, every later call of that engine too
+// (as after a sticky CUDA error), the result is left alone, and a new engine counts exactly.
+void TestEngine::lostDeviceStaysLost()
+{
+    QFETCH(bool, useGpu);
+    std::mt19937_64 rng = testing::caseRng(testing::runSeed(), "lost");
+    std::vector<std::uint8_t> data(6000);
+    for (std::uint8_t& v : data)
+        v = std::uint8_t(rng());
+    const HistogramRequest request = makeRequest(keysView(data.data(), data.size(), SampleType::U8), defaultBinning(SampleType::U8));
+    HistogramResult expected;
+    QVERIFY(referenceHistogram(request, expected).ok());
+    HistogramEngine engine(EngineOptions{useGpu});
+    Histogram2DEngine scopes(EngineOptions{useGpu});
+    injectDeviceLost({1, 3});
+    HistogramResult result = testing::poisonedResult();
+    QCOMPARE(int(engine.compute(request, result).code), int(ErrorCode::DeviceLost));
+    QCOMPARE(result.samples, testing::poisonedResult().samples);   // left alone
+    QCOMPARE(int(engine.compute(request, result).code), int(ErrorCode::DeviceLost));   // not a counted call: lost
+    QCOMPARE(int(engine.accumulate(request, result).code), int(ErrorCode::DeviceLost));
+    std::vector<std::uint8_t> out(data.size());
+    EqualizeResult eq;
+    QCOMPARE(int(engine.equalize(keysView(data.data(), data.size(), SampleType::U8), out.data(), 0, eq).code),
+             int(ErrorCode::DeviceLost));
+    HistogramEngine rebuilt(EngineOptions{useGpu});
+    result = testing::poisonedResult();
+    QVERIFY(rebuilt.compute(request, result).ok());   // call 2
+    QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
+    // The 2-D engine the same way (call 3).
+    ImageView rgb = keysView(data.data(), data.size(), SampleType::U8);
+    rgb.channels = 3;
+    rgb.width = std::int64_t(data.size() / 3);
+    const Histogram2DRequest parade = paradeRequest(rgb, {0, 1, 2});
+    Histogram2DResult grid;
+    QCOMPARE(int(scopes.compute(parade, grid).code), int(ErrorCode::DeviceLost));
+    QCOMPARE(int(scopes.compute(parade, grid).code), int(ErrorCode::DeviceLost));
+    injectDeviceLost({});
+    Histogram2DEngine scopesAgain(EngineOptions{useGpu});
+    Histogram2DResult expectedGrid;
+    QVERIFY(referenceHistogram2D(parade, expectedGrid).ok());
+    QVERIFY(scopesAgain.compute(parade, grid).ok());
+    QCOMPARE(grid.histograms.size(), expectedGrid.histograms.size());
+    for (std::size_t i = 0; i < grid.histograms.size(); ++i)
+        QVERIFY(grid.histograms[i].grid == expectedGrid.histograms[i].grid);
+}
+
 #include "tst_engine.moc"

@@ -14,6 +14,7 @@
 
 #include "TestSupport.h"
 
+#include "histoscope/EngineDiagnostics.h"
 #include "histoscope/HistogramEngine.h"
 
 #include <QApplication>
@@ -41,6 +42,8 @@
 
 using namespace testsupport;
 
+Q_DECLARE_METATYPE(std::vector<std::uint64_t>)
+
 class TestMainWindow : public QObject {
     Q_OBJECT
 
@@ -54,6 +57,8 @@ private slots:
     void settingsPanelDrivesTheHistogram();
     void timingPanelShowsMeasuredPhasesOnly();
     void playsAGeneratedVideoToItsLastFrame();
+    void gpuFaultDuringPlaybackIsSurvived_data();
+    void gpuFaultDuringPlaybackIsSurvived();
     void badFileShowsACompactError();
     void truncatedFileKeepsAVisibleWarning();
     void errorBannerClearsWhenItsCauseIsGone();
@@ -235,6 +240,61 @@ void TestMainWindow::playsAGeneratedVideoToItsLastFrame()
     m_window->media()->seek(0);
     QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.frameIndex == 0; }));
     QVERIFY(!m_window->media()->isPlaying());
+}
+
+void TestMainWindow::gpuFaultDuringPlaybackIsSurvived_data()
+{
+    QTest::addColumn<std::vector<std::uint64_t>>("faultCalls");
+    QTest::addColumn<QString>("continues");
+    QTest::newRow("a count faults mid-playback") << std::vector<std::uint64_t>{7} << QStringLiteral("counting continues");
+    QTest::newRow("the rebuilt engine faults too") << std::vector<std::uint64_t>{7, 8}
+                                                   << QStringLiteral("since the rebuilt engine faulted too");
+}
+
+// The engine answers as a faulted GPU does (the test hook) while a video plays: the worker
+// rebuilds it, the status line and the notice strip say so, playback goes on to the last frame,
+// and every frame shown after the fault is counted exactly.
+void TestMainWindow::gpuFaultDuringPlaybackIsSurvived()
+{
+    QFETCH(std::vector<std::uint64_t>, faultCalls);
+    QFETCH(QString, continues);
+    const QString path = m_dir.filePath("fault.avi");
+    {
+        cv::VideoWriter writer(path.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 30.0, cv::Size(64, 48));
+        if (!writer.isOpened())
+            QSKIP("no MJPEG/AVI writer in this OpenCV build");
+        for (int i = 0; i < 24; ++i) {
+            cv::Mat noise(48, 64, CV_8UC3);
+            cv::randu(noise, cv::Scalar::all(0), cv::Scalar::all(256));
+            writer.write(noise);
+        }
+    }
+    QSignalSpy noticed(m_window.get(), &MainWindow::deviceNoticeShown);
+    QSignalSpy ended(m_window->media(), &MediaController::endOfStream);
+    m_window->openPath(path);
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.frameIndex == 0; }));
+    hs::injectDeviceLost(faultCalls);   // counted from here: each frame is two counts (channels, luma)
+    m_window->media()->play();
+    QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(noticed.count() >= 1, 10000);
+    hs::injectDeviceLost({});
+    const QString notice = noticed.first().at(0).toString();
+    QVERIFY2(notice.contains("faulted") && notice.contains(continues), qPrintable(notice));
+    QVERIFY(m_window->deviceNotices().contains(notice));
+    QCOMPARE(m_window->statusBar()->currentMessage(), notice);
+    // The app kept drawing: the last frame is shown, counted exactly against the decoded pixels.
+    const SnapshotPtr last = waitForSnapshot([](const HistogramSnapshot& s) { return s.frameIndex == 23; });
+    QVERIFY(last);
+    QVERIFY2(!last->error.isError(), qPrintable(last->error.message()));
+    const Frame& f = last->frame;
+    QVector<double> red(256, 0.0);
+    const int r = f.storageIndexOfDisplayChannel(0);
+    for (qint64 y = 0; y < f.height(); ++y)
+        for (qint64 x = 0; x < f.width(); ++x)
+            red[sampleAt(f, x, y, r)] += 1;
+    const HistogramDisplay& display = m_window->histogramView()->display();
+    QCOMPARE(display.series[0].name, QStringLiteral("R"));
+    QCOMPARE(display.series[0].counts, red);
 }
 
 void TestMainWindow::badFileShowsACompactError()

@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -73,7 +74,10 @@ TrendScanner::TrendScanner(QObject* parent) : QObject(parent)
 TrendScanner::~TrendScanner()
 {
     cancel();
-    m_future.waitForFinished();
+    // Every pass ever started, not only the newest: an older one may still be winding down, and
+    // it talks to this object until it ends.
+    for (QFuture<Error>& pass : m_passes)
+        pass.waitForFinished();
 }
 
 void TrendScanner::cancel()
@@ -82,28 +86,33 @@ void TrendScanner::cancel()
         m_cancel->store(true);
 }
 
+bool TrendScanner::isRunning() const
+{
+    return std::any_of(m_passes.begin(), m_passes.end(), [](const QFuture<Error>& f) { return f.isRunning(); });
+}
+
 quint64 TrendScanner::start(const QString& path, const HistogramSettings& settings, std::optional<hs::Rect> roi)
 {
     cancel();
+    m_passes.erase(std::remove_if(m_passes.begin(), m_passes.end(), [](const QFuture<Error>& f) { return f.isFinished(); }),
+                   m_passes.end());
     const quint64 scan = ++m_scan;
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancelled;
-    // The pass owns its source and its engine (created, used and destroyed on its pool thread);
-    // it talks back only through queued invocations on this object.
-    m_future = QtConcurrent::run([this, scan, cancelled, path, settings, roi] {
+    // The pass owns its source and its engine holder (created, used and destroyed on its pool
+    // thread); batches come back as queued invocations on this object (which waits for every
+    // pass before it goes), and the end as a continuation on this object's thread.
+    auto pass = QtConcurrent::run([this, scan, cancelled, path, settings, roi]() -> Error {
         auto answer = [this, scan](QVector<FrameTrend> batch, qint64 done, qint64 total) {
             QMetaObject::invokeMethod(this, [this, scan, batch, done, total] { emit progress(scan, batch, done, total); },
                                       Qt::QueuedConnection);
-        };
-        auto finish = [this, scan](const Error& error) {
-            QMetaObject::invokeMethod(this, [this, scan, error] { emit finished(scan, error); }, Qt::QueuedConnection);
         };
         try {
             Error error;
             std::unique_ptr<FrameSource> source = openFrameSource(path, std::nullopt, error);
             if (!source)
-                return finish(error);
-            hs::HistogramEngine engine(hs::EngineOptions{settings.counting.useGpu});
+                return error;
+            EngineHolder<hs::HistogramEngine> holder;
             const qint64 total = source->frameCount();
             QVector<FrameTrend> batch;
             QElapsedTimer sinceSent;
@@ -114,18 +123,18 @@ quint64 TrendScanner::start(const QString& path, const HistogramSettings& settin
                 Error readError;
                 if (!source->next(frame, readError)) {
                     answer(batch, index, total);
-                    return finish(readError);
+                    return readError;
                 }
-                HistogramJob job{frame, settings, roi, 0, index, 0};
-                HistogramSnapshot snapshot;
-                snapshot.frame = frame;
-                snapshot.frameIndex = index;
-                countSnapshot(engine, job, snapshot);
-                if (snapshot.error.isError()) {
+                const HistogramJob job{frame, settings, roi, 0, index, 0};
+                // After a GPU fault the holder counts the frame again on its rebuilt engine.
+                const std::shared_ptr<HistogramSnapshot> snapshot = holder.run(
+                    settings.counting.useGpu, [&](hs::HistogramEngine& engine) { return countJob(engine, job); },
+                    [](const std::shared_ptr<HistogramSnapshot>& s) { return deviceFaultOf(s->error); });
+                if (snapshot->error.isError()) {
                     answer(batch, index, total);
-                    return finish(snapshot.error);
+                    return snapshot->error;
                 }
-                if (const auto t = frameTrendOf(snapshot))
+                if (const auto t = frameTrendOf(*snapshot))
                     batch.append(*t);
                 ++index;
                 if (sinceSent.elapsed() >= 100) {   // a batch ten times a second, not a signal per frame
@@ -133,10 +142,14 @@ quint64 TrendScanner::start(const QString& path, const HistogramSettings& settin
                     sinceSent.restart();
                 }
             }
-            finish(Error::make(ErrorKind::InvalidInput, path, QStringLiteral("the pass was cancelled")));
+            return Error::make(ErrorKind::InvalidInput, path, QStringLiteral("the pass was cancelled"));
         } catch (const std::exception& e) {
-            finish(Error::make(ErrorKind::DecodeFailed, path, QString::fromUtf8(e.what()).trimmed()));
+            return Error::make(ErrorKind::DecodeFailed, path, QString::fromUtf8(e.what()).trimmed());
         }
     });
+    // Not kept: the destructor waits for the pass itself, never for this continuation (which needs
+    // this thread); Qt cancels it if this object goes first.
+    pass.then(this, [this, scan](const Error& error) { emit finished(scan, error); });
+    m_passes.append(pass);
     return scan;
 }

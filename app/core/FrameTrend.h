@@ -30,13 +30,13 @@ class TrendScanner : public QObject {
 
 public:
     explicit TrendScanner(QObject* parent = nullptr);
-    ~TrendScanner() override;   // cancels and waits for the pass (it never waits on this thread)
+    ~TrendScanner() override;   // cancels and waits for every pass (none waits on this thread)
 
     // Opens `path` again and counts every frame off this thread; a running pass is cancelled.
     // Returns the pass's id, which its signals carry.
     quint64 start(const QString& path, const HistogramSettings& settings, std::optional<hs::Rect> roi);
     void cancel();
-    bool isRunning() const { return m_future.isRunning(); }
+    bool isRunning() const;
 
 signals:
     // A batch of frames, in order; `done` frames so far of `total` (-1: unknown).
@@ -44,7 +44,7 @@ signals:
     void finished(quint64 scan, const Error& error);   // error unset: every frame was counted
 
 private:
-    QFuture<void> m_future;
+    QList<QFuture<Error>> m_passes;   // every pass not known to have ended
     std::shared_ptr<std::atomic<bool>> m_cancel;
     quint64 m_scan = 0;
 };
