@@ -13,64 +13,77 @@
 
 namespace hs::detail {
 
+// Each field named, with the round-1 default; an architecture's row names only what it changes
+// (CUB's policy structs are the model).
 struct ArchTuning {
-    int computeMajor;
+    int computeMajor = 7;
     // Block-private families (shared, warp-aggregated, replicated, run-length, large-bins).
     // sm_90: 1,024 halves the blocks, and so the merges, against 512: 32,768 bins 0.066 -> 0.049 ms,
     // 4,096 bins 0.039 -> 0.034 ms, 256 bins unchanged (full-v3, TUNE_THREADS sweep).
-    int privatizedThreads;
+    int privatizedThreads = 256;
     // `global-atomic` and the one-thread-per-pixel helpers (CUB's slot conversion and merge, the
     // out-of-range pass, the LUT apply): no shared memory, so block size only sets the grid's
     // granularity. 256 is the round-1 default, not swept; the grid is persistent either way.
-    int simpleThreads;
+    int simpleThreads = 256;
     // The read probe: 512 threads, four 16-byte loads in flight each, a persistent grid: about
     // 3.1 TB/s on 64 MiB including the launch (final run). Not swept; a weaker probe would only
     // flatter every ratio, so any change must raise its bandwidth.
-    int probeThreads;
+    int probeThreads = 512;
     // `replicated`: sub-histograms per block, at most one per lane (32 puts each lane in its own bank).
-    int replicasMax;
+    int replicasMax = 32;
     // `large-bins` beyond opt-in shared memory: direct-mapped shared hot-slot cache, a power of two.
     // 8,192 entries take 64 KiB with their keys, leaving room for three blocks per SM on sm_90
     // (65,536 bins 90 % hot: 0.042 ms, single value 0.031 ms, final run); not swept.
-    int hotCacheEntries;
+    int hotCacheEntries = 4096;
     // `auto`: slot counts up to this stay in the default 48 KiB (`shared`): best or within the
     // spread at 16, 256 and 4,096 bins on every distribution (final run).
-    unsigned autoSharedSlotsMax;
+    unsigned autoSharedSlotsMax = 12288;
     // `auto` beyond opt-in shared memory: the sampled top-slot share from which the hot cache
     // beats tiles; 65,536-bin Zipf (top share ~9 %) tiles at 0.082 ms against 0.106 for the
     // cache, 90 % hot caches at 0.042 against 0.071 ms (final run).
-    double autoHotCacheShare;
+    double autoHotCacheShare = 0.25;
     // `auto` beyond opt-in shared memory, below that share: up to this many tiles of opt-in memory
     // (one pass over the input each) beat the hot cache: 65,536 bins (2 tiles) 0.086 against
     // 0.210 ms uniform, 100,000 bins (2) 0.107 against 0.201, 131,072-id Zipf tokens (3) 0.454
     // against 0.605; at 1,000,000 bins (18 tiles) the hot cache wins, 0.124 against 0.702 Zipf
     // (issue12-explore run, with the limit at 2). More tiles go to the hot cache when the sampled hot set holds at least
     // autoHotSetShare of the samples, else to plain global atomics.
-    int autoTilesMax;
-    double autoHotSetShare;
+    int autoTilesMax = 3;
+    double autoHotSetShare = 0.5;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
-    std::uint32_t skewSamplePixels;
+    std::uint32_t skewSamplePixels = 4096;
     // `per-lane`: the most warps per block; the opt-in shared memory usually binds first (8 KiB
     // of byte counters per warp and channel: 28 warps for one channel on sm_90, 6 for four).
-    int perLaneMaxWarps;
+    int perLaneMaxWarps = 32;
     // `auto` counts 8-bit samples with `per-lane` (any binning: it counts values). Off: on the
     // H200 `shared` was as fast or faster on every 8-bit cell (4K RGB 0.027 against 0.027 ms, 4K
     // RGBA 0.034 against 0.044, 8K RGB 0.064 against 0.074, 64 MiB bytes 0.043 against 0.046;
     // 2026-11-30_NVIDIA-H200_issue12-explore run): per-lane is issue-bound, not memory-bound
     // (PERFORMANCE.md).
-    bool autoPerLane;
+    bool autoPerLane = false;
     // Host frames go up through two pinned staging buffers of this size, so the copy of piece n+1
     // overlaps the count of piece n; 64 MiB holds a 4K RGBA f32 frame in two pieces.
-    std::size_t stageBytes;
+    std::size_t stageBytes = std::size_t(64) << 20;
 };
 
-inline constexpr ArchTuning kArchTunings[] = {
-    // major threads simple probe replicas hot autoShared autoHot tiles hotSet sample perLane autoPerLane stage
-    {7, 256, 256, 512, 32, 4096, 12288, 0.25, 3, 0.5, 4096, 32, false, std::size_t(64) << 20},
-    {8, 256, 256, 512, 32, 4096, 12288, 0.25, 3, 0.5, 4096, 32, false, std::size_t(64) << 20},
-    {9, 1024, 256, 512, 32, 8192, 12288, 0.25, 3, 0.5, 4096, 32, false, std::size_t(64) << 20},
-};
+constexpr ArchTuning defaultTuning(int computeMajor)
+{
+    ArchTuning t;
+    t.computeMajor = computeMajor;
+    return t;
+}
+
+// sm_90 (H100, H200): the only architecture measured so far.
+constexpr ArchTuning hopperTuning()
+{
+    ArchTuning t = defaultTuning(9);
+    t.privatizedThreads = 1024;
+    t.hotCacheEntries = 8192;
+    return t;
+}
+
+inline constexpr ArchTuning kArchTunings[] = {defaultTuning(7), defaultTuning(8), hopperTuning()};
 
 // The equalization LUT kernel's block: a compile-time size because CUB's BlockScan takes it as a
 // template argument. 512 threads scan 65,536 bins in 128-bin runs; 1,024 exceeded the register
