@@ -33,6 +33,7 @@ private slots:
     void cleanup();
     void histogramWorkerSurvivesAFault_data();
     void histogramWorkerSurvivesAFault();
+    void plotEnvelopeIsMadeOnTheWorker();
     void scopeWorkerSurvivesAFault();
     void equalizationSurvivesAFault();
     void compareStrategiesSurvivesAFault();
@@ -112,6 +113,42 @@ void TestEngineWorker::histogramWorkerSurvivesAFault()
     const QString notice = notices.first().at(0).toString();
     QVERIFY2(notice.contains("The engine faulted") && notice.contains(continues), qPrintable(notice));
     QCOMPARE(noticed, 1);   // the snapshot counted across the fault carries it, once
+}
+
+// 65,536 bins per channel: the plot's envelope comes made, at most 4,096 groups, so the GUI
+// thread paints without walking the bins.
+void TestEngineWorker::plotEnvelopeIsMadeOnTheWorker()
+{
+    HistogramController controller;
+    QSignalSpy results(&controller, &HistogramController::resultReady);
+    const Frame frame = randomFrame(m_rng, hs::SampleType::U16, 300, 200, 1, ChannelOrder::Gray);
+    HistogramSettings settings = cpuSettings();
+    settings.counting.bins = 0;   // one bin per value
+    controller.submit(frame, settings, std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 20000);
+    const SnapshotPtr s = results.first().at(0).value<SnapshotPtr>();
+    QVERIFY2(!s->error.isError(), qPrintable(s->error.message()));
+    QCOMPARE(s->plot.size(), 1);
+    const PlotChannel& p = s->plot.first();
+    QCOMPARE(p.counts.size(), 65536);
+    QCOMPARE(p.binsPerPeak, 16);
+    QCOMPARE(p.peaks.size(), 4096);
+    QCOMPARE(p.cumulative.size(), 4096);
+    std::vector<double> values(65536, 0.0);   // the oracle: the frame's own samples
+    for (qint64 y = 0; y < frame.height(); ++y)
+        for (qint64 x = 0; x < frame.width(); ++x)
+            values[sampleAt(frame, x, y, 0)] += 1;
+    double run = 0;
+    for (int g = 0; g < 4096; ++g) {
+        double peak = 0;
+        for (int b = g * 16; b < g * 16 + 16; ++b) {
+            peak = std::max(peak, values[std::size_t(b)]);
+            run += values[std::size_t(b)];
+        }
+        QCOMPARE(p.peaks[g], peak);
+        QCOMPARE(p.cumulative[g], run);
+    }
+    QCOMPARE(p.total, double(300 * 200));
 }
 
 void TestEngineWorker::scopeWorkerSurvivesAFault()

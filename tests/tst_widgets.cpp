@@ -8,6 +8,8 @@
 #include <QTableWidget>
 #include <QTest>
 
+#include <random>
+
 namespace {
 
 // R, G, B and luma as the app shows a colour image; B piles up near 255 as on the sample image.
@@ -70,6 +72,8 @@ private slots:
     void overlappingChannelsAddUpAndLumaIsAnOutline();
     void percentileLabelsNeverOverlap_data();
     void percentileLabelsNeverOverlap();
+    void envelopeGivesTheSameLabelsAsTheCounts_data();
+    void envelopeGivesTheSameLabelsAsTheCounts();
     void renderPaintsAtTheRequestedSize();
     void tableValuesStayInView_data();
     void tableValuesStayInView();
@@ -357,6 +361,61 @@ void TestWidgets::overlappingChannelsAddUpAndLumaIsAnOutline()
     // Luma as an outline: inside the fills nothing changes when it is shown.
     view.setHiddenSeries({});
     QCOMPARE(view.render(size).pixelColor(inside), both);
+}
+
+void TestWidgets::envelopeGivesTheSameLabelsAsTheCounts_data()
+{
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<int>("binsPerPeak");
+    QTest::newRow("65,536 bins in groups of 16") << 65536 << 16;
+    QTest::newRow("1,000,003 bins, a short last group") << 1000003 << 245;
+}
+
+// A display with the worker's envelope (peaks and cumulative sums per group of bins) gives the
+// same percentile values as the full counts, which the view then never walks as it paints.
+void TestWidgets::envelopeGivesTheSameLabelsAsTheCounts()
+{
+    QFETCH(int, bins);
+    QFETCH(int, binsPerPeak);
+    std::mt19937_64 rng(bins);
+    std::uniform_int_distribution<int> count(0, 50);
+    QVector<double> counts(bins);
+    for (double& c : counts)
+        c = count(rng) * count(rng) % 97;
+    HistogramSeries full{"gray", Qt::white, counts};
+    HistogramSeries enveloped = full;
+    enveloped.binsPerPeak = binsPerPeak;
+    double run = 0;
+    for (int b = 0; b < bins; ++b) {   // the oracle of the envelope, as its header defines it
+        run += counts[b];
+        if (b % binsPerPeak == 0) {
+            enveloped.peaks.append(counts[b]);
+            enveloped.cumulative.append(run);
+        } else {
+            enveloped.peaks.last() = std::max(enveloped.peaks.last(), counts[b]);
+            enveloped.cumulative.last() = run;
+        }
+    }
+    enveloped.total = run;
+    QCOMPARE(enveloped.peaks.size(), (bins + binsPerPeak - 1) / binsPerPeak);
+    const QSize size(640, 300);
+    auto labelsOf = [&](const HistogramSeries& series) {
+        HistogramDisplay display;
+        display.lo = 0;
+        display.hi = bins;
+        display.integerValues = true;
+        display.series = {series};
+        HistogramView view;
+        view.setDisplay(display);
+        view.setCumulative(true);
+        QVector<double> values;
+        for (const auto& l : view.percentileLabels(size))
+            values << l.value;
+        return values;
+    };
+    const QVector<double> want = labelsOf(full);
+    QVERIFY(!want.isEmpty());
+    QCOMPARE(labelsOf(enveloped), want);
 }
 
 void TestWidgets::percentileLabelsNeverOverlap_data()

@@ -12,8 +12,14 @@ struct HistogramSeries {
     QVector<double> counts;  // one per bin
     // Drawn as a line only, never filled (luma): it must not wash out the channels under it.
     bool outline = false;
-    double total = 0;        // the sum of counts
+    double total = 0;        // the sum of counts (0: not given, summed when needed)
     double scale = 1;        // drawn as counts * scale (a reference scaled to the current total)
+    // The envelope the view paints from, so painting never grows with the bins: peaks[i] is the
+    // largest count of bins [i * binsPerPeak, (i + 1) * binsPerPeak), cumulative[i] the sum of
+    // every bin before the end of that group. Empty: the counts are their own envelope.
+    QVector<double> peaks = {};
+    QVector<double> cumulative = {};
+    int binsPerPeak = 1;
 };
 
 struct HistogramDisplay {

@@ -78,6 +78,24 @@ struct Margins {
     double left, top, right, bottom;
 };
 
+// What the plot paints from: the worker's envelope when the display has one (bounded, whatever
+// the bins), else the counts themselves (a display built by hand, as the tests build them).
+const QVector<double>& envelopeOf(const HistogramSeries& s) { return s.peaks.isEmpty() ? s.counts : s.peaks; }
+int binsPerGroup(const HistogramSeries& s) { return s.peaks.isEmpty() ? 1 : std::max(1, s.binsPerPeak); }
+
+// The count through the end of each envelope group.
+QVector<double> cumulativeOf(const HistogramSeries& s)
+{
+    if (!s.cumulative.isEmpty())
+        return s.cumulative;
+    QVector<double> run;
+    run.reserve(s.counts.size());
+    double sum = 0;
+    for (double c : s.counts)
+        run.append(sum += c);
+    return run;
+}
+
 }  // namespace
 
 HistogramView::HistogramView(QWidget* parent) : QWidget(parent)
@@ -208,11 +226,11 @@ double HistogramView::peak() const
     double peak = 1;
     for (const HistogramSeries& s : m_display.series)
         if (isSeriesVisible(s.name))
-            for (double c : s.counts)
+            for (double c : envelopeOf(s))
                 peak = std::max(peak, c);
     for (const HistogramSeries& s : m_display.reference)
         if (isSeriesVisible(s.name))
-            for (double c : s.counts)
+            for (double c : envelopeOf(s))
                 peak = std::max(peak, c * s.scale);
     return peak;
 }
@@ -328,17 +346,20 @@ QVector<HistogramView::PercentileLabel> HistogramView::percentileLabels(const QS
         if (!isSeriesVisible(s.name))
             continue;
         const int bins = int(s.counts.size());
-        double total = 0;
-        for (double c : s.counts)
-            total += c;
+        const QVector<double> cumulative = cumulativeOf(s);
+        const double total = cumulative.isEmpty() ? 0 : cumulative.last();
         if (total <= 0 || bins == 0)
             continue;
         const double w = (m_display.hi - m_display.lo) / bins;
+        const int group = binsPerGroup(s);
         for (double p : m_marks) {
-            // The inverted-CDF bin: the first whose cumulative share reaches p.
-            double run = 0, before = 0;
-            int bin = bins - 1;
-            for (int b = 0; b < bins; ++b) {
+            // The inverted-CDF bin: the first whose cumulative share reaches p. Found in the
+            // envelope's groups, then among the one group's bins.
+            const auto reached = std::find_if(cumulative.begin(), cumulative.end(), [&](double c) { return c * 100 >= p * total; });
+            const int g = reached == cumulative.end() ? int(cumulative.size()) - 1 : int(reached - cumulative.begin());
+            double run = g > 0 ? cumulative[g - 1] : 0, before = run;
+            int bin = std::min(bins, (g + 1) * group) - 1;
+            for (int b = g * group; b < std::min(bins, (g + 1) * group); ++b) {
                 before = run;
                 run += s.counts[b];
                 if (run * 100 >= p * total) {
@@ -440,11 +461,14 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
     p.drawRect(r);
 
     // One column per pixel: the fullest bin that falls into it, so narrow spikes stay visible.
-    auto pathOf = [&](const QVector<double>& counts, double lo, double hi, bool closed, double scale = 1.0) {
+    auto pathOf = [&](const HistogramSeries& series, double lo, double hiOfBins, bool closed, double scale = 1.0) {
         QPainterPath path;
+        const QVector<double>& counts = envelopeOf(series);
         const int bins = int(counts.size());
-        if (bins == 0 || !(hi > lo))
+        if (bins == 0 || !(hiOfBins > lo) || series.counts.isEmpty())
             return path;
+        // The last group may hold fewer bins: the envelope spans whole groups (the clip trims it).
+        const double hi = lo + (hiOfBins - lo) * double(bins) * binsPerGroup(series) / double(series.counts.size());
         // Map this series' [lo, hi) onto the axis (a reference may span another range).
         const double x0 = r.left() + (lo - m_display.lo) / (m_display.hi - m_display.lo) * r.width();
         const double span = (hi - lo) / (m_display.hi - m_display.lo) * r.width();
@@ -484,7 +508,7 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
             continue;
         const QColor c = s.color;
         const QColor fill(int(c.red() * 0.62), int(c.green() * 0.62), int(c.blue() * 0.62));
-        p.fillPath(pathOf(s.counts, m_display.lo, m_display.hi, true), fill);
+        p.fillPath(pathOf(s, m_display.lo, m_display.hi, true), fill);
     }
     p.setCompositionMode(QPainter::CompositionMode_SourceOver);
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -492,13 +516,13 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         if (!isSeriesVisible(s.name))
             continue;
         p.setPen(QPen(s.outline ? s.color : s.color.lighter(115), s.outline ? 1.6 : 1.0));
-        p.drawPath(pathOf(s.counts, m_display.lo, m_display.hi, false));
+        p.drawPath(pathOf(s, m_display.lo, m_display.hi, false));
     }
     for (const HistogramSeries& s : m_display.reference) {
         if (!isSeriesVisible(s.name))
             continue;
         p.setPen(QPen(s.color, 1.2, Qt::DashLine));
-        p.drawPath(pathOf(s.counts, m_display.referenceLo, m_display.referenceHi, false, s.scale));
+        p.drawPath(pathOf(s, m_display.referenceLo, m_display.referenceHi, false, s.scale));
     }
 
     if (m_cumulative) {
@@ -514,18 +538,17 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         for (const HistogramSeries& s : m_display.series) {
             if (!isSeriesVisible(s.name))
                 continue;
-            double total = 0;
-            for (double c : s.counts)
-                total += c;
+            const QVector<double> cumulative = cumulativeOf(s);
+            const double total = cumulative.isEmpty() ? 0 : cumulative.last();
             const int bins = int(s.counts.size());
             if (total <= 0 || bins == 0)
                 continue;
+            const int group = binsPerGroup(s);
             QPainterPath cdf;
             cdf.moveTo(r.left(), r.bottom());
-            double run = 0;
-            for (int b = 0; b < bins; ++b) {
-                run += s.counts[b];
-                cdf.lineTo(r.left() + (b + 1) * r.width() / bins, r.bottom() - run / total * r.height());
+            for (int g = 0; g < cumulative.size(); ++g) {
+                const int end = std::min(bins, (g + 1) * group);
+                cdf.lineTo(r.left() + double(end) * r.width() / bins, r.bottom() - cumulative[g] / total * r.height());
             }
             p.setPen(QPen(s.color.lighter(150), 1.5));
             p.drawPath(cdf);

@@ -8,6 +8,8 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
+
 namespace {
 
 // What a job that threw (allocation, OpenCV in the luma plane) answers instead.
@@ -65,10 +67,22 @@ QVector<PlotChannel> plotChannels(const HistogramSnapshot& snapshot)
     auto add = [&plot](const QString& name, const hs::ChannelHistogram& h) {
         PlotChannel p;
         p.name = name;
-        p.counts.reserve(qsizetype(h.counts.size()));
-        for (std::uint64_t c : h.counts) {
-            p.counts.append(double(c));
-            p.total += double(c);
+        const qsizetype bins = qsizetype(h.counts.size());
+        p.binsPerPeak = int(std::max<qsizetype>(1, (bins + PlotChannel::kMaxPeaks - 1) / PlotChannel::kMaxPeaks));
+        p.counts.reserve(bins);
+        p.peaks.reserve(bins / p.binsPerPeak + 1);
+        p.cumulative.reserve(bins / p.binsPerPeak + 1);
+        for (qsizetype b = 0; b < bins; ++b) {
+            const double c = double(h.counts[std::size_t(b)]);
+            p.counts.append(c);
+            p.total += c;
+            if (b % p.binsPerPeak == 0) {
+                p.peaks.append(c);
+                p.cumulative.append(p.total);
+            } else {
+                p.peaks.last() = std::max(p.peaks.last(), c);
+                p.cumulative.last() = p.total;
+            }
         }
         p.lo = h.binning.lo;
         p.hi = hs::upperEdge(h.binning);

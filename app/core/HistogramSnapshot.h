@@ -17,13 +17,18 @@
 #include <memory>
 #include <optional>
 
-// One channel's counts as the plot takes them (doubles, shared without a copy by the view).
+// One channel's counts as the plot takes them (doubles, shared without a copy by the view), with
+// the bounded envelope the plot paints from (HistogramSeries in widgets/HistogramDisplay.h).
 struct PlotChannel {
-    QString name;             // "R", "G", "B", "A", "gray", "luma"
-    QVector<double> counts;   // one per bin
-    double total = 0;         // the sum of counts: what the plot scales a reference by
-    double lo = 0;            // the bins' range [lo, hi)
+    static constexpr int kMaxPeaks = 4096;   // columns of the envelope: wider than any plot
+    QString name;                 // "R", "G", "B", "A", "gray", "luma"
+    QVector<double> counts;       // one per bin
+    double total = 0;             // the sum of counts: what the plot scales a reference by
+    double lo = 0;                // the bins' range [lo, hi)
     double hi = 0;
+    QVector<double> peaks;        // the largest count of each group of binsPerPeak bins
+    QVector<double> cumulative;   // the sum of every bin up to the end of each group
+    int binsPerPeak = 1;
 };
 
 struct HistogramSnapshot {

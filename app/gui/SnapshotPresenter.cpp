@@ -51,6 +51,9 @@ HistogramDisplay toDisplay(const HistogramSnapshot& snapshot)
         series.outline = p.name == QStringLiteral("luma");
         series.counts = p.counts;   // shared, not copied
         series.total = p.total;
+        series.peaks = p.peaks;
+        series.cumulative = p.cumulative;
+        series.binsPerPeak = p.binsPerPeak;
         display.lo = p.lo;
         display.hi = p.hi;
         display.series.append(series);
