@@ -6,6 +6,8 @@
 
 #include "TestSupport.h"
 
+#include <QElapsedTimer>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -27,6 +29,7 @@ private slots:
     void newestFrameWinsAndReplacedFramesCountAsDropped();
     void secondOpenReplacesTheFirst();
     void liveSourcePlaysOnItsOwnAndPauses();
+    void closingDoesNotWaitForAStalledLiveSource();
     void failuresComeBackAsError_data();
     void failuresComeBackAsError();
 
@@ -227,6 +230,28 @@ void TestMediaController::liveSourcePlaysOnItsOwnAndPauses()
     QCOMPARE(media.takeLatest()->index, delivered);   // indices count from 0
     QCOMPARE(failed.count(), 0);
     QCOMPARE(playing.count(), 2);
+}
+
+// A camera that stalls (here: 3 s per frame) leaves
+// the decoding thread blocked in its read. Closing must not wait for it: the controller goes at
+// once, and the thread ends, and is deleted, on its own once the read returns.
+void TestMediaController::closingDoesNotWaitForAStalledLiveSource()
+{
+    auto media = std::make_unique<MediaController>();
+    QPointer<QThread> thread(media->workerThread());
+    QSignalSpy failed(media.get(), &MediaController::failed);
+    media->openLive(QStringLiteral("videotestsrc is-live=true pattern=snow ! video/x-raw,width=32,height=24,framerate=30/1 "
+                                   "! identity sleep-time=3000000"));
+    // Two frames out: the thread is back in the read of the third, for 3 s.
+    QTRY_VERIFY_WITH_TIMEOUT(media->deliveredFrames() >= 2 || !failed.isEmpty(), 120000);
+    if (!failed.isEmpty())
+        QSKIP(qPrintable("no GStreamer test source here: " + failed.at(0).at(0).value<Error>().message()));
+    QElapsedTimer timer;
+    timer.start();
+    media.reset();
+    QVERIFY2(timer.elapsed() < MediaController::kCloseWaitMs + 1500, qPrintable(QString::number(timer.elapsed())));
+    QVERIFY(!thread.isNull());   // it was blocked indeed, and still is
+    QTRY_VERIFY_WITH_TIMEOUT(thread.isNull(), 120000);   // nothing is left running
 }
 
 void TestMediaController::failuresComeBackAsError_data()
