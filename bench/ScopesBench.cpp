@@ -1,27 +1,40 @@
 // histoscope-scopes: the 2-D histograms' H200 self-check and the benchmark's scopes section.
-// Qt-free (the GPU machine has neither Qt nor OpenCV).
+// Qt-free (the GPU machine has neither Qt nor OpenCV), and built on the engine's public headers
+// (histoscope/) and the shared fixtures (gpu/testing/) alone: no CUDA header, nothing of gpu/cuda
+// or gpu/src (the `layering` test, tests/check_layering.cmake, holds it to that).
 //
 //   histoscope-scopes check [--quick] [--light] [--gpu-only]
-//                                       the 2-D exactness matrix x every strategy x host and device
-//                                       inputs x every tuning variant, against the serial reference
+//       the 2-D exactness matrix x every strategy x host and device inputs x every tuning variant,
+//       against the serial reference, and an 8K parade (cub must refuse it)
 //   histoscope-scopes bench [--out PREFIX] [--repeats N]
-//                                       a 4K 8-bit RGB frame's parade (3 x 3840 x 256 cells), luma
-//                                       waveform and vectorscope: each family and tuning variant,
-//                                       CUB (fused and materialized) and global atomics, against a
-//                                       read probe of the same bytes; CUDA-event medians after
-//                                       warm-up, device-resident input and counters; each timed
-//                                       variant's counters checked against the reference once.
+//       a 4K 8-bit RGB frame's (photo-like, uniform noise, one colour) parade (3 x 3840 x 256
+//       cells), luma waveform and vectorscope, counted through hs::Histogram2DEngine::compute on
+//       device-resident input (uploaded once per frame with hs::copyToDevice, MemorySpace::Device):
+//       the strategies auto, shared, global-atomic and cub with the default tuning, and the shared
+//       strategy's tuning variants, each set through HISTOSCOPE_2D_TUNING before a new engine is
+//       built (the CUDA backend reads it at construction). A row's time is the median over
+//       --repeats runs, after 5 warm-ups, of the backend's own CUDA events around the counting
+//       kernels (result.timings.tallyMs); the clear and download phases and the host's wall time of
+//       compute() are in the CSV, and two "facade auto" rows keep the earlier clear+tally and wall
+//       figures. Every row is also given as a ratio to the read probe of the same bytes
+//       (hs::readProbe, median after 10 warm-ups). Before it is timed, each variant's counts are
+//       checked once against hs::referenceHistogram2D by an engine of the same tuning that poisons
+//       its device counters (HISTOSCOPE_POISON_2D), into a poisoned result (testing::poisoned2D).
+//
+// What the bench no longer measures since it left the engine's private headers (issue 17): the
+// "CUB HistogramEven, materialized cells" baseline (CUB over a materialized buffer of cell
+// indices: no public entry point); the blocks and shared bytes of a strip plan and the cluster
+// size a joint launch actually took ("(ran N)"), which only the launchers knew; joint tiles on
+// the column-strip scopes (the shared strategy takes strips whenever they fit, and the old
+// sweep's joint tiles never fitted those grids in 8 passes anyway). cub on the 4K parade (2.9 M
+// cells) is refused by the engine, as everywhere else (more than 2^20 cells): a row says so.
 #include "gpu/testing/Histogram2DCases.h"
 #include "gpu/testing/TestCases.h"
-
-#include "../gpu/cuda/CudaCheck.h"
-#include "../gpu/cuda/DeviceMemory.h"
-#include "../gpu/cuda/kernels/Histogram2DKernels.h"
-#include "../gpu/src/Histogram2DPlan.h"
 
 #include "histoscope/EngineDiagnostics.h"
 #include "histoscope/Histogram2D.h"
 #include "histoscope/HistogramEngine.h"
+#include "histoscope/RunTiming.h"
 
 #include <algorithm>
 #include <chrono>
@@ -31,6 +44,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -217,100 +231,244 @@ Frame4K makeFrame(const std::string& name, int w, int h, std::mt19937_64& rng)
     return f;
 }
 
-struct Timer {
-    detail::CudaEvent start, stop;
-    Status create()
-    {
-        HS_TRY(start.create());
-        return stop.create();
-    }
-};
+// Words of the CUDA backend's reasons (Histogram2DCuda.cpp's choose()) that name what runs:
+// "column strips: a block owns 32 x bin(s) ... (16-bit shared counters", "joint tiles: 1 tile(s)
+// of 67081 16-bit shared counters".
+bool runsStrips(const std::string& reason) { return reason.find("column strips") != std::string::npos; }
 
-double median(std::vector<double> v)
+int jointTiles(const std::string& reason)
 {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
+    const std::string key = "joint tiles: ";
+    const std::size_t at = reason.find(key);
+    return at == std::string::npos ? 0 : std::atoi(reason.c_str() + at + key.size());
 }
 
-// Median over `repeats` of the work on `stream`, timed with events, after `warmup` runs.
-Status timeMedian(const std::function<Status()>& work, cudaStream_t stream, int warmup, int repeats, double& ms)
+std::string counterBits(const std::string& reason)
 {
-    Timer t;
-    HS_TRY(t.create());
-    for (int i = 0; i < warmup; ++i)
-        HS_TRY(work());
-    HS_CUDA_TRY(cudaStreamSynchronize(stream));
-    std::vector<double> times;
-    for (int i = 0; i < repeats; ++i) {
-        HS_CUDA_TRY(cudaEventRecord(t.start.get(), stream));
-        HS_TRY(work());
-        HS_CUDA_TRY(cudaEventRecord(t.stop.get(), stream));
-        HS_CUDA_TRY(cudaEventSynchronize(t.stop.get()));
-        float f = 0;
-        HS_CUDA_TRY(cudaEventElapsedTime(&f, t.start.get(), t.stop.get()));
-        times.push_back(f);
+    return reason.find("16-bit") != std::string::npos ? "16-bit" : reason.find("32-bit") != std::string::npos ? "32-bit" : "?-bit";
+}
+
+// One engine configuration to time: a strategy and a HISTOSCOPE_2D_TUNING string; `name` turns the
+// engine's choice into the row's name, or into "" when the variant does not apply to the scope
+// (another kernel family runs, or more tiles than the sweep takes).
+struct Variant {
+    Strategy strategy = Strategy::Shared;
+    std::string tuning;
+    std::function<std::string(const StrategyChoice&)> name;
+};
+
+std::vector<Variant> sweepVariants()
+{
+    std::vector<Variant> variants;
+    // Column strips (waveform, parade).
+    struct StripVariant {
+        std::uint32_t cols;
+        int threads;
+        bool fast;
+        bool p16;
+        int batch;   // rows a thread loads before counting (1: the first H200 run's one-row walk)
+        bool pad;    // odd word stride per column
+    };
+    for (const StripVariant sv : {StripVariant{32, 1024, true, true, 1, false}, StripVariant{16, 1024, true, true, 1, false},
+                                  StripVariant{32, 1024, true, true, 1, true}, StripVariant{32, 1024, true, true, 4, false},
+                                  StripVariant{32, 1024, true, true, 4, true}, StripVariant{32, 1024, true, true, 8, true},
+                                  StripVariant{32, 512, true, true, 8, true}, StripVariant{16, 1024, true, true, 4, true},
+                                  StripVariant{16, 512, true, true, 4, true}, StripVariant{16, 512, true, true, 8, true},
+                                  StripVariant{16, 1024, true, true, 8, true}, StripVariant{64, 1024, true, true, 4, true},
+                                  StripVariant{8, 512, true, true, 4, true}, StripVariant{32, 256, false, true, 1, true},
+                                  StripVariant{32, 256, false, false, 1, true}}) {
+        const std::string tuning = "strip=" + std::to_string(sv.cols) + ",fast=" + (sv.fast ? "1" : "0") + ",packed16="
+            + (sv.p16 ? "1" : "0") + ",batch=" + std::to_string(sv.batch) + ",pad=" + (sv.pad ? "1" : "0")
+            + (sv.fast ? ",sthreads=" + std::to_string(sv.threads) : ",threads=" + std::to_string(sv.threads));
+        variants.push_back({Strategy::Shared, tuning, [sv](const StrategyChoice& choice) {
+                                if (!runsStrips(choice.reason))
+                                    return std::string();
+                                return "strips " + std::string(sv.fast ? "fast " : "generic ") + std::to_string(sv.cols) + " cols x"
+                                    + std::to_string(sv.threads) + (sv.fast ? " b" + std::to_string(sv.batch) : "")
+                                    + (sv.pad ? " pad" : "") + " " + counterBits(choice.reason);
+                            }});
     }
-    ms = median(times);
-    return Status::success();
+    // Fast joint tiles merged per cluster (blocks per cluster asked; the launch may take fewer).
+    struct ClusterVariant {
+        int cluster;
+        bool dense;
+    };
+    for (const ClusterVariant cv : {ClusterVariant{1, false}, ClusterVariant{2, false}, ClusterVariant{4, false},
+                                    ClusterVariant{8, false}, ClusterVariant{16, false}, ClusterVariant{4, true},
+                                    ClusterVariant{8, true}, ClusterVariant{16, true}}) {
+        const std::string tuning = "cluster=" + std::to_string(cv.cluster) + ",cdense=" + (cv.dense ? "1" : "0");
+        variants.push_back({Strategy::Shared, tuning, [cv](const StrategyChoice& choice) {
+                                if (jointTiles(choice.reason) != 1)
+                                    return std::string();
+                                return "joint fast cluster " + std::to_string(cv.cluster)
+                                    + (cv.dense ? ", cluster rows + reduce" : ", atomics");
+                            }});
+    }
+    // Joint tiles merged per block: fast 16-bit, generic 16-bit, generic 32-bit.
+    for (std::uint32_t dense : {8u, 0u, 1000000u})
+        for (int form : {0, 1, 2}) {
+            if (form > 0 && dense != 8)
+                continue;
+            const std::string tuning = "cluster=0,dense=" + std::to_string(dense) + ",packed16=" + (form < 2 ? "1" : "0")
+                + ",fast=" + (form == 0 ? "1" : "0");
+            const std::string merge = dense == 0 ? "sparse merge" : dense == 8 ? "sparse/dense merge" : "dense merge";
+            variants.push_back({Strategy::Shared, tuning, [form, merge](const StrategyChoice& choice) {
+                                    const int tiles = jointTiles(choice.reason);
+                                    if (tiles < 1 || tiles > 8)
+                                        return std::string();
+                                    return "joint " + std::string(form == 0 ? "fast" : "generic") + " tiles " + std::to_string(tiles)
+                                        + "x" + counterBits(choice.reason) + ", " + merge;
+                                }});
+        }
+    // The strategies with the default tuning.
+    variants.push_back({Strategy::Shared, "", [](const StrategyChoice& choice) {
+                            return "shared, default tuning: " + std::string(runsStrips(choice.reason) ? "strips " : "joint ")
+                                + counterBits(choice.reason);
+                        }});
+    variants.push_back({Strategy::GlobalAtomic, "", [](const StrategyChoice&) { return std::string("global atomics"); }});
+    variants.push_back({Strategy::Cub, "", [](const StrategyChoice&) { return std::string("CUB HistogramEven, fused cell iterator"); }});
+    variants.push_back({Strategy::Auto, "", [](const StrategyChoice& choice) {
+                            return "auto (" + std::string(strategyName(choice.strategy)) + ")";
+                        }});
+    return variants;
+}
+
+// One variant's run through the facade: medians of its phases over the timed runs.
+struct Measured {
+    bool applies = true;      // false: `name` refused the engine's choice
+    bool refused = false;     // the engine refused the strategy for this request (cub past 2^20 cells)
+    Status status;            // the refusal's words, or a failure while counting
+    std::string name;
+    StrategyChoice choice;
+    std::string difference;   // from the reference; empty when exact
+    double clearMs = 0, tallyMs = 0, downloadMs = 0, clearTallyMs = 0, wallMs = 0;
+};
+
+Measured measure(const Variant& variant, const Histogram2DRequest& deviceRequest, const Histogram2DResult& reference, int warmup,
+                 int repeats)
+{
+    Measured m;
+    setenv("HISTOSCOPE_2D_TUNING", variant.tuning.c_str(), 1);
+    Histogram2DRequest request = deviceRequest;
+    request.strategy = variant.strategy;
+    {
+        // The exactness run: device counters poisoned before every count, a poisoned result.
+        setenv("HISTOSCOPE_POISON_2D", "1", 1);
+        Histogram2DEngine checker;
+        unsetenv("HISTOSCOPE_POISON_2D");
+        if (!checker.hasGpu()) {
+            m.status = Status::error(ErrorCode::NoDevice, checker.notice());
+            return m;
+        }
+        m.status = checker.chooseStrategy(request, m.choice);
+        if (!m.status) {
+            m.refused = m.status.code == ErrorCode::UnsupportedStrategy;
+            m.name = variant.name(StrategyChoice{variant.strategy, m.status.message});
+            if (m.name.empty())
+                m.name = std::string(strategyName(variant.strategy)) + " [" + variant.tuning + "]";
+            return m;
+        }
+        m.name = variant.name(m.choice);
+        if (m.name.empty()) {
+            m.applies = false;
+            return m;
+        }
+        Histogram2DResult result = testing::poisoned2D();
+        m.status = checker.compute(request, result);
+        if (!m.status)
+            return m;
+        m.difference = testing::describeDifference2D(reference, result);
+    }
+    Histogram2DEngine engine;
+    if (!engine.hasGpu()) {
+        m.status = Status::error(ErrorCode::NoDevice, engine.notice());
+        return m;
+    }
+    Histogram2DResult result;
+    std::vector<double> clear, tally, download, clearTally, wall;
+    for (int i = 0; i < warmup + repeats; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        m.status = engine.compute(request, result);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (!m.status)
+            return m;
+        if (i < warmup)
+            continue;
+        clear.push_back(result.timings.clearMs);
+        tally.push_back(result.timings.tallyMs);
+        download.push_back(result.timings.downloadMs);
+        clearTally.push_back(result.timings.clearMs + result.timings.tallyMs);
+        wall.push_back(ms);
+    }
+    m.choice = {result.strategyRan, result.strategyReason};
+    m.clearMs = medianOf(clear);
+    m.tallyMs = medianOf(tally);
+    m.downloadMs = medianOf(download);
+    m.clearTallyMs = medianOf(clearTally);
+    m.wallMs = medianOf(wall);
+    return m;
 }
 
 struct Row {
     std::string frame, scope, variant;
-    double ms = 0;
+    double ms = 0;            // the row's figure: the tally events' median (the facade rows: their own)
     double xProbe = 0;
     bool exact = false;
+    bool refused = false;     // the engine refused the strategy: not timed
     std::string note;
+    double clearMs = 0, tallyMs = 0, downloadMs = 0, wallMs = 0;
+    std::string strategy, tuning;
 };
 
 int runBench(const std::string& prefix, int repeats)
 {
     const int W = 3840, H = 2160;
-    int deviceCount = 0;
-    if (cudaGetDeviceCount(&deviceCount) != cudaSuccess || deviceCount == 0) {
-        std::printf("scopes bench: no CUDA device\n");
+    const int warmup = 5;
+    HistogramEngine engine1d;   // uploads and the read probe
+    const std::optional<DeviceInfo> info = engine1d.deviceInfo();
+    if (!engine1d.hasGpu() || !info) {
+        std::printf("scopes bench: no CUDA device (%s)\n", engine1d.notice().c_str());
         return 1;
     }
-    cudaDeviceProp prop{};
-    cudaGetDeviceProperties(&prop, 0);
-    detail::Device2D device;
-    device.multiprocessors = prop.multiProcessorCount;
-    device.sharedOptin = prop.sharedMemPerBlockOptin;
-    device.sharedPerMultiprocessor = prop.sharedMemPerMultiprocessor;
-    device.maxThreadsPerMultiprocessor = prop.maxThreadsPerMultiProcessor;
-    device.computeMajor = prop.major;
-    detail::CudaStream stream;
-    if (!stream.create())
-        return 1;
-    const cudaStream_t s = stream.get();
     std::mt19937_64 rng(20261130);
     std::vector<Row> rows;
     std::ostringstream log;
-    log << "device: " << prop.name << ", " << prop.multiProcessorCount << " SMs, " << prop.sharedMemPerBlockOptin / 1024
+    log << "device: " << info->name << ", " << info->multiprocessors << " SMs, " << info->sharedPerBlockOptin / 1024
         << " KiB shared per block (opt-in)\n";
+    const std::vector<Variant> variants = sweepVariants();
+    DeviceArray d_frame;
     for (const char* content : {"photo", "noise", "constant"}) {
         const Frame4K frame = makeFrame(content, W, H, rng);
-        detail::DeviceBuffer d_frame, d_counts, d_sink;
-        detail::CubScratch2D cub;
-        detail::JointScratch scratch;
-        if (!d_frame.reserve(frame.bytes.size()) || !d_sink.reserve(8))
+        if (const Status s = copyToDevice(engine1d, frame.bytes.data(), frame.bytes.size(), d_frame); !s) {
+            std::printf("scopes bench: upload of the %s frame: %s\n", content, s.message.c_str());
             return 1;
-        cudaMemcpy(d_frame.get(), frame.bytes.data(), frame.bytes.size(), cudaMemcpyHostToDevice);
+        }
+        Status probeStatus;
+        const double probeMs = medianRunMs(10, repeats, [&] {
+            double ms = 0;
+            probeStatus = readProbe(engine1d, d_frame.data(), frame.bytes.size(), ms);
+            return probeStatus ? ms : -1.0;
+        });
+        if (!probeStatus || probeMs <= 0) {
+            std::printf("scopes bench: read probe: %s\n", probeStatus ? "no time" : probeStatus.message.c_str());
+            return 1;
+        }
+        Row probe;
+        probe.frame = content;
+        probe.scope = "read-probe";
+        probe.variant = "16-byte loads";
+        probe.ms = probe.tallyMs = probeMs;
+        probe.xProbe = 1.0;
+        probe.exact = true;
+        probe.note = std::to_string(frame.bytes.size() / probeMs / 1e6) + " GB/s";
+        probe.strategy = "read-probe";
+        rows.push_back(probe);
+
         ImageView view;
         view.data = frame.bytes.data();
         view.width = W;
         view.height = H;
         view.channels = 3;
-        detail::Region2D region{d_frame.get<unsigned char>(), std::size_t(W) * 3, W, H, 0};
-        double probeMs = 0;
-        Status ps = timeMedian([&] { return detail::launchReadProbe2D(region, 3, d_sink.get<unsigned long long>(), device, s); },
-                               s, 10, repeats, probeMs);
-        if (!ps) {
-            std::printf("probe: %s\n", ps.message.c_str());
-            return 1;
-        }
-        rows.push_back({content, "read-probe", "16-byte loads", probeMs, 1.0, true,
-                        std::to_string(frame.bytes.size() / probeMs / 1e6) + " GB/s"});
-
         struct Scope {
             std::string name;
             Histogram2DRequest request;
@@ -321,170 +479,88 @@ int runBench(const std::string& prefix, int repeats)
             {"vectorscope-709", vectorscopeRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
         };
         for (const Scope& scope : scopes) {
-            detail::Plan2D plan;
-            if (!detail::buildPlan2D(scope.request, plan))
-                return 1;
             Histogram2DResult reference;
-            referenceHistogram2D(scope.request, reference);
-            std::vector<std::uint64_t> refSlots(plan.map.numSlots, 0);
-            for (int i = 0; i < plan.map.numPairs; ++i)
-                std::copy(reference.histograms[i].grid.begin(), reference.histograms[i].grid.end(),
-                          refSlots.begin() + plan.map.pair[i].base);
-            const std::size_t countBytes = std::size_t(plan.map.numSlots) * 4;
-            if (!d_counts.reserve(countBytes))
+            if (const Status s = referenceHistogram2D(scope.request, reference); !s) {
+                std::printf("scopes bench: reference of %s %s: %s\n", content, scope.name.c_str(), s.message.c_str());
                 return 1;
-            detail::Launch2D L;
-            L.type = plan.type;
-            L.channels = plan.channels;
-            L.region = region;
-            L.map = plan.map;
-            L.d_counts = d_counts.get<std::uint32_t>();
-            auto exact = [&]() {
-                std::vector<std::uint32_t> got(plan.map.numSlots);
-                cudaStreamSynchronize(s);
-                cudaMemcpy(got.data(), L.d_counts, countBytes, cudaMemcpyDeviceToHost);
-                for (std::size_t k = 0; k < got.size(); ++k)
-                    if (got[k] != refSlots[k])
-                        return false;
-                return true;
-            };
-            auto poison = [&]() { cudaMemsetAsync(L.d_counts, 0xa5, countBytes, s); };
-            auto clear = [&]() { return detail::cudaStatus(cudaMemsetAsync(L.d_counts, 0, countBytes, s), "memset"); };
-            struct Variant {
-                std::string name;
-                std::function<Status()> run;
-            };
-            std::vector<Variant> variants;
-            if (plan.columnStrips) {
-                struct StripVariant {
-                    std::uint32_t cols;
-                    int threads;
-                    bool fast;
-                    bool p16;
-                    int batch;   // rows a thread loads before counting (1: the first H200 run's one-row walk)
-                    bool pad;    // odd word stride per column
-                };
-                for (const StripVariant sv : {StripVariant{32, 1024, true, true, 1, false}, StripVariant{16, 1024, true, true, 1, false},
-                                              StripVariant{32, 1024, true, true, 1, true}, StripVariant{32, 1024, true, true, 4, false},
-                                              StripVariant{32, 1024, true, true, 4, true}, StripVariant{32, 1024, true, true, 8, true},
-                                              StripVariant{32, 512, true, true, 8, true}, StripVariant{16, 1024, true, true, 4, true},
-                                              StripVariant{16, 512, true, true, 4, true}, StripVariant{16, 512, true, true, 8, true},
-                                              StripVariant{16, 1024, true, true, 8, true}, StripVariant{64, 1024, true, true, 4, true},
-                                              StripVariant{8, 512, true, true, 4, true}, StripVariant{32, 256, false, true, 1, true},
-                                              StripVariant{32, 256, false, false, 1, true}}) {
-                    detail::Tuning2D t;
-                    t.stripColumns = sv.cols;
-                    t.packed16 = sv.p16;
-                    t.fast = sv.fast;
-                    t.fastStripThreads = sv.threads;
-                    t.stripBatch = sv.batch;
-                    t.stripPad = sv.pad;
-                    const detail::StripPlan sp = detail::planStrips(L, device, t);
-                    if (!sp.fits)
-                        continue;
-                    variants.push_back({"strips " + std::string(sv.fast ? "fast " : "generic ") + std::to_string(sv.cols) + " cols x"
-                                            + std::to_string(sv.fast ? sv.threads : 256) + (sv.fast ? " b" + std::to_string(sv.batch) : "")
-                                            + (sv.pad ? " pad" : "") + " " + (sp.packed16 ? "16-bit" : "32-bit") + " ("
-                                            + std::to_string(sp.blocks) + " blocks, " + std::to_string(sp.sharedBytes / 1024) + " KiB)",
-                                        [&L, &scratch, &device, sp, t, s] { return detail::launchStrips(L, sp, t, scratch.cache, device, s); }});
-                }
             }
-            // Fast joint tiles merged per cluster (blocks per cluster asked; the launch may take fewer).
-            struct ClusterVariant {
-                int cluster;
-                bool dense;
-            };
-            for (const ClusterVariant cv : {ClusterVariant{1, false}, ClusterVariant{2, false}, ClusterVariant{4, false},
-                                            ClusterVariant{8, false}, ClusterVariant{16, false}, ClusterVariant{4, true},
-                                            ClusterVariant{8, true}, ClusterVariant{16, true}}) {
-                detail::Tuning2D t;
-                t.cluster = cv.cluster;
-                t.clusterDense = cv.dense;
-                const detail::JointPlan jp = detail::planJoint(L, device, t);
-                if (plan.columnStrips || jp.tiles != 1)
-                    continue;
-                variants.push_back({"joint fast cluster " + std::to_string(cv.cluster) + (cv.dense ? ", cluster rows + reduce" : ", atomics"),
-                                    [&, jp, t] {
-                                        HS_TRY(clear());
-                                        return detail::launchJoint(L, jp, scratch, device, t, s);
-                                    }});
-            }
-            for (std::uint32_t dense : {8u, 0u, 1000000u})
-                for (int form : {0, 1, 2}) {  // fast 16-bit, generic 16-bit, generic 32-bit
-                    detail::Tuning2D t;
-                    t.cluster = 0;
-                    t.denseDivisor = dense;
-                    t.packed16 = form < 2;
-                    t.fast = form == 0;
-                    const detail::JointPlan jp = detail::planJoint(L, device, t);
-                    if (jp.tiles > 8 || (form > 0 && dense != 8))
-                        continue;
-                    const std::string merge = dense == 0 ? "sparse merge" : dense == 8 ? "sparse/dense merge" : "dense merge";
-                    variants.push_back({"joint " + std::string(form == 0 ? "fast" : "generic") + " tiles " + std::to_string(jp.tiles) + "x"
-                                            + (jp.packed16 ? "16-bit" : "32-bit") + ", " + merge,
-                                        [&, jp, t] {
-                                            HS_TRY(clear());
-                                            return detail::launchJoint(L, jp, scratch, device, t, s);
-                                        }});
-                }
-            variants.push_back({"global atomics", [&] {
-                                    HS_TRY(clear());
-                                    return detail::launchGlobal2D(L, device, s);
-                                }});
-            variants.push_back({"CUB HistogramEven, fused cell iterator", [&] { return detail::launchCub2D(L, cub, s); }});
-            variants.push_back({"CUB HistogramEven, materialized cells", [&] {
-                                    return detail::launchCubMaterialized2D(L, cub, device, s);
-                                }});
+            Histogram2DRequest onDevice = scope.request;
+            onDevice.image.data = d_frame.data();
+            onDevice.image.space = MemorySpace::Device;
             for (const Variant& v : variants) {
-                poison();
-                scratch.lastCluster = -1;
-                Status st = v.run();
-                const bool ok = st && exact();
-                const std::string name = scratch.lastCluster > 0 ? v.name + " (ran " + std::to_string(scratch.lastCluster) + ")" : v.name;
-                double ms = 0;
-                if (st)
-                    st = timeMedian(v.run, s, 5, repeats, ms);
-                rows.push_back({content, scope.name, name, ms, ms / probeMs, ok && bool(st), st ? "" : st.message});
-                std::printf("row %s %s %s: %.4f ms, %.2fx probe, exact %s %s\n", content, scope.name.c_str(), name.c_str(), ms,
-                            ms / probeMs, rows.back().exact ? "yes" : "NO", rows.back().note.c_str());
-                std::fflush(stdout);
-            }
-            // The facade end to end (device input): counting, download and widening included.
-            {
-                Histogram2DEngine engine;
-                Histogram2DRequest r = scope.request;
-                r.image.data = d_frame.get();
-                r.image.space = MemorySpace::Device;
-                Histogram2DResult result;
-                engine.compute(r, result);
-                std::vector<double> wall, tally;
-                for (int i = 0; i < std::max(5, repeats / 4); ++i) {
-                    const auto t0 = std::chrono::steady_clock::now();
-                    engine.compute(r, result);
-                    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-                    tally.push_back(result.timings.clearMs + result.timings.tallyMs);
+                const Measured m = measure(v, onDevice, reference, warmup, repeats);
+                if (!m.applies)
+                    continue;
+                Row row;
+                row.frame = content;
+                row.scope = scope.name;
+                row.variant = m.name;
+                row.strategy = std::string(strategyName(m.status ? m.choice.strategy : v.strategy));
+                row.tuning = v.tuning;
+                if (!m.refused) {
+                    row.ms = m.tallyMs;
+                    row.xProbe = m.tallyMs / probeMs;
+                    row.exact = m.status && m.difference.empty();
+                    row.note = !m.status ? m.status.message : !m.difference.empty() ? m.difference : "";
+                    row.clearMs = m.clearMs;
+                    row.tallyMs = m.tallyMs;
+                    row.downloadMs = m.downloadMs;
+                    row.wallMs = m.wallMs;
+                    std::printf("row %s %s %s: %.4f ms, %.2fx probe, exact %s %s\n", content, scope.name.c_str(), row.variant.c_str(),
+                                row.ms, row.xProbe, row.exact ? "yes" : "NO", row.note.c_str());
+                } else {
+                    row.refused = true;
+                    row.exact = true;
+                    row.note = m.status.message;
+                    std::printf("row %s %s %s: refused: %s\n", content, scope.name.c_str(), row.variant.c_str(), row.note.c_str());
                 }
-                rows.push_back({content, scope.name, "facade auto (" + std::string(strategyName(result.strategyRan)) + "): clear+tally events",
-                                median(tally), median(tally) / probeMs, result == reference, result.strategyReason});
-                rows.push_back({content, scope.name, "facade auto: wall, download + widening to 64 bits included", median(wall),
-                                median(wall) / probeMs, result == reference, ""});
+                std::fflush(stdout);
+                rows.push_back(row);
+                if (m.status.code == ErrorCode::NoDevice || m.status.code == ErrorCode::DeviceLost) {
+                    std::printf("scopes bench: %s\n", m.status.message.c_str());
+                    return 1;
+                }
+                // The facade end to end, as the earlier bench gave it beside its direct launches:
+                // clear and tally events, and the host's wall time with download and widening.
+                if (v.strategy == Strategy::Auto && !m.refused && m.status) {
+                    Row events = row;
+                    events.variant = "facade auto (" + row.strategy + "): clear+tally events";
+                    events.ms = m.clearTallyMs;
+                    events.xProbe = m.clearTallyMs / probeMs;
+                    events.note = m.choice.reason;
+                    Row wall = row;
+                    wall.variant = "facade auto: wall, download + widening to 64 bits included";
+                    wall.ms = m.wallMs;
+                    wall.xProbe = m.wallMs / probeMs;
+                    rows.push_back(events);
+                    rows.push_back(wall);
+                }
             }
         }
     }
-    // Summary: per frame and scope, the best of each family against the probe and the best CUB.
+    unsetenv("HISTOSCOPE_2D_TUNING");
+    // Summary: per frame and scope, the best variant against the probe and CUB.
     std::ostringstream table, csv;
-    csv << "frame,scope,variant,median_ms,x_probe,exact\n";
-    table << log.str() << "frame: 3840x2160 u8 RGB (" << W * H * 3 / 1e6 << " MB); CUDA-event medians of " << repeats
-          << " runs after warm-up; input and counters on the device\n";
+    csv << "frame,scope,variant,median_ms,x_probe,exact,clear_ms,tally_ms,download_ms,wall_ms,strategy,tuning\n";
+    table << log.str() << "frame: " << W << "x" << H << " u8 RGB (" << W * H * 3 / 1e6 << " MB); CUDA-event medians of " << repeats
+          << " runs after warm-up (the backend's tally phase, through Histogram2DEngine::compute); input and counters on the device\n";
     char line[512];
     std::snprintf(line, sizeof line, "%-9s %-16s %-72s %10s %8s %6s\n", "frame", "scope", "variant", "ms", "x probe", "exact");
     table << line;
     for (const Row& r : rows) {
+        if (r.refused) {
+            std::snprintf(line, sizeof line, "%-9s %-16s %-72s %10s %8s %6s\n", r.frame.c_str(), r.scope.c_str(),
+                          r.variant.substr(0, 72).c_str(), "-", "-", "refused");
+            table << line << "          " << r.note << "\n";
+            continue;   // not timed: no CSV row
+        }
         std::snprintf(line, sizeof line, "%-9s %-16s %-72s %10.4f %8.2f %6s\n", r.frame.c_str(), r.scope.c_str(),
                       r.variant.substr(0, 72).c_str(), r.ms, r.xProbe, r.exact ? "yes" : "NO");
         table << line;
-        csv << r.frame << "," << r.scope << ",\"" << r.variant << "\"," << r.ms << "," << r.xProbe << "," << r.exact << "\n";
-        if (!r.note.empty() && r.variant.rfind("facade", 0) == 0)
+        csv << r.frame << "," << r.scope << ",\"" << r.variant << "\"," << r.ms << "," << r.xProbe << "," << r.exact << ","
+            << r.clearMs << "," << r.tallyMs << "," << r.downloadMs << "," << r.wallMs << "," << r.strategy << ",\"" << r.tuning
+            << "\"\n";
+        if (!r.note.empty() && (r.variant.rfind("facade", 0) == 0 || !r.exact))
             table << "          " << r.note << "\n";
     }
     table << "\nbest per scope (x probe; x best CUB):\n";
@@ -497,15 +573,19 @@ int runBench(const std::string& prefix, int repeats)
                     continue;
                 if (r.scope == "read-probe")
                     probe = r.ms;
-                if (r.scope != scope || !r.exact || r.ms <= 0 || r.variant.rfind("facade", 0) == 0)
+                if (r.scope != scope || r.refused || !r.exact || r.ms <= 0 || r.variant.rfind("facade", 0) == 0)
                     continue;
                 if (r.variant.rfind("CUB", 0) == 0)
                     cub = std::min(cub, r.ms);
                 else if (r.ms < best)
                     best = r.ms, bestName = r.variant;
             }
-            std::snprintf(line, sizeof line, "  %-9s %-16s %8.4f ms  %5.2fx probe  %5.2fx faster than CUB (%7.4f ms)  [%s]\n",
-                          content, scope, best, best / probe, cub / best, cub, bestName.c_str());
+            if (cub < 1e30)
+                std::snprintf(line, sizeof line, "  %-9s %-16s %8.4f ms  %5.2fx probe  %5.2fx faster than CUB (%7.4f ms)  [%s]\n",
+                              content, scope, best, best / probe, cub / best, cub, bestName.c_str());
+            else
+                std::snprintf(line, sizeof line, "  %-9s %-16s %8.4f ms  %5.2fx probe  (CUB refused or not exact)          [%s]\n",
+                              content, scope, best, best / probe, bestName.c_str());
             table << line;
         }
     std::fputs(table.str().c_str(), stdout);
