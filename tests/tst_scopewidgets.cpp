@@ -9,6 +9,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <random>
+
 #include <cmath>
 
 namespace {
@@ -83,6 +85,8 @@ private slots:
     void histogram2DGain_data();
     void histogram2DGain();
     void histogram2DHoverAndLeave();
+    void histogram2DRebuildIsLinearInItsCells_data();
+    void histogram2DRebuildIsLinearInItsCells();
     void emptyDisplaysPaint();
 };
 
@@ -428,6 +432,35 @@ void TestScopeWidgets::histogram2DHoverAndLeave()
     QApplication::sendEvent(&view, &leave);
     QCOMPARE(spy.count(), 4);
     QVERIFY(spy.last().first().toString().isEmpty());
+}
+
+void TestScopeWidgets::histogram2DRebuildIsLinearInItsCells_data()
+{
+    QTest::addColumn<int>("bins");
+    QTest::newRow("16 x 16") << 16;
+    QTest::newRow("256 x 256 (an 8-bit channel pair)") << 256;
+}
+
+// Each cell is read twice per rebuild (the largest count, then its colour), whatever the size:
+// the rebuild used to scan the whole grid once per cell (15-18 s on the GUI thread at 256 x 256).
+void TestScopeWidgets::histogram2DRebuildIsLinearInItsCells()
+{
+    QFETCH(int, bins);
+    ScopeDisplay d;
+    d.kind = ScopeDisplay::Kind::Histogram2D;
+    ScopeGrid g = grid("R,G", Qt::white, bins, bins);
+    std::mt19937 rng(bins);
+    for (double& c : g.counts)
+        c = double(rng() % 50);
+    set(g, bins / 3, bins / 2, 5000);
+    d.grids << g;
+    Histogram2DView view;
+    view.setDisplay(d);
+    QCOMPARE(view.cellsVisitedByRebuild(), quint64(2) * quint64(bins) * quint64(bins));
+    view.setGain(2.0);   // a rebuild again, the same work
+    QCOMPARE(view.cellsVisitedByRebuild(), quint64(2) * quint64(bins) * quint64(bins));
+    const QImage image = shot(view);
+    QCOMPARE(pixelAt(image, view.cellRect(bins / 3, bins / 2).center()), view.colorFor(5000).rgb());
 }
 
 void TestScopeWidgets::emptyDisplaysPaint()

@@ -29,11 +29,7 @@ QString tick(double v) { return QString::number(v, 'g', 4); }
 
 Histogram2DView::Histogram2DView(QWidget* parent) : ScopeView(true, parent) {}
 
-double Histogram2DView::maxCount() const
-{
-    const ScopeGrid* g = singleGrid();
-    return g ? g->maxCount() : 0.0;
-}
+double Histogram2DView::maxCount() const { return m_max; }
 
 double Histogram2DView::barFraction(double count) const
 {
@@ -77,15 +73,22 @@ QRectF Histogram2DView::cellRect(int x, int y) const
 
 void Histogram2DView::rebuild()
 {
+    // Linear in the cells: the largest count once, then one colour per cell (the colour of a
+    // cell used to scan the whole grid for the largest count, a 15 s freeze at 65,536 cells).
     m_image = QImage();
+    m_max = 0;
+    m_cellsVisited = 0;
     if (const ScopeGrid* grid = singleGrid()) {
         const ScopeGrid& g = *grid;
+        m_max = g.maxCount();
+        m_cellsVisited += quint64(g.counts.size());
         m_image = QImage(g.xBins, g.yBins, QImage::Format_RGB32);
         for (int y = 0; y < g.yBins; ++y) {
             QRgb* line = reinterpret_cast<QRgb*>(m_image.scanLine(g.yBins - 1 - y));
             for (int x = 0; x < g.xBins; ++x)
                 line[x] = colorFor(g.at(x, y)).rgb();
         }
+        m_cellsVisited += quint64(g.counts.size());
     }
     update();
 }

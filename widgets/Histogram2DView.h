@@ -27,6 +27,9 @@ public:
     // The colour bar's labels, bottom to top ("1", "10", "100" ... on the log scale).
     QStringList colorBarLabels() const;
 
+    // Cells read by the last rebuild: twice the grid's (its largest count, then the colours).
+    quint64 cellsVisitedByRebuild() const { return m_cellsVisited; }
+
     QSize sizeHint() const override { return {420, 360}; }
     QSize minimumSizeHint() const override { return {200, 160}; }
 
@@ -40,4 +43,6 @@ private:
     double barFraction(double count) const;
 
     QImage m_image;
+    double m_max = 0;            // the grid's largest count, found once per rebuild
+    quint64 m_cellsVisited = 0;
 };
