@@ -28,6 +28,7 @@ enum class ErrorKind {
     TooLarge,         // decoding would take more memory than the budget allows
     TimedOut,         // a decoder made no progress within the watchdog's time
     DeviceLost,       // the GPU faulted (hs::ErrorCode::DeviceLost): the engine must be rebuilt
+    Locked,           // another process holds the file's lock (a second run on the same output)
 };
 
 struct Error {

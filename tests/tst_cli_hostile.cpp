@@ -249,6 +249,12 @@ void TestCliHostile::secondWriterIsRefused()
     const Run second = cli({"batch", "--cpu", "--bins", "16", "-o", out, a});
     QCOMPARE(second.exitCode, 2);
     QVERIFY2(second.err.contains("another run is writing"), second.err.constData());
+    // merge is refused the same way, by the error's kind (ErrorKind::Locked), not its words.
+    const QString finished = path("two-finished.jsonl");
+    QCOMPARE(cli({"batch", "--cpu", "-o", finished, a}).exitCode, 0);
+    const Run merge = cli({"merge", "-o", out, finished});
+    QCOMPARE(merge.exitCode, 2);
+    QVERIFY2(merge.err.contains("another run is writing"), merge.err.constData());
     ::kill(pid_t(first.processId()), SIGTERM);
     QVERIFY(first.waitForFinished(10000));
     QCOMPARE(first.exitCode(), 143);

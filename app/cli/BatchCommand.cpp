@@ -331,7 +331,7 @@ int runBatchCommand(const QStringList& arguments)
     Error error;
     if (!sink.open(options.output, error)) {
         printError(QStringLiteral("histoscope-cli batch: %1\n").arg(error.message()));
-        return error.cause.contains(QLatin1String("another run")) ? 2 : 3;
+        return error.kind == ErrorKind::Locked ? 2 : 3;  // another run holds it: a usage error
     }
     BatchRun run(options, inputs, sink);
     return run.run();
