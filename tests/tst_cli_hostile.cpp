@@ -503,14 +503,14 @@ void TestCliHostile::csvKeepsOneLayout()
     QVERIFY(buffer.open(QIODevice::ReadOnly));
     CsvReader reader(&buffer);
     QList<QByteArray> fields;
-    QString problem;
+    Error problem;
     QList<qsizetype> widths;
     QList<QByteArray> files;
     while (reader.readRow(fields, problem)) {
         widths << fields.size();
         files << fields.value(2);
     }
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY2(!problem.isError(), qPrintable(problem.message()));
     QCOMPARE(widths.size(), 1 + 3 + 3 + 1);  // header, two RGB files, summary
     for (qsizetype w : widths)
         QCOMPARE(w, widths.first());
