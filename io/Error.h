@@ -12,7 +12,7 @@ enum class ErrorKind {
     None,
     Missing,          // no such file or device
     Unreadable,       // permissions, I/O error
-    Empty,            // zero bytes
+    Empty,            // zero bytes, or nothing to count in it (a video without a frame)
     ZeroSized,        // a dimension is zero
     Truncated,        // fewer bytes than the header or the given shape needs
     Overflow,         // dimension products overflow

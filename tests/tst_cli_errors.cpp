@@ -1,5 +1,6 @@
 // The command line's errors carry their kind from where they are made, so exit codes and
 // callers decide by ErrorKind, never by the words of a message (issue 17).
+#include "app/cli/FileCounter.h"
 #include "app/cli/OutputSink.h"
 
 #include <QDir>
@@ -19,6 +20,8 @@ class TestCliErrors : public QObject {
 private slots:
     void outputSinkKinds_data();
     void outputSinkKinds();
+    void fileJobKinds_data();
+    void fileJobKinds();
 
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -61,6 +64,49 @@ void TestCliErrors::outputSinkKinds()
     QCOMPARE(int(error.kind), int(kind));
     QCOMPARE(error.source, target);
     QVERIFY2(error.cause.contains(cause), qPrintable(error.cause));
+}
+
+// A batch file's error reaches the main thread as the Error its worker made.
+void TestCliErrors::fileJobKinds_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("strict");
+    QTest::addColumn<ErrorKind>("kind");
+    QTest::addColumn<QString>("cause");
+    QTest::newRow("counted") << "ok.raw" << false << ErrorKind::None << "";
+    QTest::newRow("missing") << "gone.raw" << false << ErrorKind::Missing << "";
+    QTest::newRow("a warning under --strict") << "ok.raw" << true << ErrorKind::InvalidInput
+                                              << "failed under --strict: ";
+}
+
+void TestCliErrors::fileJobKinds()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, strict);
+    QFETCH(ErrorKind, kind);
+    QFETCH(QString, cause);
+    QFile raw(path("ok.raw"));
+    QVERIFY(raw.open(QIODevice::WriteOnly));
+    raw.write(QByteArray(4 * 2 * 2, '\1'));  // 4x2 signed 16-bit samples
+    raw.close();
+    BatchOptions options;
+    options.histogram.counting.useGpu = false;
+    options.histogram.strict = strict;
+    rawformat::RawSpec spec;
+    spec.width = 4;
+    spec.height = 2;
+    spec.type = rawformat::RawType::I16;
+    options.histogram.raw = spec;
+    FileJob job(InputFile{path(file), file});
+    countFile(job, options, {});
+    const Error error = job.error();
+    QCOMPARE(int(error.kind), int(kind));
+    if (kind == ErrorKind::None)
+        return;
+    QCOMPARE(error.source, path(file));
+    QVERIFY2(error.cause.startsWith(cause), qPrintable(error.cause));
+    if (strict)
+        QVERIFY2(error.cause.endsWith("; no record written"), qPrintable(error.cause));
 }
 
 QTEST_GUILESS_MAIN(TestCliErrors)

@@ -186,8 +186,8 @@ void BatchRun::finishFile(FileJob& job)
 {
     for (const QString& w : job.warnings())
         printError(QStringLiteral("warning: %1\n").arg(w));
-    if (!job.error().isEmpty()) {
-        fail(job.input().path, job.error());
+    if (job.error().isError()) {
+        fail(job.input().path, job.error().message());
         return;
     }
     ++m_counted;
