@@ -1,5 +1,6 @@
 // The command line's errors carry their kind from where they are made, so exit codes and
 // callers decide by ErrorKind, never by the words of a message (issue 17).
+#include "app/cli/BatchInputs.h"
 #include "app/cli/FileCounter.h"
 #include "app/cli/OutputSink.h"
 
@@ -8,8 +9,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 Q_DECLARE_METATYPE(ErrorKind)
@@ -18,6 +21,10 @@ class TestCliErrors : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase();
+    void inputKinds_data();
+    void inputKinds();
+    void outputConflictIsUsage();
     void outputSinkKinds_data();
     void outputSinkKinds();
     void fileJobKinds_data();
@@ -28,6 +35,64 @@ private:
 
     QTemporaryDir m_dir;
 };
+
+void TestCliErrors::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QDir().mkpath(path("in/sub")));
+    QFile png(path("in/a.png"));
+    QVERIFY(png.open(QIODevice::WriteOnly));
+    png.close();
+    QVERIFY(QDir().mkpath(path("nothing")));
+    QVERIFY(::mkfifo(QFile::encodeName(path("pipe.png")).constData(), 0644) == 0);
+    QVERIFY(QFile::link(path("in/none.png"), path("in/broken.png")));
+    QVERIFY(QFile::link(path("pipe.png"), path("in/out.png")));
+    QVERIFY(QFile::link(path("loop-b.png"), path("loop-a.png")));
+    QVERIFY(QFile::link(path("loop-a.png"), path("loop-b.png")));
+}
+
+// Each path expandInputs cannot take is an Error that names it, with the kind of the fault.
+void TestCliErrors::inputKinds_data()
+{
+    QTest::addColumn<QString>("named");
+    QTest::addColumn<QString>("failed");
+    QTest::addColumn<ErrorKind>("kind");
+    QTest::addColumn<QString>("cause");
+    QTest::newRow("missing") << "gone.png" << "gone.png" << ErrorKind::Missing << "no such file or folder";
+    QTest::newRow("a FIFO") << "pipe.png" << "pipe.png" << ErrorKind::NotAFile << "not a regular file (a FIFO)";
+    QTest::newRow("a loop of links") << "loop-a.png" << "loop-a.png" << ErrorKind::Unreadable << "a loop of symbolic links";
+    QTest::newRow("a folder with nothing to count") << "nothing" << "nothing" << ErrorKind::Empty
+                                                    << "a folder with no file to count (-r descends into its sub-folders)";
+    QTest::newRow("a broken link in a folder") << "in" << "in/broken.png" << ErrorKind::Missing
+                                               << "a broken symbolic link (no such file or folder)";
+    QTest::newRow("a link out of the folder") << "in" << "in/out.png" << ErrorKind::InvalidInput
+                                              << "a symbolic link that leads out of";
+}
+
+void TestCliErrors::inputKinds()
+{
+    QFETCH(QString, named);
+    QFETCH(QString, failed);
+    QFETCH(ErrorKind, kind);
+    QFETCH(QString, cause);
+    const ExpandedInputs inputs = expandInputs({path(named)}, BatchInputOptions{});
+    const auto it = std::find_if(inputs.failed.cbegin(), inputs.failed.cend(),
+                                 [&](const Error& e) { return e.source == path(failed); });
+    QVERIFY2(it != inputs.failed.cend(), qPrintable(failed));
+    QCOMPARE(int(it->kind), int(kind));
+    QVERIFY2(it->cause.startsWith(cause), qPrintable(it->cause));
+    QCOMPARE(it->message(), path(failed) + QStringLiteral(": ") + it->cause);  // as stderr says it
+}
+
+void TestCliErrors::outputConflictIsUsage()
+{
+    const ExpandedInputs inputs = expandInputs({path("in")}, BatchInputOptions{});
+    const Error inside = outputConflict(path("in/out.jsonl"), false, inputs, {path("in")}, false);
+    QCOMPARE(int(inside.kind), int(ErrorKind::Usage));
+    QCOMPARE(inside.message(), QStringLiteral("%1 is inside the input folder %2, so a later run would read it as an input")
+                                   .arg(path("in/out.jsonl"), inputs.walkedFolders.first()));
+    QVERIFY(!outputConflict(path("elsewhere.jsonl"), false, inputs, {path("in")}, false).isError());
+}
 
 void TestCliErrors::outputSinkKinds_data()
 {
