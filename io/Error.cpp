@@ -22,6 +22,7 @@ QString errorKindName(ErrorKind kind)
     case ErrorKind::TooLarge: return QStringLiteral("too-large");
     case ErrorKind::TimedOut: return QStringLiteral("timed-out");
     case ErrorKind::DeviceLost: return QStringLiteral("device-lost");
+    case ErrorKind::Locked: return QStringLiteral("locked");
     }
     return QStringLiteral("?");
 }

@@ -12,7 +12,7 @@ enum class ErrorKind {
     None,
     Missing,          // no such file or device
     Unreadable,       // permissions, I/O error
-    Empty,            // zero bytes
+    Empty,            // zero bytes, or nothing to count in it (a video without a frame)
     ZeroSized,        // a dimension is zero
     Truncated,        // fewer bytes than the header or the given shape needs
     Overflow,         // dimension products overflow
@@ -28,6 +28,7 @@ enum class ErrorKind {
     TooLarge,         // decoding would take more memory than the budget allows
     TimedOut,         // a decoder made no progress within the watchdog's time
     DeviceLost,       // the GPU faulted (hs::ErrorCode::DeviceLost): the engine must be rebuilt
+    Locked,           // another process holds the file's lock (a second run on the same output)
 };
 
 struct Error {

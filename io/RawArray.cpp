@@ -7,23 +7,6 @@
 
 namespace {
 
-ErrorKind kindOf(const std::string& error)
-{
-    if (error.find("truncated") != std::string::npos)
-        return ErrorKind::Truncated;
-    if (error.find("overflow") != std::string::npos)
-        return ErrorKind::Overflow;
-    if (error.find("empty") != std::string::npos)
-        return ErrorKind::Empty;
-    if (error.find("zero") != std::string::npos)
-        return ErrorKind::ZeroSized;
-    if (error.find("header") != std::string::npos || error.find("past the end") != std::string::npos)
-        return ErrorKind::HeaderMismatch;
-    if (error.find("not supported") != std::string::npos || error.find("unsupported") != std::string::npos)
-        return ErrorKind::UnsupportedType;
-    return ErrorKind::DecodeFailed;
-}
-
 template <typename T>
 T readSample(const unsigned char* p, bool swap)
 {
@@ -57,9 +40,9 @@ bool swapsBytes(const rawformat::RawSpec& spec) { return spec.bigEndian && rawfo
 std::shared_ptr<RawArray> RawArray::make(std::shared_ptr<MappedFile> mapped, rawformat::RawSpec spec, Error& error)
 {
     std::uint64_t dataBytes = 0;
-    const std::string problem = rawformat::validateRaw(spec, mapped->size(), dataBytes);
-    if (!problem.empty()) {
-        error = Error::make(kindOf(problem), mapped->path(), QString::fromStdString(problem));
+    error = rawformat::validateRaw(spec, mapped->size(), dataBytes);
+    if (error.isError()) {
+        error.source = mapped->path();
         return nullptr;
     }
     auto array = std::make_shared<RawArray>();
@@ -85,12 +68,12 @@ std::shared_ptr<RawArray> RawArray::openNpy(const QString& path, Error& error)
     if (!mapped)
         return nullptr;
     rawformat::NpyHeader header;
-    std::string problem = rawformat::parseNpyHeader(mapped->data(), std::size_t(mapped->size()), header);
+    error = rawformat::parseNpyHeader(mapped->data(), std::size_t(mapped->size()), header);
     rawformat::RawSpec spec;
-    if (problem.empty())
-        problem = rawformat::npyToRaw(header, mapped->size(), spec);
-    if (!problem.empty()) {
-        error = Error::make(kindOf(problem), path, QString::fromStdString(problem));
+    if (!error.isError())
+        error = rawformat::npyToRaw(header, mapped->size(), spec);
+    if (error.isError()) {
+        error.source = path;
         return nullptr;
     }
     return make(std::move(mapped), spec, error);

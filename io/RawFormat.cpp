@@ -8,6 +8,9 @@ namespace rawformat {
 
 namespace {
 
+// The file is named by the caller, which knows it; the kind is known only here.
+Error problem(ErrorKind kind, const std::string& cause) { return Error::make(kind, QString(), QString::fromStdString(cause)); }
+
 bool mulOverflows(std::uint64_t a, std::uint64_t b, std::uint64_t& out)
 {
     if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
@@ -92,45 +95,45 @@ std::size_t rawTypeSize(RawType type)
     return 1;
 }
 
-std::string validateRaw(RawSpec& spec, std::uint64_t fileSize, std::uint64_t& dataBytes)
+Error validateRaw(RawSpec& spec, std::uint64_t fileSize, std::uint64_t& dataBytes)
 {
     if (spec.channels < 1 || spec.channels > 4)
-        return "channel count " + std::to_string(spec.channels) + " is outside 1..4";
+        return problem(ErrorKind::UnsupportedType, "channel count " + std::to_string(spec.channels) + " is outside 1..4");
     if (spec.width < 0 || spec.height < 0)
-        return "negative dimensions";
+        return problem(ErrorKind::InvalidInput, "negative dimensions");
     if (fileSize == 0)
-        return "the file is empty";
+        return problem(ErrorKind::Empty, "the file is empty");
     if (spec.offset > fileSize)
-        return "header offset " + std::to_string(spec.offset) + " is past the end of the " + std::to_string(fileSize)
-             + "-byte file";
+        return problem(ErrorKind::Truncated, "header offset " + std::to_string(spec.offset) + " is past the end of the "
+                                                 + std::to_string(fileSize) + "-byte file");
     const std::uint64_t sample = rawTypeSize(spec.type) * std::uint64_t(spec.channels);
     if (spec.width == 0 && spec.height == 1) {
         spec.width = std::int64_t((fileSize - spec.offset) / sample);
         if ((fileSize - spec.offset) % sample)
-            return "the data is " + std::to_string(fileSize - spec.offset) + " bytes, not a whole number of "
-                 + std::to_string(sample) + "-byte samples";
+            return problem(ErrorKind::Truncated, "the data is " + std::to_string(fileSize - spec.offset)
+                                                     + " bytes, not a whole number of " + std::to_string(sample) + "-byte samples");
     }
     if (spec.width == 0 || spec.height == 0)
-        return "a dimension is zero";
+        return problem(ErrorKind::ZeroSized, "a dimension is zero");
     std::uint64_t pixels = 0, bytes = 0;
     if (mulOverflows(std::uint64_t(spec.width), std::uint64_t(spec.height), pixels) || mulOverflows(pixels, sample, bytes)
         || bytes > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-        return "the dimensions " + std::to_string(spec.width) + "x" + std::to_string(spec.height) + "x"
-             + std::to_string(spec.channels) + " overflow a byte count";
+        return problem(ErrorKind::Overflow, "the dimensions " + std::to_string(spec.width) + "x" + std::to_string(spec.height)
+                                                + "x" + std::to_string(spec.channels) + " overflow a byte count");
     if (bytes > fileSize - spec.offset)
-        return "truncated: the shape needs " + std::to_string(bytes) + " bytes after the header, the file has "
-             + std::to_string(fileSize - spec.offset);
+        return problem(ErrorKind::Truncated, "truncated: the shape needs " + std::to_string(bytes)
+                                                 + " bytes after the header, the file has " + std::to_string(fileSize - spec.offset));
     dataBytes = bytes;
     return {};
 }
 
-std::string parseNpyHeader(const unsigned char* data, std::size_t size, NpyHeader& header)
+Error parseNpyHeader(const unsigned char* data, std::size_t size, NpyHeader& header)
 {
     static const unsigned char magic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
     if (size < 10)
-        return "too short for a .npy header";
+        return problem(ErrorKind::DecodeFailed, "too short for a .npy header");
     if (std::memcmp(data, magic, 6) != 0)
-        return "not a .npy file (bad magic)";
+        return problem(ErrorKind::DecodeFailed, "not a .npy file (bad magic)");
     header.major = data[6];
     header.minor = data[7];
     std::uint64_t headerLength, prefix;
@@ -139,40 +142,41 @@ std::string parseNpyHeader(const unsigned char* data, std::size_t size, NpyHeade
         prefix = 10;
     } else if (header.major == 2 || header.major == 3) {
         if (size < 12)
-            return "too short for a version 2 .npy header";
+            return problem(ErrorKind::Truncated, "too short for a version 2 .npy header");
         headerLength = std::uint64_t(data[8]) | (std::uint64_t(data[9]) << 8) | (std::uint64_t(data[10]) << 16)
                      | (std::uint64_t(data[11]) << 24);
         prefix = 12;
     } else {
-        return "unsupported .npy version " + std::to_string(header.major) + "." + std::to_string(header.minor);
+        return problem(ErrorKind::UnsupportedType,
+                       "unsupported .npy version " + std::to_string(header.major) + "." + std::to_string(header.minor));
     }
     if (headerLength > size - prefix)
-        return "truncated: the header claims " + std::to_string(headerLength) + " bytes, the file has "
-             + std::to_string(size - prefix) + " after the prefix";
+        return problem(ErrorKind::Truncated, "truncated: the header claims " + std::to_string(headerLength)
+                                                 + " bytes, the file has " + std::to_string(size - prefix) + " after the prefix");
     header.dataOffset = prefix + headerLength;
     const std::string dict(reinterpret_cast<const char*>(data + prefix), std::size_t(headerLength));
     std::string descr, fortran, shape;
     if (!dictValue(dict, "descr", descr) || !dictValue(dict, "fortran_order", fortran) || !dictValue(dict, "shape", shape))
-        return "the header dictionary lacks descr, fortran_order or shape";
+        return problem(ErrorKind::DecodeFailed, "the header dictionary lacks descr, fortran_order or shape");
     if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"'))
-        return "unsupported dtype " + descr + " (structured dtypes are not counted)";
+        return problem(ErrorKind::UnsupportedType, "unsupported dtype " + descr + " (structured dtypes are not counted)");
     descr = descr.substr(1, descr.size() - 2);
     header.byteOrder = descr[0];
     if (header.byteOrder != '<' && header.byteOrder != '>' && header.byteOrder != '|' && header.byteOrder != '=')
-        return "dtype '" + descr + "' has no byte order";
+        return problem(ErrorKind::DecodeFailed, "dtype '" + descr + "' has no byte order");
     if (header.byteOrder == '=')
         header.byteOrder = '<';
     header.kind = descr[1];
     const std::string digits = descr.substr(2);
     if (digits.empty() || digits.size() > 2 || !std::isdigit(static_cast<unsigned char>(digits[0]))
         || (digits.size() == 2 && !std::isdigit(static_cast<unsigned char>(digits[1]))))
-        return "unsupported dtype '" + descr + "'";
+        return problem(ErrorKind::UnsupportedType, "unsupported dtype '" + descr + "'");
     header.itemSize = std::stoi(digits);
     header.fortranOrder = fortran == "True";
     if (fortran != "True" && fortran != "False")
-        return "fortran_order is neither True nor False";
+        return problem(ErrorKind::DecodeFailed, "fortran_order is neither True nor False");
     if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
-        return "shape " + shape + " is not a tuple";
+        return problem(ErrorKind::DecodeFailed, "shape " + shape + " is not a tuple");
     header.shape.clear();
     std::string inner = shape.substr(1, shape.size() - 2);
     std::size_t start = 0;
@@ -183,7 +187,7 @@ std::string parseNpyHeader(const unsigned char* data, std::size_t size, NpyHeade
         const std::string item = trim(inner.substr(start, comma - start));
         if (!item.empty()) {
             if (item.size() > 19 || item.find_first_not_of("0123456789") != std::string::npos)
-                return "shape entry '" + item + "' is not a non-negative integer";
+                return problem(ErrorKind::DecodeFailed, "shape entry '" + item + "' is not a non-negative integer");
             header.shape.push_back(std::stoull(item));
         }
         start = comma + 1;
@@ -191,10 +195,11 @@ std::string parseNpyHeader(const unsigned char* data, std::size_t size, NpyHeade
     return {};
 }
 
-std::string npyToRaw(const NpyHeader& header, std::uint64_t fileSize, RawSpec& spec)
+Error npyToRaw(const NpyHeader& header, std::uint64_t fileSize, RawSpec& spec)
 {
     if (header.fortranOrder)
-        return "Fortran-ordered arrays are not supported; save it in C order (np.ascontiguousarray)";
+        return problem(ErrorKind::UnsupportedType,
+                       "Fortran-ordered arrays are not supported; save it in C order (np.ascontiguousarray)");
     std::optional<RawType> type;
     const int size = header.itemSize;
     if (header.kind == 'u' && size == 1) type = RawType::U8;
@@ -206,7 +211,8 @@ std::string npyToRaw(const NpyHeader& header, std::uint64_t fileSize, RawSpec& s
     else if (header.kind == 'f' && size == 4) type = RawType::F32;
     else if (header.kind == 'f' && size == 8) type = RawType::F64;
     if (!type)
-        return std::string("dtype ") + header.kind + std::to_string(size) + " is not supported (u1, u2, i2, u4, i4, f4, f8)";
+        return problem(ErrorKind::UnsupportedType, std::string("dtype ") + header.kind + std::to_string(size)
+                                                       + " is not supported (u1, u2, i2, u4, i4, f4, f8)");
     spec = RawSpec{};
     spec.type = *type;
     spec.bigEndian = header.byteOrder == '>';
@@ -223,20 +229,21 @@ std::string npyToRaw(const NpyHeader& header, std::uint64_t fileSize, RawSpec& s
         spec.width = std::int64_t(s[1]);
         spec.channels = int(s[2]);
     } else {
-        return "shape with " + std::to_string(s.size()) + " dimensions is not an image or a key array";
+        return problem(ErrorKind::UnsupportedType,
+                       "shape with " + std::to_string(s.size()) + " dimensions is not an image or a key array");
     }
     for (std::uint64_t d : s)
         if (d > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-            return "a dimension overflows";
+            return problem(ErrorKind::Overflow, "a dimension overflows");
     std::uint64_t dataBytes = 0;
     if (spec.width == 0 || spec.height == 0)
-        return "the array has no elements (a dimension is zero)";
-    std::string error = validateRaw(spec, fileSize, dataBytes);
-    if (!error.empty())
+        return problem(ErrorKind::ZeroSized, "the array has no elements (a dimension is zero)");
+    Error error = validateRaw(spec, fileSize, dataBytes);
+    if (error.isError())
         return error;
     if (dataBytes != fileSize - spec.offset)
-        return "the header's shape needs " + std::to_string(dataBytes) + " bytes but the file holds "
-             + std::to_string(fileSize - spec.offset) + " after the header";
+        return problem(ErrorKind::HeaderMismatch, "the header's shape needs " + std::to_string(dataBytes) + " bytes but the file holds "
+                                                      + std::to_string(fileSize - spec.offset) + " after the header");
     return {};
 }
 

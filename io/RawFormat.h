@@ -1,6 +1,10 @@
-// Headerless raw samples and NumPy .npy headers: plain C++ with no Qt, so the libFuzzer target
-// links them alone. Every check says what is wrong in words a user can act on.
+// Headerless raw samples and NumPy .npy headers, apart from the mapped files they describe, so
+// the libFuzzer target links them with Qt Core alone. Every check says what is wrong in words a
+// user can act on, as an Error whose kind is decided here, where the fault is known; the caller
+// names the file (Error::source).
 #pragma once
+
+#include "io/Error.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +29,7 @@ struct RawSpec {
 
 // Checks a spec against a file size; on success `dataBytes` is the byte count the shape needs.
 // A 0-width 1-D spec takes its width from the file.
-std::string validateRaw(RawSpec& spec, std::uint64_t fileSize, std::uint64_t& dataBytes);
+Error validateRaw(RawSpec& spec, std::uint64_t fileSize, std::uint64_t& dataBytes);
 
 struct NpyHeader {
     int major = 0;
@@ -39,9 +43,9 @@ struct NpyHeader {
 };
 
 // Parses the magic, version and header dictionary of a .npy file (versions 1 to 3).
-std::string parseNpyHeader(const unsigned char* data, std::size_t size, NpyHeader& header);
+Error parseNpyHeader(const unsigned char* data, std::size_t size, NpyHeader& header);
 
 // The raw type of a .npy dtype, and the shape as width/height/channels, or an error.
-std::string npyToRaw(const NpyHeader& header, std::uint64_t fileSize, RawSpec& spec);
+Error npyToRaw(const NpyHeader& header, std::uint64_t fileSize, RawSpec& spec);
 
 }  // namespace rawformat

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with clang (ASan + UBSan) and runs it.
 #   scripts/fuzz.sh [SECONDS] [TARGET]     SECONDS default 300; TARGET rawformat (default) or records
-#   rawformat: the raw and .npy parsers and the image header reader (io/fuzz/fuzz_rawformat.cpp)
+#   rawformat: the raw and .npy parsers and the image header reader (io/fuzz/fuzz_rawformat.cpp);
+#              links the system Qt Core
 #   records:   the record reader, JSON Lines and CSV, with a write/read round-trip of every
 #              record it accepts (app/core/fuzz/fuzz_recordreader.cpp); links the system Qt Core
 # Needs clang (apt-get install clang). Crashes land in build-fuzz/crash-*.
@@ -13,7 +14,9 @@ flags=(-std=c++20 -I. -Igpu/include -g -O1 -fsanitize=fuzzer,address,undefined -
 mkdir -p "build-fuzz/corpus-$target"
 case "$target" in
 rawformat)
-  clang++ "${flags[@]}" io/fuzz/fuzz_rawformat.cpp io/RawFormat.cpp io/ImageHeader.cpp -o build-fuzz/fuzz_rawformat
+  # The parsers' errors are io/Error.h values, so Qt Core comes along (not instrumented).
+  clang++ "${flags[@]}" -fPIC $(pkg-config --cflags Qt6Core) io/fuzz/fuzz_rawformat.cpp io/RawFormat.cpp io/ImageHeader.cpp \
+    $(pkg-config --libs Qt6Core) -o build-fuzz/fuzz_rawformat
   # A few valid .npy headers to start from.
   printf "\x93NUMPY\x01\x00\x76\x00{'descr': '<u2', 'fortran_order': False, 'shape': (2, 3), }%60s\n" "" > build-fuzz/corpus-$target/v1.npy
   printf "\x93NUMPY\x02\x00\x74\x00\x00\x00{'descr': '|u1', 'fortran_order': False, 'shape': (7,), }%55s\n" "" > build-fuzz/corpus-$target/v2.npy

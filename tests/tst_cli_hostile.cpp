@@ -249,6 +249,12 @@ void TestCliHostile::secondWriterIsRefused()
     const Run second = cli({"batch", "--cpu", "--bins", "16", "-o", out, a});
     QCOMPARE(second.exitCode, 2);
     QVERIFY2(second.err.contains("another run is writing"), second.err.constData());
+    // merge is refused the same way, by the error's kind (ErrorKind::Locked), not its words.
+    const QString finished = path("two-finished.jsonl");
+    QCOMPARE(cli({"batch", "--cpu", "-o", finished, a}).exitCode, 0);
+    const Run merge = cli({"merge", "-o", out, finished});
+    QCOMPARE(merge.exitCode, 2);
+    QVERIFY2(merge.err.contains("another run is writing"), merge.err.constData());
     ::kill(pid_t(first.processId()), SIGTERM);
     QVERIFY(first.waitForFinished(10000));
     QCOMPARE(first.exitCode(), 143);
@@ -497,14 +503,14 @@ void TestCliHostile::csvKeepsOneLayout()
     QVERIFY(buffer.open(QIODevice::ReadOnly));
     CsvReader reader(&buffer);
     QList<QByteArray> fields;
-    QString problem;
+    Error problem;
     QList<qsizetype> widths;
     QList<QByteArray> files;
     while (reader.readRow(fields, problem)) {
         widths << fields.size();
         files << fields.value(2);
     }
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY2(!problem.isError(), qPrintable(problem.message()));
     QCOMPARE(widths.size(), 1 + 3 + 3 + 1);  // header, two RGB files, summary
     for (qsizetype w : widths)
         QCOMPARE(w, widths.first());

@@ -43,6 +43,10 @@ private slots:
     void npyFiles();
     void badInput_data();
     void badInput();
+    void rawShapeKinds_data();
+    void rawShapeKinds();
+    void npyHeaderKinds_data();
+    void npyHeaderKinds();
     void truncatedJpegWarns();
     void hugeDeclaredImageIsRefused();
     void endMarkerCheck_data();
@@ -426,6 +430,99 @@ void TestLoaders::badInput()
     QCOMPARE(int(error.kind), int(kind));
     QVERIFY2(error.message().startsWith(full), qPrintable(error.message()));
     QVERIFY2(error.message().contains(cause, Qt::CaseInsensitive), qPrintable(error.message()));
+}
+
+// Issue 17: the parsers decide an error's kind where they find the fault. The rows marked
+// "was" are the ones RawArray used to guess differently from the message's words.
+void TestLoaders::rawShapeKinds_data()
+{
+    QTest::addColumn<qint64>("width");
+    QTest::addColumn<qint64>("height");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<quint64>("offset");
+    QTest::addColumn<quint64>("fileSize");
+    QTest::addColumn<ErrorKind>("kind");
+    QTest::addColumn<QString>("cause");
+    QTest::newRow("five channels (was decode-failed)") << qint64(4) << qint64(4) << 5 << "u8" << quint64(0) << quint64(80)
+                                                       << ErrorKind::UnsupportedType << "channel count 5 is outside 1..4";
+    QTest::newRow("negative width (was decode-failed)") << qint64(-1) << qint64(4) << 1 << "u8" << quint64(0) << quint64(80)
+                                                        << ErrorKind::InvalidInput << "negative dimensions";
+    QTest::newRow("offset past the end (was header-mismatch)") << qint64(4) << qint64(4) << 1 << "u8" << quint64(200) << quint64(100)
+                                                               << ErrorKind::Truncated << "header offset 200 is past the end of the 100-byte file";
+    QTest::newRow("part of a sample (was decode-failed)") << qint64(0) << qint64(1) << 1 << "u16" << quint64(0) << quint64(101)
+                                                          << ErrorKind::Truncated << "the data is 101 bytes, not a whole number of 2-byte samples";
+    QTest::newRow("empty file") << qint64(4) << qint64(4) << 1 << "u8" << quint64(0) << quint64(0) << ErrorKind::Empty << "the file is empty";
+    QTest::newRow("zero height") << qint64(4) << qint64(0) << 1 << "u8" << quint64(0) << quint64(16) << ErrorKind::ZeroSized
+                                 << "a dimension is zero";
+    QTest::newRow("overflowing shape") << qint64(1) << (qint64(1) << 62) << 4 << "f64" << quint64(0) << quint64(16) << ErrorKind::Overflow
+                                       << "the dimensions 1x4611686018427387904x4 overflow a byte count";
+    QTest::newRow("too few bytes") << qint64(4) << qint64(4) << 1 << "u16" << quint64(0) << quint64(16) << ErrorKind::Truncated
+                                   << "truncated: the shape needs 32 bytes after the header, the file has 16";
+}
+
+void TestLoaders::rawShapeKinds()
+{
+    QFETCH(qint64, width);
+    QFETCH(qint64, height);
+    QFETCH(int, channels);
+    QFETCH(QString, type);
+    QFETCH(quint64, offset);
+    QFETCH(quint64, fileSize);
+    QFETCH(ErrorKind, kind);
+    QFETCH(QString, cause);
+    rawformat::RawSpec spec;
+    spec.width = width;
+    spec.height = height;
+    spec.channels = channels;
+    spec.type = *rawformat::rawTypeFromName(type.toStdString());
+    spec.offset = offset;
+    std::uint64_t bytes = 0;
+    const Error error = rawformat::validateRaw(spec, fileSize, bytes);
+    QCOMPARE(int(error.kind), int(kind));
+    QVERIFY(error.source.isEmpty());  // the caller names the file
+    QCOMPARE(error.cause, cause);
+}
+
+void TestLoaders::npyHeaderKinds_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<ErrorKind>("kind");
+    QTest::addColumn<QString>("cause");
+    const QByteArray four = npy(1, "|u1", "(4,)", QByteArray(4, 'x'));
+    QTest::newRow("version 2 cut short (was decode-failed)") << QByteArray("\x93NUMPY\x02\x00\x40\x00\x00", 11) << ErrorKind::Truncated
+                                                             << "too short for a version 2 .npy header";
+    QTest::newRow("dictionary without a shape (was header-mismatch)") << QByteArray(four).replace("'shape'", "'forma'")
+                                                                       << ErrorKind::DecodeFailed
+                                                                       << "the header dictionary lacks descr, fortran_order or shape";
+    QTest::newRow("four dimensions (was decode-failed)") << npy(1, "|u1", "(2, 2, 2, 2)", QByteArray(16, 'x')) << ErrorKind::UnsupportedType
+                                                         << "shape with 4 dimensions is not an image or a key array";
+    // Words inside the data named a kind the old guess believed.
+    QTest::newRow("shape entry 'empty' (was empty)") << npy(1, "|u1", "(empty,)", QByteArray(4, 'x')) << ErrorKind::DecodeFailed
+                                                     << "shape entry 'empty' is not a non-negative integer";
+    QTest::newRow("dtype '<truncated' (was truncated)") << npy(1, "<truncated", "(4,)", QByteArray(4, 'x')) << ErrorKind::UnsupportedType
+                                                        << "unsupported dtype '<truncated'";
+    QTest::newRow("bad magic") << QByteArray("PK\x03\x04 this is a zip", 20) << ErrorKind::DecodeFailed << "not a .npy file (bad magic)";
+    QTest::newRow("complex dtype") << npy(1, "<c8", "(4,)", QByteArray(32, 'x')) << ErrorKind::UnsupportedType
+                                   << "dtype c8 is not supported (u1, u2, i2, u4, i4, f4, f8)";
+    QTest::newRow("extra data") << npy(1, "|u1", "(4,)", QByteArray(9, 'x')) << ErrorKind::HeaderMismatch
+                                << "the header's shape needs 4 bytes but the file holds 9 after the header";
+}
+
+void TestLoaders::npyHeaderKinds()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(ErrorKind, kind);
+    QFETCH(QString, cause);
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.constData());
+    rawformat::NpyHeader header;
+    Error error = rawformat::parseNpyHeader(data, std::size_t(bytes.size()), header);
+    rawformat::RawSpec spec;
+    if (!error.isError())
+        error = rawformat::npyToRaw(header, std::uint64_t(bytes.size()), spec);
+    QCOMPARE(int(error.kind), int(kind));
+    QVERIFY(error.source.isEmpty());
+    QCOMPARE(error.cause, cause);
 }
 
 void TestLoaders::truncatedJpegWarns()

@@ -18,6 +18,7 @@
 #include <random>
 
 using Rows = QList<QList<QByteArray>>;
+Q_DECLARE_METATYPE(ErrorKind)
 
 class TestRecordCodec : public QObject {
     Q_OBJECT
@@ -33,6 +34,8 @@ private slots:
     void roundTrip();
     void rejectsWhatBreaksTheSchema_data();
     void rejectsWhatBreaksTheSchema();
+    void errorKinds_data();
+    void errorKinds();
     void summaryRules_data();
     void summaryRules();
     void warningsRoundTrip();
@@ -125,14 +128,17 @@ void TestRecordCodec::csvReader()
     CsvReader reader(&buffer);
     Rows got;
     QList<QByteArray> fields;
-    QString problem;
+    Error problem;
     while (reader.readRow(fields, problem))
         got << fields;
     QCOMPARE(got, rows);
-    if (error.isEmpty())
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    else
-        QVERIFY2(problem.contains(error), qPrintable(problem));
+    if (error.isEmpty()) {
+        QVERIFY2(!problem.isError(), qPrintable(problem.message()));
+    } else {
+        QCOMPARE(int(problem.kind), int(ErrorKind::DecodeFailed));  // malformed CSV, named by the caller
+        QVERIFY(problem.source.isEmpty());
+        QVERIFY2(problem.cause.contains(error), qPrintable(problem.cause));
+    }
 }
 
 void TestRecordCodec::csvRowLines()
@@ -143,7 +149,7 @@ void TestRecordCodec::csvRowLines()
     QVERIFY(buffer.open(QIODevice::ReadOnly));
     CsvReader reader(&buffer);
     QList<QByteArray> fields;
-    QString problem;
+    Error problem;
     QList<qint64> lines;
     while (reader.readRow(fields, problem))
         lines << reader.rowLine();
@@ -176,8 +182,8 @@ void TestRecordCodec::nativePathsRoundTrip()
     record.histogram.binning = {true, 1, 0, 1, false};
     record.histogram.counts = {7};
     RecordLine back;
-    QString error;
-    QVERIFY2(RecordCodec::decodeJson(RecordCodec::jsonLine(record).trimmed(), back, error), qPrintable(error));
+    Error error;
+    QVERIFY2(RecordCodec::decodeJson(RecordCodec::jsonLine(record).trimmed(), back, error), qPrintable(error.message()));
     QCOMPARE(nativePath(back.record.file), bytes);
 }
 
@@ -387,6 +393,47 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema()
     QVERIFY2(message.contains(cause), qPrintable(message));
 }
 
+// Issue 17: text that is not JSON or not CSV is decode-failed, a line that parses but breaks
+// the schema (or a rule across lines) invalid-input; the reader names the file and the line.
+void TestRecordCodec::errorKinds_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<ErrorKind>("kind");
+    HistogramRecord r = randomRecord("a.png", 4, false);
+    const QByteArray json = RecordCodec::jsonLine(r);
+    const QByteArray csv = RecordCodec::csvHeader(4) + RecordCodec::csvLine(r);
+    QTest::newRow("not JSON") << json + "{\"schema\": \n" << 2 << ErrorKind::DecodeFailed;
+    QTest::newRow("csv quoting left open") << csv + "histoscope.histogram/2,histogram,\"a.png\n" << 3 << ErrorKind::DecodeFailed;
+    QTest::newRow("csv quote inside a field") << csv + "histoscope.histogram/2,histo\"gram\n" << 3 << ErrorKind::DecodeFailed;
+    QTest::newRow("JSON, not an object") << json + "[1,2]\n" << 2 << ErrorKind::InvalidInput;
+    QJsonObject negative = QJsonDocument::fromJson(json).object();
+    negative["counts"] = QJsonArray{1, -2, 3, 4};
+    QTest::newRow("negative count") << json + QJsonDocument(negative).toJson(QJsonDocument::Compact) + "\n" << 2 << ErrorKind::InvalidInput;
+    QList<QByteArray> fields = RecordCodec::csvLine(r).trimmed().split(',');
+    fields[24] = "1.5";  // c1
+    QTest::newRow("csv count 1.5") << csv + fields.join(',') + "\n" << 3 << ErrorKind::InvalidInput;
+    QTest::newRow("csv header of another layout") << QByteArray("schema,record,file\n") << 1 << ErrorKind::InvalidInput;
+    QTest::newRow("record after the summary") << json + RecordCodec::summaryJsonLine({1, 1, 0, 1}) + json << 3 << ErrorKind::InvalidInput;
+}
+
+void TestRecordCodec::errorKinds()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, line);
+    QFETCH(ErrorKind, kind);
+    QBuffer buffer(&bytes);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    RecordReader reader(&buffer, QStringLiteral("shard-2.out"));
+    RecordLine record;
+    Error error;
+    while (reader.next(record, error)) {
+    }
+    QCOMPARE(int(error.kind), int(kind));
+    QCOMPARE(error.source, QStringLiteral("shard-2.out"));
+    QVERIFY2(error.cause.startsWith(QStringLiteral("line %1: ").arg(line)), qPrintable(error.message()));
+}
+
 void TestRecordCodec::summaryRules_data()
 {
     QTest::addColumn<QByteArray>("bytes");
@@ -476,13 +523,13 @@ void TestRecordCodec::warningsRoundTrip()
     const QByteArray plain = RecordCodec::jsonLine(r);
     QVERIFY(!plain.contains("\"warnings\""));
     RecordLine back;
-    QString error;
-    QVERIFY2(RecordCodec::decodeJson(plain, back, error), qPrintable(error));
+    Error error;
+    QVERIFY2(RecordCodec::decodeJson(plain, back, error), qPrintable(error.message()));
     QVERIFY(back.record.warnings.isEmpty());
     r.warnings = {QStringLiteral("cut.jpg: JPEG data ends before its end-of-image marker"),
                   QStringLiteral("cut.jpg: %1 % of the samples, \"quoted\"\n").arg(m_rng() % 100)};
     const QByteArray marked = RecordCodec::jsonLine(r);
-    QVERIFY2(RecordCodec::decodeJson(marked, back, error), qPrintable(error));
+    QVERIFY2(RecordCodec::decodeJson(marked, back, error), qPrintable(error.message()));
     QCOMPARE(back.record.warnings, r.warnings);
     QCOMPARE(RecordCodec::jsonLine(back.record), marked);
     QCOMPARE(RecordCodec::csvLine(r), RecordCodec::csvLine(back.record));

@@ -123,15 +123,18 @@ void TestSettings::strategyNamesParse()
 {
     QFETCH(QString, name);
     QFETCH(bool, valid);
-    QString error;
-    const auto strategy = parseStrategy(name, &error);
+    Error error;
+    const auto strategy = parseStrategy(name, error);
     QCOMPARE(strategy.has_value(), valid);
     if (valid) {
         QCOMPARE(strategyDisplayName(*strategy), name);
-        QVERIFY(error.isEmpty());
+        QVERIFY(!error.isError());
     } else {
+        QCOMPARE(int(error.kind), int(ErrorKind::InvalidInput));
+        QVERIFY(error.source.isEmpty());  // a name, not a file
+        QVERIFY2(error.cause.startsWith(QStringLiteral("unknown strategy '%1' (valid: ").arg(name)), qPrintable(error.cause));
         for (hs::Strategy s : hs::allStrategies())
-            QVERIFY2(error.contains(strategyDisplayName(s)), qPrintable(error));
+            QVERIFY2(error.cause.contains(strategyDisplayName(s)), qPrintable(error.cause));
     }
 }
 

@@ -86,7 +86,7 @@ public:
     int run();
 
 private:
-    void fail(const QString& path, const QString& cause);
+    void fail(const QString& path, const Error& error);
     bool write(const HistogramRecord& record, FileJob& job);
     bool drain(FileJob& job);
     void finishFile(FileJob& job);
@@ -111,10 +111,10 @@ bool BatchRun::writeLine(const QByteArray& line)
     return m_sink.writeLine(line, m_outputError);
 }
 
-void BatchRun::fail(const QString& path, const QString& cause)
+void BatchRun::fail(const QString& path, const Error& error)
 {
     m_failed << path;
-    printError(QStringLiteral("error: %1\n").arg(cause));
+    printError(QStringLiteral("error: %1\n").arg(error.message()));
 }
 
 bool BatchRun::write(const HistogramRecord& record, FileJob& job)
@@ -153,9 +153,10 @@ bool BatchRun::drain(FileJob& job)
             if (!write(record, job)) {
                 job.cancel();
                 if (!m_outputError.isError())
-                    fail(job.input().path, QStringLiteral("%1: %2 bins do not fit this CSV output's %3 count columns "
-                                                          "(one column layout per CSV file: give --bins N, or use --format jsonl)")
-                                               .arg(job.input().path).arg(record.histogram.counts.size()).arg(m_csvBins));
+                    fail(job.input().path, Error::make(ErrorKind::InvalidInput, job.input().path,
+                                                       QStringLiteral("%1 bins do not fit this CSV output's %2 count columns (one "
+                                                                      "column layout per CSV file: give --bins N, or use --format jsonl)")
+                                                           .arg(record.histogram.counts.size()).arg(m_csvBins)));
                 return false;
             }
             continue;
@@ -173,8 +174,9 @@ bool BatchRun::drain(FileJob& job)
                 ++m_abandoned;
                 m_pool.setMaxThreadCount(m_options.jobs + m_abandoned);
                 if (!Interrupts::requested())
-                    fail(job.input().path, QStringLiteral("%1: no progress for %2 s (the decoder hangs); given up (--file-timeout)")
-                                               .arg(job.input().path).arg(m_options.fileTimeout));
+                    fail(job.input().path, Error::make(ErrorKind::TimedOut, job.input().path,
+                                                       QStringLiteral("no progress for %1 s (the decoder hangs); given up (--file-timeout)")
+                                                           .arg(m_options.fileTimeout)));
                 return false;
             }
             continue;
@@ -186,7 +188,7 @@ void BatchRun::finishFile(FileJob& job)
 {
     for (const QString& w : job.warnings())
         printError(QStringLiteral("warning: %1\n").arg(w));
-    if (!job.error().isEmpty()) {
+    if (job.error().isError()) {
         fail(job.input().path, job.error());
         return;
     }
@@ -196,8 +198,8 @@ void BatchRun::finishFile(FileJob& job)
 
 int BatchRun::run()
 {
-    for (const InputProblem& p : m_inputs.failed)
-        fail(p.path, QStringLiteral("%1: %2").arg(p.path, p.cause));
+    for (const Error& problem : m_inputs.failed)
+        fail(problem.source, problem);
     for (const QString& note : m_inputs.notes)
         printError(QStringLiteral("note: %1\n").arg(note));
     const QList<InputFile>& files = m_inputs.files;
@@ -304,16 +306,16 @@ int runBatchCommand(const QStringList& arguments)
     const ExpandedInputs inputs = expandInputs(parser.positionalArguments(), options.inputs);
     const QStringList named = parser.positionalArguments();
     if (!options.output.isEmpty()) {
-        const QString conflict = outputConflict(options.output, false, inputs, named, options.inputs.recursive);
-        if (!conflict.isEmpty())
-            return usage(conflict);
+        const Error conflict = outputConflict(options.output, false, inputs, named, options.inputs.recursive);
+        if (conflict.isError())
+            return usage(conflict.message());
     }
     for (const QString& dir : {options.equalizeDir, options.plotDir}) {
         if (dir.isEmpty())
             continue;
-        const QString conflict = outputConflict(dir, true, inputs, named, options.inputs.recursive);
-        if (!conflict.isEmpty())
-            return usage(conflict);
+        const Error conflict = outputConflict(dir, true, inputs, named, options.inputs.recursive);
+        if (conflict.isError())
+            return usage(conflict.message());
     }
     for (const auto& [dir, suffix] : {std::pair{options.plotDir, QStringLiteral(".svg")}, std::pair{options.equalizeDir, QStringLiteral(".png")}}) {
         const QString collision = findCollision(inputs.files, dir, suffix);
@@ -331,7 +333,7 @@ int runBatchCommand(const QStringList& arguments)
     Error error;
     if (!sink.open(options.output, error)) {
         printError(QStringLiteral("histoscope-cli batch: %1\n").arg(error.message()));
-        return error.cause.contains(QLatin1String("another run")) ? 2 : 3;
+        return error.kind == ErrorKind::Locked ? 2 : 3;  // another run holds it: a usage error
     }
     BatchRun run(options, inputs, sink);
     return run.run();

@@ -1,5 +1,6 @@
 #include "app/cli/BatchInputs.h"
 
+#include "app/cli/CliOptions.h"
 #include "io/FrameSource.h"
 #include "io/NativePath.h"
 
@@ -50,6 +51,14 @@ QString statCause(int error)
     if (error == ELOOP)
         return QStringLiteral("a loop of symbolic links");
     return errnoText(error);
+}
+
+// What stat's errno says: nothing there, or something there that cannot be reached
+// (permissions, a loop of links).
+Error statError(int error, const QString& path)
+{
+    const ErrorKind kind = error == ENOENT || error == ENOTDIR ? ErrorKind::Missing : ErrorKind::Unreadable;
+    return Error::make(kind, path, statCause(error));
 }
 
 QString canonical(const QString& path)
@@ -104,7 +113,7 @@ void Walker::named(const QString& path)
 {
     struct stat st {};
     if (::stat(nativePath(path).constData(), &st) != 0) {
-        m_out.failed << InputProblem{path, statCause(errno)};
+        m_out.failed << statError(errno, path);
         return;
     }
     if (S_ISREG(st.st_mode)) {
@@ -114,7 +123,7 @@ void Walker::named(const QString& path)
         return;
     }
     if (!S_ISDIR(st.st_mode)) {
-        m_out.failed << InputProblem{path, QStringLiteral("not a regular file (%1)").arg(typeName(st.st_mode))};
+        m_out.failed << Error::make(ErrorKind::NotAFile, path, QStringLiteral("not a regular file (%1)").arg(typeName(st.st_mode)));
         return;
     }
     const QString root = canonical(path);
@@ -124,9 +133,9 @@ void Walker::named(const QString& path)
     const qsizetype problems = m_out.failed.size(), notes = m_out.notes.size();
     walk(path, root, path, QString());
     if (m_found.isEmpty() && m_out.failed.size() == problems && m_out.notes.size() == notes)
-        m_out.failed << InputProblem{path, m_options.recursive
-                                               ? QStringLiteral("a folder with no file to count in it or below it")
-                                               : QStringLiteral("a folder with no file to count (-r descends into its sub-folders)")};
+        m_out.failed << Error::make(ErrorKind::Empty, path,
+                                    m_options.recursive ? QStringLiteral("a folder with no file to count in it or below it")
+                                                        : QStringLiteral("a folder with no file to count (-r descends into its sub-folders)"));
     // The same order on every machine, so shards are stable.
     std::sort(m_found.begin(), m_found.end(), [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
     m_out.files << m_found;
@@ -136,7 +145,7 @@ void Walker::walk(const QString& root, const QString& rootCanonical, const QStri
 {
     DIR* dir = opendir(nativePath(folder).constData());
     if (!dir) {
-        m_out.failed << InputProblem{folder, QStringLiteral("the folder cannot be read (%1)").arg(errnoText(errno))};
+        m_out.failed << Error::make(ErrorKind::Unreadable, folder, QStringLiteral("the folder cannot be read (%1)").arg(errnoText(errno)));
         return;
     }
     const QString prefix = folder.endsWith('/') ? folder : folder + '/';
@@ -150,22 +159,25 @@ void Walker::walk(const QString& root, const QString& rootCanonical, const QStri
         entries.append({prefix + decoded, relative.isEmpty() ? decoded : relative + '/' + decoded});
     }
     if (errno != 0)
-        m_out.failed << InputProblem{folder, QStringLiteral("the folder could not be listed whole (%1)").arg(errnoText(errno))};
+        m_out.failed << Error::make(ErrorKind::Unreadable, folder,
+                                    QStringLiteral("the folder could not be listed whole (%1)").arg(errnoText(errno)));
     closedir(dir);
     std::sort(entries.begin(), entries.end());
     for (const auto& [path, rel] : entries) {
         const QByteArray native = nativePath(path);
         struct stat link {};
         if (::lstat(native.constData(), &link) != 0) {
-            m_out.failed << InputProblem{path, statCause(errno)};
+            m_out.failed << statError(errno, path);
             continue;
         }
         struct stat st = link;
         const bool isLink = S_ISLNK(link.st_mode);
         const QString name = QFileInfo(path).fileName();
         if (isLink && ::stat(native.constData(), &st) != 0) {
+            Error broken = statError(errno, path);  // before wanted() can change errno
+            broken.cause = QStringLiteral("a broken symbolic link (%1)").arg(broken.cause);
             if (wanted(name))
-                m_out.failed << InputProblem{path, QStringLiteral("a broken symbolic link (%1)").arg(statCause(errno))};
+                m_out.failed << broken;
             continue;
         }
         const bool isDir = S_ISDIR(st.st_mode);
@@ -174,7 +186,8 @@ void Walker::walk(const QString& root, const QString& rootCanonical, const QStri
         if (!isDir && !wanted(name))
             continue;
         if (isLink && !m_options.followLinks && !isUnder(canonical(path), rootCanonical)) {
-            m_out.failed << InputProblem{path, QStringLiteral("a symbolic link that leads out of %1 (--follow-links follows it)").arg(root)};
+            m_out.failed << Error::make(ErrorKind::InvalidInput, path,
+                                        QStringLiteral("a symbolic link that leads out of %1 (--follow-links follows it)").arg(root));
             continue;
         }
         if (isDir) {
@@ -183,7 +196,7 @@ void Walker::walk(const QString& root, const QString& rootCanonical, const QStri
             continue;
         }
         if (!S_ISREG(st.st_mode)) {
-            m_out.failed << InputProblem{path, QStringLiteral("not a regular file (%1)").arg(typeName(st.st_mode))};
+            m_out.failed << Error::make(ErrorKind::NotAFile, path, QStringLiteral("not a regular file (%1)").arg(typeName(st.st_mode)));
             continue;
         }
         addFile(path, rel, st);
@@ -207,8 +220,8 @@ ExpandedInputs expandInputs(const QStringList& paths, const BatchInputOptions& o
     return out;
 }
 
-QString outputConflict(const QString& output, bool isFolder, const ExpandedInputs& inputs,
-                       const QStringList& namedPaths, bool recursive)
+Error outputConflict(const QString& output, bool isFolder, const ExpandedInputs& inputs,
+                     const QStringList& namedPaths, bool recursive)
 {
     struct stat out {};
     const bool exists = ::stat(nativePath(output).constData(), &out) == 0;
@@ -216,7 +229,7 @@ QString outputConflict(const QString& output, bool isFolder, const ExpandedInput
         for (const QString& input : namedPaths) {
             struct stat in {};
             if (::stat(nativePath(input).constData(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-                return QStringLiteral("%1 is also an input; writing it would destroy it").arg(output);
+                return usageError(QStringLiteral("%1 is also an input; writing it would destroy it").arg(output));
         }
     // Where the output is (or will be): its own canonical path, or its folder's plus its name.
     QString where = exists ? canonical(output) : QString();
@@ -230,6 +243,7 @@ QString outputConflict(const QString& output, bool isFolder, const ExpandedInput
     const QString parent = isFolder ? where : QFileInfo(where).path();
     for (const QString& folder : inputs.walkedFolders)
         if (recursive ? isUnder(parent, folder) : parent == folder)
-            return QStringLiteral("%1 is inside the input folder %2, so a later run would read it as an input").arg(output, folder);
+            return usageError(
+                QStringLiteral("%1 is inside the input folder %2, so a later run would read it as an input").arg(output, folder));
     return {};
 }

@@ -1,9 +1,11 @@
 // Expands batch arguments into an ordered file list: folders (optionally recursive) filtered by
 // glob patterns, then the share of a shard (`--shard i/n`: every n-th file from the i-th).
-// Every path named or found is either in the list or in `failed` with its cause: unreadable
-// folders, files that are not regular, broken links and links that leave the folder given.
+// Every path named or found is either in the list or in `failed` as an Error that names it:
+// unreadable folders, files that are not regular, broken links and links that leave the folder given.
 // Names are handled as bytes (io/NativePath.h); each file is listed once, however reached.
 #pragma once
+
+#include "io/Error.h"
 
 #include <QList>
 #include <QStringList>
@@ -23,19 +25,15 @@ struct InputFile {
     QString relative;  // under the folder given; the file name for a file named directly
 };
 
-struct InputProblem {
-    QString path;
-    QString cause;
-};
-
 struct ExpandedInputs {
     QList<InputFile> files;
-    QList<InputProblem> failed;
+    QList<Error> failed;        // each names its path as the source
     QStringList notes;          // e.g. one file reached twice, counted once
     QStringList walkedFolders;  // canonical paths of the folders given, to keep outputs out
 };
 
 ExpandedInputs expandInputs(const QStringList& paths, const BatchInputOptions& options);
-// True when `path` (existing or not) is one of the files, or would be found under a folder.
-QString outputConflict(const QString& output, bool isFolder, const ExpandedInputs& inputs,
-                       const QStringList& namedPaths, bool recursive);
+// A usage error when `output` (existing or not) is one of the files, or would be found under a
+// folder; unset otherwise.
+Error outputConflict(const QString& output, bool isFolder, const ExpandedInputs& inputs,
+                     const QStringList& namedPaths, bool recursive);

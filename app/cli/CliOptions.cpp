@@ -128,10 +128,9 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
             return false;
         }
     }
-    QString strategyError;
-    const auto strategy = parseStrategy(parser.value("strategy"), &strategyError);
+    const auto strategy = parseStrategy(parser.value("strategy"), error);
     if (!strategy) {
-        error = usageError(QStringLiteral("--strategy: ") + strategyError);
+        error = usageError(QStringLiteral("--strategy: ") + error.cause);  // on the command line, a usage error
         return false;
     }
     s.strategy = *strategy;

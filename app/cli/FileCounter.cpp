@@ -36,7 +36,7 @@ EngineHolder<hs::HistogramEngine>& threadEngine(const BatchOptions& options)
 // What one pass over a file ends with. `fault`: the cause when the device was lost part-way,
 // so the file is counted again on the rebuilt engine.
 struct Outcome {
-    QString error;
+    Error error;
     QStringList warnings;
     qint64 frames = 0;
     QString fault;
@@ -63,9 +63,18 @@ bool pushRecords(FileJob& job, const Frame& frame, const hs::HistogramResult& re
     return true;
 }
 
-QString strictFailure(const QString& path, const QStringList& warnings)
+// `outcome`: what became of the file's records, said after the cause.
+Error strictFailure(const QString& path, const QStringList& warnings, const QString& outcome)
 {
-    return QStringLiteral("%1: failed under --strict: %2 warning(s), the first: %3").arg(path).arg(warnings.size()).arg(warnings.first());
+    return Error::make(ErrorKind::InvalidInput, path,
+                       QStringLiteral("failed under --strict: %1 warning(s), the first: %2")
+                               .arg(QString::number(warnings.size()), warnings.first()) + outcome);
+}
+
+Error withOutcome(Error error, const QString& outcome)
+{
+    error.cause += outcome;
+    return error;
 }
 
 QString equalize(hs::HistogramEngine& engine, const Frame& first, const QString& path, const QString& target)
@@ -95,7 +104,7 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
     const QString& path = job.input().path;
     QStringList warnings;
     qint64 frames = 0;
-    auto finish = [&](const QString& error) { return Outcome{error, warnings, frames, {}}; };
+    auto finish = [&](const Error& error) { return Outcome{error, warnings, frames, {}}; };
     stallIfAsked(path, 0);
     SourceOptions sourceOptions;
     sourceOptions.raw = options.histogram.raw;
@@ -105,7 +114,7 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
     auto source = openFrameSource(path, sourceOptions, error);
     job.beat();
     if (!source)
-        return finish(error.message());
+        return finish(error);
     const bool perFrame = options.perFrame && source->kind() == FrameSource::MediaKind::Video;
     const bool strict = options.histogram.strict;
     hs::HistogramResult total;
@@ -144,7 +153,7 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
         if (status.code == hs::ErrorCode::DeviceLost)
             return Outcome{{}, {}, 0, QString::fromStdString(status.message)};
         if (!status)
-            return finish(Error::fromStatus(status, path).message());
+            return finish(Error::fromStatus(status, path));
         if (perFrame) {
             const QString outOfRange = outOfRangeWarning(result);
             if (!outOfRange.isEmpty() && outOfRangeFrames++ == 0)
@@ -154,8 +163,8 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
                 warnings = source->warnings + notices;
                 if (!outOfRange.isEmpty())
                     warnings << QStringLiteral("%1: %2").arg(path, firstOutOfRange);
-                return finish(strictFailure(path, w) + (delivered ? QStringLiteral(" (the first %1 frame(s) are in the output)").arg(delivered)
-                                                                   : QString()));
+                return finish(strictFailure(path, w, delivered ? QStringLiteral(" (the first %1 frame(s) are in the output)").arg(delivered)
+                                                               : QString()));
             }
             if (delivered >= pushedFrames) {
                 if (!pushRecords(job, frame, result, delivered, w))
@@ -176,21 +185,21 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
     if (job.cancelled() || Interrupts::requested())
         return finish({});
     if (error.isError() && (perFrame || delivered == 0 || strict))
-        return finish(perFrame && delivered ? QStringLiteral("%1 (the first %2 frame(s) are in the output)").arg(error.message()).arg(delivered)
-                                            : error.message());
+        return finish(perFrame && delivered ? withOutcome(error, QStringLiteral(" (the first %1 frame(s) are in the output)").arg(delivered))
+                                            : error);
     if (error.isError()) {
         // A decoder error part-way: the frames before it are counted and written, marked, and
         // the file is still listed as failed.
         const QString kept = QStringLiteral("the record holds the %1 frame(s) decoded before it").arg(delivered);
         if (!pushRecords(job, first, total, -1, recordWarnings(outOfRange) << error.message() + QStringLiteral("; ") + kept))
             return finish({});
-        return finish(QStringLiteral("%1 (%2)").arg(error.message(), kept));
+        return finish(withOutcome(error, QStringLiteral(" (%1)").arg(kept)));
     }
     if (delivered == 0)
-        return finish(path + QStringLiteral(": no frames"));
+        return finish(Error::make(ErrorKind::Empty, path, QStringLiteral("no frames")));
     if (strict && !warnings.isEmpty())
-        return finish(strictFailure(path, warnings) + (perFrame ? QStringLiteral(" (the %1 frame(s) are in the output)").arg(delivered)
-                                                               : QStringLiteral("; no record written")));
+        return finish(strictFailure(path, warnings, perFrame ? QStringLiteral(" (the %1 frame(s) are in the output)").arg(delivered)
+                                                             : QStringLiteral("; no record written")));
     if (!perFrame && !pushRecords(job, first, total, -1, warnings))
         return finish({});
     if (!outputs.plot.isEmpty() && !perFrame) {
@@ -221,7 +230,8 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
         [&](hs::HistogramEngine& engine) { return countOnce(job, options, outputs, engine, holder.notice(), pushedFrames); },
         [](const Outcome& o) { return o.fault; });
     if (!outcome.fault.isEmpty())   // the CPU engine cannot fault; kept for a device that can
-        return job.finish(job.input().path + QStringLiteral(": the GPU faulted (%1)").arg(outcome.fault), outcome.warnings, 0);
+        return job.finish(Error::make(ErrorKind::DeviceLost, job.input().path, QStringLiteral("the GPU faulted (%1)").arg(outcome.fault)),
+                          outcome.warnings, 0);
     holder.takeNotice();   // carried by the file's warnings (and records) already
     job.finish(outcome.error, outcome.warnings, outcome.frames);
 }

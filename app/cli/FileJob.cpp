@@ -25,7 +25,7 @@ bool FileJob::push(HistogramRecord record)
 
 void FileJob::beat() { m_lastBeat = nowMs(); }
 
-void FileJob::finish(const QString& error, const QStringList& warnings, qint64 frames)
+void FileJob::finish(const Error& error, const QStringList& warnings, qint64 frames)
 {
     std::lock_guard lock(m_mutex);
     m_error = error;
@@ -60,7 +60,7 @@ void FileJob::cancel()
 
 qint64 FileJob::idleMilliseconds() const { return nowMs() - m_lastBeat; }
 
-QString FileJob::error() const
+Error FileJob::error() const
 {
     std::lock_guard lock(m_mutex);
     return m_error;

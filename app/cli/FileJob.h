@@ -6,6 +6,7 @@
 
 #include "app/cli/BatchInputs.h"
 #include "app/core/HistogramRecord.h"
+#include "io/Error.h"
 
 #include <QStringList>
 
@@ -26,14 +27,15 @@ public:
     bool push(HistogramRecord record);
     void beat();
     bool cancelled() const { return m_cancelled.load(); }
-    void finish(const QString& error, const QStringList& warnings, qint64 frames);
+    // `error` unset: the file was counted (or given up on, cancelled).
+    void finish(const Error& error, const QStringList& warnings, qint64 frames);
 
     // Main-thread side.
     enum class Event { Record, Done, Idle };
     Event wait(HistogramRecord& record, std::chrono::milliseconds timeout);
     void cancel();
     qint64 idleMilliseconds() const;
-    QString error() const;
+    Error error() const;
     QStringList warnings() const;
     qint64 frames() const;
 
@@ -46,7 +48,7 @@ private:
     bool m_done = false;
     std::atomic<bool> m_cancelled{false};
     std::atomic<qint64> m_lastBeat{0};
-    QString m_error;
+    Error m_error;
     QStringList m_warnings;
     qint64 m_frames = 0;
 };

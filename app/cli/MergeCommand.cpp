@@ -237,7 +237,7 @@ int runMergeCommand(const QStringList& arguments)
     Interrupts::setExitNote(QStringLiteral("the merge output has no summary record"));
     if (!sink.open(output, error)) {
         printError(QStringLiteral("histoscope-cli merge: %1\n").arg(error.message()));
-        return error.cause.contains(QLatin1String("another run")) ? 2 : 3;
+        return error.kind == ErrorKind::Locked ? 2 : 3;  // another run holds it: a usage error
     }
     const int bins = merger.channels.isEmpty() ? 0 : int(merger.channels.first().record.histogram.binning.bins);
     bool ok = !csv || sink.writeLine(RecordCodec::csvHeader(bins), error);

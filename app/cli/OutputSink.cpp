@@ -46,10 +46,12 @@ bool OutputSink::open(const QString& path, Error& error)
     m_regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     if (m_regular) {
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            const int cause = errno;  // close() may change it, and the kind (so the exit code) depends on it
             ::close(fd);
-            error = Error::make(ErrorKind::WriteFailed, path,
-                                errno == EWOULDBLOCK ? QStringLiteral("another run is writing this file (it holds its lock)")
-                                                     : QStringLiteral("cannot be locked (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))));
+            error = cause == EWOULDBLOCK
+                      ? Error::make(ErrorKind::Locked, path, QStringLiteral("another run is writing this file (it holds its lock)"))
+                      : Error::make(ErrorKind::WriteFailed, path,
+                                    QStringLiteral("cannot be locked (%1)").arg(QString::fromLocal8Bit(std::strerror(cause))));
             return false;
         }
         if (ftruncate(fd, 0) != 0) {

@@ -1,5 +1,13 @@
 #include "app/core/CsvReader.h"
 
+namespace {
+
+// The caller names the file; rowLine() says where.
+Error malformed(const QString& cause) { return Error::make(ErrorKind::DecodeFailed, QString(), cause); }
+Error tooLarge(const QString& cause) { return Error::make(ErrorKind::TooLarge, QString(), cause); }
+
+}  // namespace
+
 CsvReader::CsvReader(QIODevice* device) : m_device(device) {}
 
 bool CsvReader::fill()
@@ -30,10 +38,10 @@ int CsvReader::take()
     return c;
 }
 
-bool CsvReader::readRow(QList<QByteArray>& fields, QString& error)
+bool CsvReader::readRow(QList<QByteArray>& fields, Error& error)
 {
     fields.clear();
-    error.clear();
+    error = {};
     m_rowLine = m_line;
     if (peek() < 0)
         return false;
@@ -48,12 +56,12 @@ bool CsvReader::readRow(QList<QByteArray>& fields, QString& error)
     for (;;) {
         const int c = take();
         if (++rowBytes > kMaxRowBytes) {
-            error = QStringLiteral("a row longer than %1 bytes").arg(kMaxRowBytes);
+            error = tooLarge(QStringLiteral("a row longer than %1 bytes").arg(kMaxRowBytes));
             return false;
         }
         if (state == State::Quoted) {
             if (c < 0) {
-                error = QStringLiteral("the data ends inside a quoted field");
+                error = malformed(QStringLiteral("the data ends inside a quoted field"));
                 return false;
             }
             if (c == '"')
@@ -69,7 +77,7 @@ bool CsvReader::readRow(QList<QByteArray>& fields, QString& error)
         }
         if (c == ',') {
             if (!endField()) {
-                error = QStringLiteral("a row with more than %1 fields").arg(kMaxFields);
+                error = tooLarge(QStringLiteral("a row with more than %1 fields").arg(kMaxFields));
                 return false;
             }
             state = State::FieldStart;
@@ -77,7 +85,7 @@ bool CsvReader::readRow(QList<QByteArray>& fields, QString& error)
         }
         if (c == '\r') {
             if (peek() != '\n') {
-                error = QStringLiteral("a carriage return outside quotes that does not end the line");
+                error = malformed(QStringLiteral("a carriage return outside quotes that does not end the line"));
                 return false;
             }
             continue;  // the '\n' ends the row next
@@ -87,12 +95,12 @@ bool CsvReader::readRow(QList<QByteArray>& fields, QString& error)
             return true;
         }
         if (state == State::AfterQuote) {
-            error = QStringLiteral("'%1' after the closing quote of a field").arg(QChar(c));
+            error = malformed(QStringLiteral("'%1' after the closing quote of a field").arg(QChar(c)));
             return false;
         }
         if (c == '"') {
             if (state == State::Unquoted) {
-                error = QStringLiteral("a quote inside an unquoted field");
+                error = malformed(QStringLiteral("a quote inside an unquoted field"));
                 return false;
             }
             state = State::Quoted;

@@ -4,6 +4,8 @@
 // case. It streams from a QIODevice, so a file of any size is read in bounded memory.
 #pragma once
 
+#include "io/Error.h"
+
 #include <QByteArray>
 #include <QIODevice>
 #include <QList>
@@ -17,9 +19,9 @@ public:
 
     explicit CsvReader(QIODevice* device);
 
-    // The next row's fields, unquoted, as bytes. False at the end of the data (error empty) or
-    // on malformed input (error says what, rowLine() says where).
-    bool readRow(QList<QByteArray>& fields, QString& error);
+    // The next row's fields, unquoted, as bytes. False at the end of the data (error unset) or
+    // on malformed input (DecodeFailed, or TooLarge past a limit; rowLine() says where).
+    bool readRow(QList<QByteArray>& fields, Error& error);
     // The 1-based line on which the row last returned (or failed) starts.
     qint64 rowLine() const { return m_rowLine; }
 

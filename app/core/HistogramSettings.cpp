@@ -7,16 +7,15 @@ QString strategyDisplayName(hs::Strategy strategy)
     return QString::fromLatin1(hs::strategyName(strategy).data(), qsizetype(hs::strategyName(strategy).size()));
 }
 
-std::optional<hs::Strategy> parseStrategy(const QString& name, QString* error)
+std::optional<hs::Strategy> parseStrategy(const QString& name, Error& error)
 {
     if (const auto strategy = hs::strategyFromName(name.trimmed().toStdString()))
         return strategy;
-    if (error) {
-        QStringList names;
-        for (hs::Strategy s : hs::allStrategies())
-            names << strategyDisplayName(s);
-        *error = QStringLiteral("unknown strategy '%1' (valid: %2)").arg(name, names.join(QStringLiteral(", ")));
-    }
+    QStringList names;
+    for (hs::Strategy s : hs::allStrategies())
+        names << strategyDisplayName(s);
+    error = Error::make(ErrorKind::InvalidInput, QString(),
+                        QStringLiteral("unknown strategy '%1' (valid: %2)").arg(name, names.join(QStringLiteral(", "))));
     return std::nullopt;
 }
 
@@ -88,11 +87,11 @@ QStringList HistogramSettings::load(QSettings& s)
     *this = d;
     s.beginGroup(QStringLiteral("histogram"));
     if (s.contains("strategy")) {
-        QString error;
-        if (const auto strategy = parseStrategy(s.value("strategy").toString(), &error))
+        Error error;
+        if (const auto strategy = parseStrategy(s.value("strategy").toString(), error))
             counting.strategy = *strategy;
         else
-            notices << QStringLiteral("Saved setting ignored: %1; using %2").arg(error, strategyDisplayName(d.counting.strategy));
+            notices << QStringLiteral("Saved setting ignored: %1; using %2").arg(error.message(), strategyDisplayName(d.counting.strategy));
     }
     bool ok = true;
     const int bins = s.value("bins", d.counting.bins).toInt(&ok);

@@ -3,6 +3,8 @@
 // command line. No singleton: the window and the CLI each own a copy.
 #pragma once
 
+#include "io/Error.h"
+
 #include "histoscope/HistogramTypes.h"
 
 #include <QSettings>
@@ -72,7 +74,8 @@ QString strategyDisplayName(hs::Strategy strategy);
 QString rangeModeName(RangeMode mode);           // "type", "minmax", "bitdepth", "manual"
 std::optional<RangeMode> parseRangeMode(const QString& name);
 QString rangeKindName(RangeKind kind);           // "int8", "int16", "int32", "float"
-// The strategy called `name`; otherwise nullopt with `error` naming every valid name.
-std::optional<hs::Strategy> parseStrategy(const QString& name, QString* error = nullptr);
+// The strategy called `name`; otherwise nullopt with `error` (InvalidInput, no source) naming
+// every valid name.
+std::optional<hs::Strategy> parseStrategy(const QString& name, Error& error);
 QString lumaName(LumaCoefficients luma);           // "none", "bt601", "bt709"
 std::optional<LumaCoefficients> parseLuma(const QString& name);

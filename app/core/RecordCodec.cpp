@@ -37,6 +37,10 @@ Columns columnsOf(int version)
     return {1, 2, 3, 8, 10, 11, 12, 13, 14, 19, 20, 21, 22, 23, 4, 9};
 }
 
+// The caller names the file and the line; only the kind and the cause are known here.
+Error syntaxError(const QString& cause) { return Error::make(ErrorKind::DecodeFailed, QString(), cause); }
+Error schemaError(const QString& cause) { return Error::make(ErrorKind::InvalidInput, QString(), cause); }
+
 QByteArray number(double v) { return QByteArray::number(v, 'g', QLocale::FloatingPointShortest); }
 
 // JSON and CSV have no infinities: a non-finite value is written as null (JSON) or empty (CSV).
@@ -53,13 +57,13 @@ hs::StatisticsContext statisticsContextOf(const HistogramRecord& r)
 // Version 2 states the exact extremes of the counted samples; keep them with the counts, so a
 // merge reports the data's min and max, not bin edges. The engine knows both or neither, so
 // one null beside a number is an infinite sample, which JSON and CSV cannot write.
-bool setExtremes(hs::ChannelHistogram& h, std::optional<double> min, std::optional<double> max, QString& error)
+bool setExtremes(hs::ChannelHistogram& h, std::optional<double> min, std::optional<double> max, Error& error)
 {
     h.hasValues = min || max;
     h.minValue = h.hasValues ? min.value_or(-HUGE_VAL) : 0;
     h.maxValue = h.hasValues ? max.value_or(HUGE_VAL) : 0;
     if (h.hasValues && !(h.minValue <= h.maxValue)) {
-        error = QStringLiteral("min %1 is above max %2").arg(h.minValue, 0, 'g', 17).arg(h.maxValue, 0, 'g', 17);
+        error = schemaError(QStringLiteral("min %1 is above max %2").arg(h.minValue, 0, 'g', 17).arg(h.maxValue, 0, 'g', 17));
         return false;
     }
     return true;
@@ -83,18 +87,18 @@ QString describe(const QJsonValue& v)
 
 QString countRule() { return QStringLiteral("a whole number from 0 to 2^63-1"); }
 
-bool jsonCount(const QJsonValue& v, const QString& what, std::uint64_t& out, QString& error)
+bool jsonCount(const QJsonValue& v, const QString& what, std::uint64_t& out, Error& error)
 {
     const qint64 i = v.isDouble() ? v.toInteger(-1) : -1;
     if (i < 0) {
-        error = QStringLiteral("%1 is %2, not %3").arg(what, describe(v), countRule());
+        error = schemaError(QStringLiteral("%1 is %2, not %3").arg(what, describe(v), countRule()));
         return false;
     }
     out = std::uint64_t(i);
     return true;
 }
 
-bool csvCount(const QByteArray& field, const QString& what, std::uint64_t& out, QString& error)
+bool csvCount(const QByteArray& field, const QString& what, std::uint64_t& out, Error& error)
 {
     bool digits = !field.isEmpty() && field.size() <= 19;
     for (char c : field)
@@ -102,68 +106,68 @@ bool csvCount(const QByteArray& field, const QString& what, std::uint64_t& out, 
     bool ok = false;
     const qulonglong v = digits ? field.toULongLong(&ok) : 0;
     if (!ok || v > std::uint64_t(kMaxCount)) {
-        error = QStringLiteral("%1 is \"%2\", not %3").arg(what, QString::fromUtf8(field.left(40)), countRule());
+        error = schemaError(QStringLiteral("%1 is \"%2\", not %3").arg(what, QString::fromUtf8(field.left(40)), countRule()));
         return false;
     }
     out = v;
     return true;
 }
 
-bool csvNumber(const QByteArray& field, const QString& what, double& out, QString& error)
+bool csvNumber(const QByteArray& field, const QString& what, double& out, Error& error)
 {
     bool ok = false;
     out = field.toDouble(&ok);
     if (!ok || !std::isfinite(out)) {
-        error = QStringLiteral("%1 is \"%2\", not a finite number").arg(what, QString::fromUtf8(field.left(40)));
+        error = schemaError(QStringLiteral("%1 is \"%2\", not a finite number").arg(what, QString::fromUtf8(field.left(40))));
         return false;
     }
     return true;
 }
 
 // The checks every record passes, whatever its encoding.
-bool validateHistogram(const HistogramRecord& r, QString& error)
+bool validateHistogram(const HistogramRecord& r, Error& error)
 {
     const hs::ChannelBinning& b = r.histogram.binning;
     if (!RecordCodec::isChannelName(r.channel)) {
-        error = QStringLiteral("channel \"%1\" is not gray, R, G, B, A or luma").arg(r.channel.left(40));
+        error = schemaError(QStringLiteral("channel \"%1\" is not gray, R, G, B, A or luma").arg(r.channel.left(40)));
         return false;
     }
     if (!(b.lo < b.hi)) {
-        error = QStringLiteral("lo %1 is not below hi %2").arg(b.lo, 0, 'g', 17).arg(b.hi, 0, 'g', 17);
+        error = schemaError(QStringLiteral("lo %1 is not below hi %2").arg(b.lo, 0, 'g', 17).arg(b.hi, 0, 'g', 17));
         return false;
     }
     if (b.identity && (b.lo != std::floor(b.lo) || b.hi != b.lo + double(b.bins))) {
-        error = QStringLiteral("identity binning needs an integer lo and hi = lo + bins, not [%1, %2) with %3 bins")
-                    .arg(b.lo, 0, 'g', 17).arg(b.hi, 0, 'g', 17).arg(b.bins);
+        error = schemaError(QStringLiteral("identity binning needs an integer lo and hi = lo + bins, not [%1, %2) with %3 bins")
+                    .arg(b.lo, 0, 'g', 17).arg(b.hi, 0, 'g', 17).arg(b.bins));
         return false;
     }
     if (r.histogram.counts.size() != b.bins) {
-        error = QStringLiteral("%1 counts for %2 bins").arg(r.histogram.counts.size()).arg(b.bins);
+        error = schemaError(QStringLiteral("%1 counts for %2 bins").arg(r.histogram.counts.size()).arg(b.bins));
         return false;
     }
     return true;
 }
 
-bool checkBins(qint64 bins, QString& error)
+bool checkBins(qint64 bins, Error& error)
 {
     if (bins < 1 || bins > qint64(hs::kMaxBins)) {
-        error = QStringLiteral("bins %1 is outside 1..%2").arg(bins).arg(hs::kMaxBins);
+        error = schemaError(QStringLiteral("bins %1 is outside 1..%2").arg(bins).arg(hs::kMaxBins));
         return false;
     }
     return true;
 }
 
 // The in-range total a record states must be what its counts add up to.
-bool checkTotal(const hs::ChannelHistogram& h, std::uint64_t stated, QString& error)
+bool checkTotal(const hs::ChannelHistogram& h, std::uint64_t stated, Error& error)
 {
     std::uint64_t sum = 0;
     for (std::uint64_t c : h.counts)
         if (__builtin_add_overflow(sum, c, &sum)) {
-            error = QStringLiteral("the counts add up to more than 2^64-1");
+            error = schemaError(QStringLiteral("the counts add up to more than 2^64-1"));
             return false;
         }
     if (sum != stated) {
-        error = QStringLiteral("count %1 is not the sum of the counts, %2").arg(stated).arg(sum);
+        error = schemaError(QStringLiteral("count %1 is not the sum of the counts, %2").arg(stated).arg(sum));
         return false;
     }
     return true;
@@ -188,7 +192,7 @@ bool inferIdentity(const hs::ChannelHistogram& h, std::optional<double> statedMa
     return true;  // nothing in range: the statistics are the same either way
 }
 
-bool parseSummaryText(const QByteArray& text, RunSummary& s, QString& error)
+bool parseSummaryText(const QByteArray& text, RunSummary& s, Error& error)
 {
     QMap<QByteArray, std::uint64_t> values;
     for (const QByteArray& part : text.split(';')) {
@@ -196,14 +200,14 @@ bool parseSummaryText(const QByteArray& text, RunSummary& s, QString& error)
         std::uint64_t v = 0;
         if (eq < 0 || !csvCount(part.mid(eq + 1), QString::fromUtf8(part.left(eq)), v, error)) {
             if (eq < 0)
-                error = QStringLiteral("summary field \"%1\" is not key=value").arg(QString::fromUtf8(part.left(40)));
+                error = schemaError(QStringLiteral("summary field \"%1\" is not key=value").arg(QString::fromUtf8(part.left(40))));
             return false;
         }
         values[part.left(eq)] = v;
     }
     for (const char* key : {"records", "files", "failed", "frames"})
         if (!values.contains(key)) {
-            error = QStringLiteral("the summary lacks %1").arg(QLatin1String(key));
+            error = schemaError(QStringLiteral("the summary lacks %1").arg(QLatin1String(key)));
             return false;
         }
     s = {qint64(values["records"]), qint64(values["files"]), qint64(values["failed"]), qint64(values["frames"])};
@@ -346,16 +350,16 @@ QByteArray RecordCodec::summaryCsvLine(const RunSummary& s, int bins)
     return line + '\n';
 }
 
-bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& error)
+bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, Error& error)
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        error = QStringLiteral("not JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset);
+        error = syntaxError(QStringLiteral("not JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset));
         return false;
     }
     if (!doc.isObject()) {
-        error = QStringLiteral("not a JSON object");
+        error = schemaError(QStringLiteral("not a JSON object"));
         return false;
     }
     const QJsonObject o = doc.object();
@@ -365,7 +369,7 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
     else if (schema == schemaName(2))
         out.version = 2;
     else {
-        error = QStringLiteral("schema is %1, not %2 or %3").arg(describe(o["schema"]), schemaName(2), schemaName(1));
+        error = schemaError(QStringLiteral("schema is %1, not %2 or %3").arg(describe(o["schema"]), schemaName(2), schemaName(1)));
         return false;
     }
     const QString kind = out.version == 1 ? QStringLiteral("histogram") : o["record"].toString();
@@ -380,14 +384,15 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
         return true;
     }
     if (kind != QLatin1String("histogram")) {
-        error = QStringLiteral("record is %1, not \"histogram\" or \"summary\"").arg(describe(o["record"]));
+        error = schemaError(QStringLiteral("record is %1, not \"histogram\" or \"summary\"").arg(describe(o["record"])));
         return false;
     }
     out.kind = RecordLine::Kind::Histogram;
     HistogramRecord& r = out.record;
     r = {};
     if (!o["file"].isString() || !o["channel"].isString()) {
-        error = QStringLiteral("file and channel must be strings (file is %1, channel %2)").arg(describe(o["file"]), describe(o["channel"]));
+        error = schemaError(QStringLiteral("file and channel must be strings (file is %1, channel %2)")
+            .arg(describe(o["file"]), describe(o["channel"])));
         return false;
     }
     r.file = o["file"].toString();
@@ -405,18 +410,18 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
     h.binning.bins = std::uint32_t(bins);
     for (const char* key : {"lo", "hi"})
         if (!o[QLatin1String(key)].isDouble() || !std::isfinite(o[QLatin1String(key)].toDouble())) {
-            error = QStringLiteral("%1 is %2, not a finite number").arg(QLatin1String(key), describe(o[QLatin1String(key)]));
+            error = schemaError(QStringLiteral("%1 is %2, not a finite number").arg(QLatin1String(key), describe(o[QLatin1String(key)])));
             return false;
         }
     h.binning.lo = o["lo"].toDouble();
     h.binning.hi = o["hi"].toDouble();
     if (!o["counts"].isArray()) {
-        error = QStringLiteral("counts is %1, not an array").arg(describe(o["counts"]));
+        error = schemaError(QStringLiteral("counts is %1, not an array").arg(describe(o["counts"])));
         return false;
     }
     const QJsonArray counts = o["counts"].toArray();
     if (counts.size() != qsizetype(bins)) {
-        error = QStringLiteral("%1 counts for %2 bins").arg(counts.size()).arg(bins);
+        error = schemaError(QStringLiteral("%1 counts for %2 bins").arg(counts.size()).arg(bins));
         return false;
     }
     h.counts.resize(std::size_t(bins));
@@ -424,7 +429,7 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
         if (!jsonCount(counts[i], QStringLiteral("counts[%1]").arg(i), h.counts[std::size_t(i)], error))
             return false;
     if (!o["statistics"].isObject()) {
-        error = QStringLiteral("statistics is %1, not an object").arg(describe(o["statistics"]));
+        error = schemaError(QStringLiteral("statistics is %1, not an object").arg(describe(o["statistics"])));
         return false;
     }
     const QJsonObject s = o["statistics"].toObject();
@@ -437,14 +442,14 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
     if (out.version == 1) {
         const QJsonValue max = s["max"];
         if (!max.isDouble() && !max.isNull()) {
-            error = QStringLiteral("statistics.max is %1, not a number or null").arg(describe(max));
+            error = schemaError(QStringLiteral("statistics.max is %1, not a number or null").arg(describe(max)));
             return false;
         }
         h.binning.identity = inferIdentity(h, max.isDouble() ? std::optional<double>(max.toDouble()) : std::nullopt);
     } else {
         const QString binning = o["binning"].toString();
         if (binning != QLatin1String("identity") && binning != QLatin1String("uniform")) {
-            error = QStringLiteral("binning is %1, not \"identity\" or \"uniform\"").arg(describe(o["binning"]));
+            error = schemaError(QStringLiteral("binning is %1, not \"identity\" or \"uniform\"").arg(describe(o["binning"])));
             return false;
         }
         h.binning.identity = binning == QLatin1String("identity");
@@ -455,7 +460,7 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
             if (v.isDouble())
                 extremes[i] = v.toDouble();
             else if (!v.isNull() && !v.isUndefined()) {
-                error = QStringLiteral("statistics.%1 is %2, not a number or null").arg(QLatin1String(keys[i]), describe(v));
+                error = schemaError(QStringLiteral("statistics.%1 is %2, not a number or null").arg(QLatin1String(keys[i]), describe(v)));
                 return false;
             }
         }
@@ -464,7 +469,7 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
         if (o.contains("type")) {
             const auto type = hs::sampleTypeFromName(o["type"].toString().toStdString());
             if (!type) {
-                error = QStringLiteral("type is %1, not a sample type (u8, u16, i32, u32, f16, f32)").arg(describe(o["type"]));
+                error = schemaError(QStringLiteral("type is %1, not a sample type (u8, u16, i32, u32, f16, f32)").arg(describe(o["type"])));
                 return false;
             }
             r.sampleType = type;
@@ -481,12 +486,12 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
         // Added within version 2: a reader that ignores unknown keys reads records with it.
         if (o.contains("warnings")) {
             if (!o["warnings"].isArray()) {
-                error = QStringLiteral("warnings is %1, not an array of strings").arg(describe(o["warnings"]));
+                error = schemaError(QStringLiteral("warnings is %1, not an array of strings").arg(describe(o["warnings"])));
                 return false;
             }
             for (const QJsonValue w : o["warnings"].toArray()) {
                 if (!w.isString()) {
-                    error = QStringLiteral("warnings holds %1, not a string").arg(describe(w));
+                    error = schemaError(QStringLiteral("warnings holds %1, not a string").arg(describe(w)));
                     return false;
                 }
                 r.warnings << w.toString();
@@ -496,34 +501,35 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, QString& e
     return validateHistogram(r, error);
 }
 
-bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& layout, QString& error)
+bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& layout, Error& error)
 {
     layout.version = fields.size() > 1 && fields[1] == "record" ? 2 : 1;
     const QStringList& fixed = fixedColumns(layout.version);
     for (qsizetype i = 0; i < fixed.size(); ++i)
         if (i >= fields.size() || fields[i] != fixed[i].toUtf8()) {
-            error = QStringLiteral("not a %1 CSV header: column %2 should be \"%3\"")
-                        .arg(schemaName(layout.version)).arg(i + 1).arg(fixed[i]);
+            error = schemaError(QStringLiteral("not a %1 CSV header: column %2 should be \"%3\"")
+                        .arg(schemaName(layout.version)).arg(i + 1).arg(fixed[i]));
             return false;
         }
     layout.bins = int(fields.size() - fixed.size());
     for (int b = 0; b < layout.bins; ++b)
         if (fields[fixed.size() + b] != "c" + QByteArray::number(b)) {
-            error = QStringLiteral("column %1 of the header should be \"c%2\"").arg(fixed.size() + b + 1).arg(b);
+            error = schemaError(QStringLiteral("column %1 of the header should be \"c%2\"").arg(fixed.size() + b + 1).arg(b));
             return false;
         }
     return true;
 }
 
-bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>& f, RecordLine& out, QString& error)
+bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>& f, RecordLine& out, Error& error)
 {
     if (f.size() != layout.columns()) {
-        error = QStringLiteral("%1 fields where the header has %2 (one CSV file holds one column layout)")
-                    .arg(f.size()).arg(layout.columns());
+        error = schemaError(QStringLiteral("%1 fields where the header has %2 (one CSV file holds one column layout)")
+                    .arg(f.size()).arg(layout.columns()));
         return false;
     }
     if (f[0] != schemaName(layout.version).toUtf8()) {
-        error = QStringLiteral("schema is \"%1\" in a %2 file").arg(QString::fromUtf8(f[0].left(40)), schemaName(layout.version));
+        error = schemaError(QStringLiteral("schema is \"%1\" in a %2 file")
+            .arg(QString::fromUtf8(f[0].left(40)), schemaName(layout.version)));
         return false;
     }
     const Columns c = columnsOf(layout.version);
@@ -534,7 +540,7 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
         return parseSummaryText(f[c.file], out.summary, error);
     }
     if (kind != "histogram") {
-        error = QStringLiteral("record is \"%1\", not histogram or summary").arg(QString::fromUtf8(kind.left(40)));
+        error = schemaError(QStringLiteral("record is \"%1\", not histogram or summary").arg(QString::fromUtf8(kind.left(40))));
         return false;
     }
     out.kind = RecordLine::Kind::Histogram;
@@ -559,7 +565,8 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
     if (c.type >= 0 && !f[c.type].isEmpty()) {
         r.sampleType = hs::sampleTypeFromName(f[c.type].toStdString());
         if (!r.sampleType) {
-            error = QStringLiteral("type is \"%1\", not a sample type (u8, u16, i32, u32, f16, f32)").arg(QString::fromUtf8(f[c.type].left(40)));
+            error = schemaError(QStringLiteral("type is \"%1\", not a sample type (u8, u16, i32, u32, f16, f32)")
+                .arg(QString::fromUtf8(f[c.type].left(40))));
             return false;
         }
     }
@@ -567,7 +574,7 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
     if (!csvCount(f[c.bins], QStringLiteral("bins"), bins, error) || !checkBins(qint64(bins), error))
         return false;
     if (bins != std::uint64_t(layout.bins)) {
-        error = QStringLiteral("bins is %1 under a header of %2 count columns").arg(bins).arg(layout.bins);
+        error = schemaError(QStringLiteral("bins is %1 under a header of %2 count columns").arg(bins).arg(layout.bins));
         return false;
     }
     hs::ChannelHistogram& h = r.histogram;
@@ -603,7 +610,7 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
         if (!setExtremes(h, extremes[0], extremes[1], error))
             return false;
     } else {
-        error = QStringLiteral("binning is \"%1\", not identity or uniform").arg(QString::fromUtf8(f[c.binning].left(40)));
+        error = schemaError(QStringLiteral("binning is \"%1\", not identity or uniform").arg(QString::fromUtf8(f[c.binning].left(40))));
         return false;
     }
     return validateHistogram(r, error);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/core/HistogramRecord.h"
+#include "io/Error.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -43,9 +44,10 @@ public:
     static QByteArray summaryCsvLine(const RunSummary& summary, int bins);
     static QByteArray csvField(const QByteArray& field);
 
-    // Reading. False with `error` saying what does not fit the schema (the caller adds the
-    // file and line). Versions 1 and 2 are read; version 1 has no binning mode or summary.
-    static bool decodeJson(const QByteArray& line, RecordLine& out, QString& error);
-    static bool decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& layout, QString& error);
-    static bool decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>& fields, RecordLine& out, QString& error);
+    // Reading. False with `error` saying what does not fit: DecodeFailed when a line is not
+    // JSON, InvalidInput when it parses but breaks the schema. The caller adds the file and line
+    // (Error::source is empty). Versions 1 and 2 are read; version 1 has no binning mode or summary.
+    static bool decodeJson(const QByteArray& line, RecordLine& out, Error& error);
+    static bool decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& layout, Error& error);
+    static bool decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>& fields, RecordLine& out, Error& error);
 };

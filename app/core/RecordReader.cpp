@@ -4,9 +4,9 @@
 
 RecordReader::RecordReader(QIODevice* device, QString name) : m_device(device), m_name(std::move(name)) {}
 
-Error RecordReader::fail(const QString& cause) const
+Error RecordReader::fail(ErrorKind kind, const QString& cause) const
 {
-    return Error::make(ErrorKind::InvalidInput, m_name, QStringLiteral("line %1: %2").arg(m_line).arg(cause));
+    return Error::make(kind, m_name, QStringLiteral("line %1: %2").arg(m_line).arg(cause));
 }
 
 bool RecordReader::detect(Error& error)
@@ -31,11 +31,12 @@ bool RecordReader::detect(Error& error)
     m_format = RecordFormat::Csv;
     m_csv = std::make_unique<CsvReader>(m_device);
     QList<QByteArray> header;
-    QString cause;
-    const bool got = m_csv->readRow(header, cause);
+    Error problem;
+    const bool got = m_csv->readRow(header, problem);
     m_line += m_csv->rowLine();
-    if (!got || !RecordCodec::decodeCsvHeader(header, m_layout, cause)) {
-        error = fail(cause.isEmpty() ? QStringLiteral("neither JSON Lines nor a CSV header") : cause);
+    if (!got || !RecordCodec::decodeCsvHeader(header, m_layout, problem)) {
+        error = problem.isError() ? fail(problem.kind, problem.cause)
+                                  : fail(ErrorKind::InvalidInput, QStringLiteral("neither JSON Lines nor a CSV header"));
         return false;
     }
     return true;
@@ -44,17 +45,19 @@ bool RecordReader::detect(Error& error)
 bool RecordReader::accept(const RecordLine& line, Error& error)
 {
     if (m_sawSummary) {
-        error = fail(QStringLiteral("a record after the summary, which ends a finished output"));
+        error = fail(ErrorKind::InvalidInput, QStringLiteral("a record after the summary, which ends a finished output"));
         return false;
     }
     if (m_version && line.version != m_version) {
-        error = fail(QStringLiteral("%1 among %2 records").arg(RecordCodec::schemaName(line.version), RecordCodec::schemaName(m_version)));
+        error = fail(ErrorKind::InvalidInput,
+                     QStringLiteral("%1 among %2 records").arg(RecordCodec::schemaName(line.version), RecordCodec::schemaName(m_version)));
         return false;
     }
     m_version = line.version;
     if (line.kind == RecordLine::Kind::Summary) {
         if (line.summary.records != m_records) {
-            error = fail(QStringLiteral("the summary counts %1 records, the file holds %2").arg(line.summary.records).arg(m_records));
+            error = fail(ErrorKind::InvalidInput,
+                         QStringLiteral("the summary counts %1 records, the file holds %2").arg(line.summary.records).arg(m_records));
             return false;
         }
         m_sawSummary = true;
@@ -77,7 +80,7 @@ bool RecordReader::nextJson(RecordLine& line, Error& error)
                 break;
             if (bytes.size() > kMaxLineBytes) {
                 ++m_line;
-                error = fail(QStringLiteral("a line longer than %1 bytes").arg(kMaxLineBytes));
+                error = fail(ErrorKind::TooLarge, QStringLiteral("a line longer than %1 bytes").arg(kMaxLineBytes));
                 return false;
             }
         }
@@ -87,9 +90,9 @@ bool RecordReader::nextJson(RecordLine& line, Error& error)
         bytes = bytes.trimmed();
         if (bytes.isEmpty())
             continue;
-        QString cause;
-        if (!RecordCodec::decodeJson(bytes, line, cause)) {
-            error = fail(cause);
+        Error problem;
+        if (!RecordCodec::decodeJson(bytes, line, problem)) {
+            error = fail(problem.kind, problem.cause);
             return false;
         }
         return accept(line, error);
@@ -101,18 +104,18 @@ bool RecordReader::nextCsv(RecordLine& line, Error& error)
     const qint64 base = m_line - m_csv->rowLine();  // lines skipped before the header
     for (;;) {
         QList<QByteArray> fields;
-        QString cause;
-        const bool got = m_csv->readRow(fields, cause);
+        Error problem;
+        const bool got = m_csv->readRow(fields, problem);
         m_line = base + m_csv->rowLine();
         if (!got) {
-            if (!cause.isEmpty())
-                error = fail(cause);
+            if (problem.isError())
+                error = fail(problem.kind, problem.cause);
             return false;
         }
         if (fields.size() == 1 && fields[0].isEmpty())
             continue;  // a blank line
-        if (!RecordCodec::decodeCsvRow(m_layout, fields, line, cause)) {
-            error = fail(cause);
+        if (!RecordCodec::decodeCsvRow(m_layout, fields, line, problem)) {
+            error = fail(problem.kind, problem.cause);
             return false;
         }
         return accept(line, error);

@@ -32,7 +32,7 @@ private:
     bool nextJson(RecordLine& line, Error& error);
     bool nextCsv(RecordLine& line, Error& error);
     bool accept(const RecordLine& line, Error& error);
-    Error fail(const QString& cause) const;
+    Error fail(ErrorKind kind, const QString& cause) const;  // names the file and the line
 
     QIODevice* m_device;
     QString m_name;

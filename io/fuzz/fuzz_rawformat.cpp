@@ -9,7 +9,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t size)
 {
     rawformat::NpyHeader header;
-    if (rawformat::parseNpyHeader(data, size, header).empty()) {
+    if (!rawformat::parseNpyHeader(data, size, header).isError()) {
         rawformat::RawSpec spec;
         rawformat::npyToRaw(header, size, spec);
     }

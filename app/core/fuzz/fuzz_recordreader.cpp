@@ -30,7 +30,7 @@ bool same(const HistogramRecord& a, const HistogramRecord& b)
 void roundTrip(const HistogramRecord& record)
 {
     RecordLine back;
-    QString error;
+    Error error;
     if (!RecordCodec::decodeJson(RecordCodec::jsonLine(record).trimmed(), back, error) || !same(record, back.record))
         std::abort();
     QByteArray csv = RecordCodec::csvLine(record);
