@@ -90,13 +90,10 @@ int runHistogramCommand(const QStringList& arguments)
             if (!p.source)
                 return p;
             Frame frame;
-            hs::HistogramRequest firstRequest;
+            FileBinning binning(*p.source, options.counting);
             while (p.source->next(frame, p.error)) {
-                // Every frame (or chunk) is counted with the first one's binning, so the sums add up.
-                const hs::HistogramRequest request = p.frames == 0 ? firstFrameRequest(frame, *p.source, options.counting, &p.notices)
-                                                                   : sameBinningRequest(frame, firstRequest);
-                if (p.frames == 0)
-                    firstRequest = request;
+                const hs::HistogramRequest request = binning.requestFor(frame);
+                p.notices = binning.notices();
                 p.status = p.frames == 0 ? counting.compute(request, p.result) : counting.accumulate(request, p.result);
                 if (!p.status)
                     return p;

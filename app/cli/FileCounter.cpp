@@ -119,7 +119,7 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
     const bool strict = options.histogram.strict;
     hs::HistogramResult total;
     Frame frame, first;
-    hs::HistogramRequest firstRequest;
+    FileBinning binning(*source, options.histogram.counting);
     QStringList notices;  // settings that could not apply, named by the file
     qint64 delivered = 0, outOfRangeFrames = 0;
     QString firstOutOfRange;
@@ -137,16 +137,10 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
         job.beat();
         if (delivered > 0)
             stallIfAsked(path, delivered);
-        // Every frame of a file is counted with the first frame's binning, so the sums add up.
-        QStringList resolvedNotices;
-        const hs::HistogramRequest request = delivered == 0
-                                               ? firstFrameRequest(frame, *source, options.histogram.counting, &resolvedNotices)
-                                               : sameBinningRequest(frame, firstRequest);
-        if (delivered == 0) {
-            firstRequest = request;
-            for (const QString& n : resolvedNotices)
+        const hs::HistogramRequest request = binning.requestFor(frame);
+        if (delivered == 0)
+            for (const QString& n : binning.notices())
                 notices << path + QStringLiteral(": ") + n;
-        }
         hs::HistogramResult result;
         const bool accumulate = !perFrame && delivered > 0;
         const hs::Status status = accumulate ? engine.accumulate(request, total) : engine.compute(request, perFrame ? result : total);

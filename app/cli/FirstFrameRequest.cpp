@@ -25,3 +25,11 @@ hs::HistogramRequest firstFrameRequest(const Frame& frame, FrameSource& source, 
         b = {b.active, binning.bins, binning.lo, binning.hi, binning.identity};  // each channel keeps its own active flag
     return request;
 }
+
+hs::HistogramRequest FileBinning::requestFor(const Frame& frame)
+{
+    if (m_first)
+        return sameBinningRequest(frame, *m_first);
+    m_first = firstFrameRequest(frame, m_source, m_counting, &m_notices);
+    return *m_first;
+}
