@@ -6,6 +6,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/ProbePanel.h"
 #include "app/gui/ScopePanel.h"
+#include "app/gui/Scopes.h"
 #include "app/gui/SettingsPanel.h"
 #include "widgets/BarChart.h"
 #include "widgets/HistogramView.h"

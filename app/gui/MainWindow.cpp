@@ -11,6 +11,7 @@
 #include "widgets/ImageCanvas.h"
 #include "app/gui/ProbePanel.h"
 #include "app/gui/ScopePanel.h"
+#include "app/gui/Scopes.h"
 #include "app/gui/SettingsPanel.h"
 #include "app/gui/TimelinePanel.h"
 #include "app/gui/SnapshotPresenter.h"
@@ -187,7 +188,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_scopesDock->toggleViewAction()->setEnabled(false);
     // The window's scopes (waveform, parade, vectorscope, 2-D histogram): tabs of that dock,
     // behind the histogram; each is counted only while it shows (Scopes).
-    m_scopes = new Scopes(this);
+    m_scopes = new Scopes(m_settings, this);
+    for (ScopePanel* panel : m_scopes->panels())
+        addScopePanel(panel->title(), panel);
     histogramDock->raise();
     resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
     resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
@@ -277,7 +280,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         QSettings store;
         m_settings.save(store);
     });
+    // The scopes first: the frame the window then submits again is counted with the new settings.
+    connect(m_settingsPanel, &SettingsPanel::settingsChanged, m_scopes, &Scopes::setSettings);
     connect(m_settingsPanel, &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) { setSettings(s); });
+    connect(m_scopesDock, &QDockWidget::visibilityChanged, m_scopes, &Scopes::setInFront);
+    connect(this, &MainWindow::frameSubmitted, m_scopes, &Scopes::submit);
+    connect(&m_media, &MediaController::playingChanged, m_scopes, &Scopes::setPlaying);
+    connect(m_scopes, &Scopes::deviceNotice, this, &MainWindow::showDeviceNotice);
     // Rates are measured over the last second; while a video plays they are refreshed twice a
     // second even when no frame arrives, so a stall shows as a falling rate.
     m_clock.start();
@@ -471,6 +480,7 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
 {
     // A new source: whatever is still being counted for the previous one is not shown.
     m_histograms.invalidate();
+    m_scopes->invalidate();
     m_sourceWarnings = std::exchange(m_pendingWarnings, {});
     refreshNotice();
     m_source = source;

@@ -1,6 +1,7 @@
 // histoscope: the desktop app.
 #include "app/gui/MainWindow.h"
 #include "app/gui/ScopePanel.h"
+#include "app/gui/Scopes.h"
 #include "widgets/ImageCanvas.h"
 
 #include <QApplication>
