@@ -5,7 +5,6 @@
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
 #include "app/core/PixelProbe.h"
-#include "app/core/RecordCodec.h"
 #include "widgets/HistogramView.h"
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
@@ -22,26 +21,18 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QShowEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
-#include <QFormLayout>
 #include <QScreen>
-#include <QSpinBox>
 #include <QStyle>
 #include <QDragEnterEvent>
-#include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QInputDialog>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
 #include <QSizePolicy>
@@ -51,72 +42,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-
-namespace {
-
-// File writers that run off the GUI thread; they take values, never the window. Every write,
-// the flush and the rename into place (QSaveFile) are checked.
-Error writeBytes(const QString& path, const QByteArray& bytes)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error::make(ErrorKind::WriteFailed, path, file.errorString());
-    if (file.write(bytes) != bytes.size()) {
-        const QString cause = file.errorString();
-        file.cancelWriting();
-        return Error::make(ErrorKind::WriteFailed, path, cause);
-    }
-    if (!file.commit())
-        return Error::make(ErrorKind::WriteFailed, path, file.errorString());
-    return {};
-}
-
-// What an export says about one channel: the counts, the samples' type, and the region and frame
-// they came from.
-HistogramRecord exportRecord(const HistogramSnapshot& snapshot, const QString& source, qint64 frame,
-                             const QString& channel, const hs::ChannelHistogram& histogram)
-{
-    HistogramRecord record{source, frame, channel, histogram, snapshot.frame.type(), snapshot.roi};
-    return record;
-}
-
-Error writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
-{
-    const auto channels = orderedChannels(*snapshot);
-    int bins = 0;
-    for (const auto& c : channels)
-        bins = std::max(bins, int(c.histogram->counts.size()));
-    QByteArray text = RecordCodec::csvHeader(bins);
-    for (const auto& [name, h] : channels)
-        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h));
-    return writeBytes(path, text);
-}
-
-Error writeJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
-{
-    QJsonArray records;
-    for (const auto& [name, h] : orderedChannels(*snapshot))
-        records.append(RecordCodec::recordJson(exportRecord(*snapshot, source, frame, name, *h)));
-    return writeBytes(path, QJsonDocument(records).toJson());
-}
-
-Error writeImage(const QString& path, const QImage& image)
-{
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    if (image.isNull() || !image.save(&buffer, "PNG"))
-        return Error::make(ErrorKind::WriteFailed, path, QObject::tr("the plot could not be encoded as PNG"));
-    return writeBytes(path, png);
-}
-
-// The path with `suffix` appended when it has no extension of its own.
-QString withSuffix(const QString& path, const QString& suffix)
-{
-    return QFileInfo(path).suffix().isEmpty() ? path + '.' + suffix : path;
-}
-
-}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -223,6 +148,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_media, &MediaController::opened, this, &MainWindow::sourceOpened);
     connect(&m_media, &MediaController::playingChanged, this,
             [this](bool playing) { m_playAction->setText(playing ? tr("Pause") : tr("Play")); });
+    connect(&m_exporter, &HistogramExporter::finished, this, &MainWindow::reportExport);
     connect(&m_histograms, &HistogramController::resultReady, this, &MainWindow::showSnapshot);
     connect(&m_histograms, &HistogramController::comparisonReady, this, &MainWindow::showComparison);
     connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); });
@@ -400,7 +326,7 @@ void MainWindow::buildMenus()
             exportJson(path);
     });
     m_exportActions << file->addAction(tr("Export &Plot as PNG..."), this, [this] {
-        const QSize size = askPlotSize();
+        const QSize size = HistogramExporter::askPlotSize(this);
         if (size.isEmpty())
             return;
         const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), tr("PNG (*.png)"));
@@ -831,23 +757,15 @@ void MainWindow::clearError(ErrorCause cause)
 QString MainWindow::errorText() const { return m_error->isHidden() ? QString() : m_errorMessage; }
 QString MainWindow::backendText() const { return m_backend->text(); }
 
-bool MainWindow::startExport(const QString& path, std::function<Error()> write)
+void MainWindow::reportExport(const QString& path, const Error& error)
 {
-    // A one-shot job on the thread pool: it always answers, with the write's Error.
-    auto* watcher = new QFutureWatcher<Error>(this);
-    connect(watcher, &QFutureWatcher<Error>::finished, this, [this, watcher, path] {
-        const Error error = watcher->result();
-        watcher->deleteLater();
-        if (error.isError()) {
-            showError(ErrorCause::Export, error.message());
-        } else {
-            clearError(ErrorCause::Export);
-            statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
-        }
-        emit exportFinished(path, error);
-    });
-    watcher->setFuture(QtConcurrent::run(std::move(write)));
-    return true;
+    if (error.isError()) {
+        showError(ErrorCause::Export, error.message());
+    } else {
+        clearError(ErrorCause::Export);
+        statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    }
+    emit exportFinished(path, error);
 }
 
 qint64 MainWindow::exportedFrameIndex() const
@@ -859,61 +777,24 @@ bool MainWindow::exportCsv(const QString& path)
 {
     if (!m_snapshot)
         return false;
-    const QString target = withSuffix(path, QStringLiteral("csv"));
-    return startExport(target, [=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
-        return writeCsv(target, snapshot, source, frame);
-    });
+    m_exporter.exportCsv(path, m_snapshot, m_source, exportedFrameIndex());
+    return true;
 }
 
 bool MainWindow::exportJson(const QString& path)
 {
     if (!m_snapshot)
         return false;
-    const QString target = withSuffix(path, QStringLiteral("json"));
-    return startExport(target, [=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
-        return writeJson(target, snapshot, source, frame);
-    });
+    m_exporter.exportJson(path, m_snapshot, m_source, exportedFrameIndex());
+    return true;
 }
 
 bool MainWindow::exportPlot(const QString& path, QSize size)
 {
     if (!m_snapshot)
         return false;
-    if (size.isEmpty())
-        size = m_histogramView->size();
-    size = size.boundedTo(QSize(16384, 16384)).expandedTo(QSize(200, 120));
-    const QString target = withSuffix(path, QStringLiteral("png"));
-    // Painting happens here (widgets belong to this thread), at the size asked for, axes and
-    // legend included; encoding and writing do not.
-    return startExport(target, [target, image = m_histogramView->render(size)] { return writeImage(target, image); });
-}
-
-QSize MainWindow::askPlotSize()
-{
-    QSettings store;
-    const QSize last = store.value("export/plotSize", QSize(1200, 600)).toSize();
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Plot size"));
-    auto* form = new QFormLayout(&dialog);
-    auto* width = new QSpinBox;
-    auto* height = new QSpinBox;
-    width->setRange(200, 16384);
-    height->setRange(120, 16384);
-    width->setSuffix(tr(" px"));
-    height->setSuffix(tr(" px"));
-    width->setValue(last.width());
-    height->setValue(last.height());
-    form->addRow(tr("Width"), width);
-    form->addRow(tr("Height"), height);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted)
-        return {};
-    const QSize size(width->value(), height->value());
-    store.setValue("export/plotSize", size);
-    return size;
+    m_exporter.exportPlot(path, m_histogramView, size);
+    return true;
 }
 
 void MainWindow::addRecent(const QString& path)

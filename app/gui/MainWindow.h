@@ -12,12 +12,11 @@
 #include "app/core/HistogramSettings.h"
 #include "app/core/LiveCounters.h"
 #include "app/core/MediaController.h"
+#include "app/gui/HistogramExporter.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
-
-#include <functional>
 
 class BarChart;
 class HistogramView;
@@ -131,8 +130,7 @@ private:
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
     void keepOnScreen();
-    QSize askPlotSize();
-    bool startExport(const QString& path, std::function<Error()> write);
+    void reportExport(const QString& path, const Error& error);
     qint64 exportedFrameIndex() const;
     void takeFrame();
     void updateCounters();
@@ -156,6 +154,7 @@ private:
     MediaController m_media;
     HistogramController m_histograms;
     EqualizationService m_equalization;
+    HistogramExporter m_exporter;
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
