@@ -27,8 +27,6 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -162,14 +160,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_compare, &ComparePanel::pinRequested, this, &MainWindow::pinReference);
     connect(m_compare, &ComparePanel::clearRequested, this, &MainWindow::clearReference);
     connect(m_compare, &ComparePanel::matchRequested, this, &MainWindow::matchToReference);
-    connect(&m_distanceWatcher, &QFutureWatcher<HistogramDistances>::finished, this, [this] {
-        const HistogramDistances d = m_distanceWatcher.result();
-        if (m_reference) {
-            m_compare->showDistances(d);
-            emit distancesShown(d);
-        }
-        if (std::exchange(m_distancesPending, false))
-            startDistances();
+    connect(&m_reference, &ReferenceComparison::distancesReady, this, [this](const HistogramDistances& d) {
+        m_compare->showDistances(d);
+        emit distancesShown(d);
     });
     connect(m_timeline, &TimelinePanel::seekRequested, this, &MainWindow::seekTo);
     connect(m_timeline, &TimelinePanel::playToggled, this, [this] { m_media.isPlaying() ? m_media.pause() : m_media.play(); });
@@ -367,8 +360,8 @@ void MainWindow::updateActions()
     for (QAction* action : m_exportActions)
         action->setEnabled(m_snapshot != nullptr);
     m_pinAction->setEnabled(m_snapshot != nullptr);
-    m_clearReferenceAction->setEnabled(m_reference != nullptr);
-    m_matchAction->setEnabled(m_reference != nullptr && !m_frame.isNull());
+    m_clearReferenceAction->setEnabled(m_reference.reference() != nullptr);
+    m_matchAction->setEnabled(m_reference.reference() != nullptr && !m_frame.isNull());
     m_compare->setCanPin(m_snapshot != nullptr);
 }
 
@@ -419,6 +412,7 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     m_decodedRate.reset();
     m_shownRate.reset();
     m_snapshot.reset();
+    m_reference.setCurrent({});
     if (m_frameSource == command) {
         resubmit();   // its first frame was taken before this signal came: count it again
     } else {
@@ -519,7 +513,7 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     updateActions();
     showDisplay();
     m_statistics->setContent(statisticsTable(*snapshot));
-    startDistances();
+    m_reference.setCurrent(snapshot);
     if (m_multiFrame) {
         const HistogramDisplay& d = m_histogramView->display();
         m_timeline->setMeanAxis(frameTrendMeanName(*snapshot), d.lo, d.integerValues ? d.hi - 1 : d.hi);
@@ -536,8 +530,8 @@ void MainWindow::showDisplay()
     if (!m_snapshot)
         return;
     HistogramDisplay display = toDisplay(*m_snapshot);
-    if (m_reference)
-        addReference(display, *m_reference, tr("reference: %1").arg(m_referenceName));
+    if (const SnapshotPtr reference = m_reference.reference())
+        addReference(display, *reference, tr("reference: %1").arg(m_reference.name()));
     m_histogramView->setDisplay(display);
 }
 
@@ -545,27 +539,20 @@ void MainWindow::pinReference()
 {
     if (!m_snapshot)
         return;
-    m_reference = m_snapshot;
     const QString name = QFileInfo(m_source).fileName().isEmpty() ? m_source : QFileInfo(m_source).fileName();
-    m_referenceName = m_multiFrame ? tr("%1, frame %2").arg(name).arg(m_reference->frameIndex) : name;
-    m_compare->setReference(tr("%1 (%2×%3, %4 bins)")
-                                .arg(m_referenceName)
-                                .arg(m_reference->frame.width())
-                                .arg(m_reference->frame.height())
-                                .arg(m_reference->result.channels.empty() ? 0 : m_reference->result.channels.front().counts.size()));
+    m_reference.pin(m_snapshot, m_multiFrame ? tr("%1, frame %2").arg(name).arg(m_snapshot->frameIndex) : name);
+    m_compare->setReference(m_reference.description());
     if (auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget())) {
         dock->show();
         dock->raise();
     }
     updateActions();
     showDisplay();
-    startDistances();
 }
 
 void MainWindow::clearReference()
 {
-    m_reference.reset();
-    m_referenceName.clear();
+    m_reference.clear();
     m_compare->setReference({});
     updateActions();
     showDisplay();
@@ -573,26 +560,14 @@ void MainWindow::clearReference()
 
 void MainWindow::matchToReference()
 {
-    if (!m_reference || m_frame.isNull())
+    const SnapshotPtr reference = m_reference.reference();
+    if (!reference || m_frame.isNull())
         return;
     auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(),
-                                      m_reference->frame, this);
+                                      reference->frame, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setMethod(EqualizeMethod::Match);
     dialog->show();
-}
-
-void MainWindow::startDistances()
-{
-    // Off this thread, one at a time; while one runs only the newest pair waits.
-    if (!m_reference || !m_snapshot)
-        return;
-    if (m_distanceWatcher.isRunning()) {
-        m_distancesPending = true;
-        return;
-    }
-    m_distanceWatcher.setFuture(QtConcurrent::run(
-        [current = m_snapshot, reference = m_reference] { return histogramDistances(*current, *reference); }));
 }
 
 void MainWindow::seekTo(qint64 frame)
@@ -728,8 +703,9 @@ void MainWindow::equalize()
         showError(ErrorCause::Tool, tr("Open an image first"));
         return;
     }
+    const SnapshotPtr reference = m_reference.reference();
     auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(),
-                                      m_reference ? m_reference->frame : Frame(), this);
+                                      reference ? reference->frame : Frame(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }

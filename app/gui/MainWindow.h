@@ -13,9 +13,9 @@
 #include "app/core/LiveCounters.h"
 #include "app/core/MediaController.h"
 #include "app/gui/HistogramExporter.h"
+#include "app/gui/ReferenceComparison.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QMainWindow>
 
 class BarChart;
@@ -82,7 +82,7 @@ public:
     void pinReference();
     void clearReference();
     void matchToReference();
-    SnapshotPtr reference() const { return m_reference; }
+    SnapshotPtr reference() const { return m_reference.reference(); }
     ComparePanel* comparePanel() const { return m_compare; }
     BarChart* comparisonChart() const { return m_comparisonChart; }
     QLabel* errorBanner() const { return m_error; }
@@ -136,7 +136,6 @@ private:
     void updateCounters();
     void postPendingSeek();
     void showDisplay();
-    void startDistances();
     void cancelScan();
     void restartTrends();
     void resubmit();
@@ -155,15 +154,12 @@ private:
     HistogramController m_histograms;
     EqualizationService m_equalization;
     HistogramExporter m_exporter;
+    ReferenceComparison m_reference;
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
     ProbePanel* m_probe = nullptr;
     ComparePanel* m_compare = nullptr;
-    SnapshotPtr m_reference;
-    QString m_referenceName;
-    QFutureWatcher<HistogramDistances> m_distanceWatcher;
-    bool m_distancesPending = false;
     QAction* m_pinAction = nullptr;
     QAction* m_clearReferenceAction = nullptr;
     QAction* m_matchAction = nullptr;
