@@ -13,6 +13,7 @@
 #include "app/gui/Scopes.h"
 #include "app/gui/SettingsPanel.h"
 #include "app/gui/TimelinePanel.h"
+#include "app/gui/TimelineScan.h"
 #include "app/gui/SnapshotPresenter.h"
 #include "widgets/TablePanel.h"
 #include "io/VideoReader.h"
@@ -103,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_timeline = new TimelinePanel;
     m_timelineDock = addDock(m_timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     m_timelineDock->hide();   // shown when a video or a live source opens
+    m_scan = new TimelineScan(m_timeline, this);
     // Scopes (waveform, parade, vectorscope) are added as tabs of their own dock: addScopePanel.
     m_scopeTabs = new QTabWidget;
     m_scopeTabs->setDocumentMode(true);
@@ -167,25 +169,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_timeline, &TimelinePanel::seekRequested, this, &MainWindow::seekTo);
     connect(m_timeline, &TimelinePanel::playToggled, this, [this] { m_media.isPlaying() ? m_media.pause() : m_media.play(); });
     connect(m_timeline, &TimelinePanel::scanRequested, this, &MainWindow::toggleScan);
-    connect(&m_media, &MediaController::commandDone, this, [this](quint64 id, MediaCommandKind) {
-        if (id == m_seekInFlight) {
-            m_seekInFlight = 0;
-            postPendingSeek();
-        }
-    });
-    connect(&m_scanner, &TrendScanner::progress, this, [this](quint64 scan, const QVector<FrameTrend>& trends, qint64 done, qint64 total) {
-        if (scan != m_scan)
-            return;
-        m_timeline->addTrends(trends);
-        m_timeline->setScanStatus(total > 0 ? tr("%1 / %2").arg(done).arg(total) : tr("%1 frames").arg(done), true);
-    });
-    connect(&m_scanner, &TrendScanner::finished, this, [this](quint64 scan, const Error& error) {
-        if (scan != m_scan)
-            return;
-        m_scan = 0;
-        m_timeline->setScanStatus(error.isError() ? error.cause : tr("%1 frames scanned").arg(m_timeline->knownTrends()), false);
-        emit scanFinished(error);
-    });
+    connect(m_scan, &TimelineScan::finished, this, &MainWindow::scanFinished);
     // The probe reads one pixel of the frame this thread already holds: cheap, never waits.
     connect(m_imageView, &ImageCanvas::hoveredPixel, this,
             [this](const QPoint& p) { m_probe->showProbe(probePixel(m_frame, p.x(), p.y())); });
@@ -428,8 +412,8 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     const QString name = QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName();
     setWindowTitle(QStringLiteral("HistoScope - %1").arg(name));
     m_frameLabel->setText(live ? tr("live") : tr("%1 frame(s)").arg(frames));
-    cancelScan();
-    m_pendingSeek = -1;
+    m_scan->cancel();
+    m_seeks.dropWaiting();
     m_timeline->setSource(live ? -1 : frames, fps, live);
     m_timelineDock->setVisible(m_multiFrame);
     if (!live)
@@ -570,46 +554,20 @@ void MainWindow::matchToReference()
     dialog->show();
 }
 
-void MainWindow::seekTo(qint64 frame)
-{
-    // One seek at a time: while one is decoding, only the newest request waits its turn, so a
-    // dragged seek bar never queues a backlog of seeks.
-    m_pendingSeek = frame;
-    if (m_seekInFlight == 0)
-        postPendingSeek();
-}
-
-void MainWindow::postPendingSeek()
-{
-    if (m_pendingSeek < 0)
-        return;
-    m_seekInFlight = m_media.seek(m_pendingSeek);
-    m_pendingSeek = -1;
-}
+void MainWindow::seekTo(qint64 frame) { m_seeks.seekTo(frame); }
 
 void MainWindow::toggleScan()
 {
-    if (m_scan != 0) {
-        cancelScan();
-        m_timeline->setScanStatus(tr("stopped"), false);
-        return;
-    }
-    if (m_source.isEmpty() || m_live)
-        return;
-    m_scan = m_scanner.start(m_source, m_settings, roi());
-    m_timeline->setScanStatus(tr("scanning..."), true);
-}
-
-void MainWindow::cancelScan()
-{
-    m_scanner.cancel();
-    m_scan = 0;
+    if (m_scan->isRunning())
+        m_scan->stop();
+    else if (!m_source.isEmpty() && !m_live)
+        m_scan->start(m_source, m_settings, roi());
 }
 
 void MainWindow::restartTrends()
 {
-    const bool scanning = m_scan != 0;
-    cancelScan();
+    const bool scanning = m_scan->isRunning();
+    m_scan->cancel();
     m_timeline->clearTrends();
     if (scanning)
         toggleScan();   // scan again with the new region or settings

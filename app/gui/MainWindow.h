@@ -6,7 +6,6 @@
 #pragma once
 
 #include "app/core/EqualizationService.h"
-#include "app/core/FrameTrend.h"
 #include "app/core/HistogramDistances.h"
 #include "app/core/HistogramController.h"
 #include "app/core/HistogramSettings.h"
@@ -14,6 +13,7 @@
 #include "app/core/MediaController.h"
 #include "app/gui/HistogramExporter.h"
 #include "app/gui/ReferenceComparison.h"
+#include "app/gui/SeekQueue.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -32,6 +32,7 @@ class ProbePanel;
 class Scopes;
 class SettingsPanel;
 class TimelinePanel;
+class TimelineScan;
 class TablePanel;
 
 class MainWindow : public QMainWindow {
@@ -134,9 +135,7 @@ private:
     qint64 exportedFrameIndex() const;
     void takeFrame();
     void updateCounters();
-    void postPendingSeek();
     void showDisplay();
-    void cancelScan();
     void restartTrends();
     void resubmit();
     void sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command);
@@ -155,6 +154,7 @@ private:
     EqualizationService m_equalization;
     HistogramExporter m_exporter;
     ReferenceComparison m_reference;
+    SeekQueue m_seeks{&m_media};
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
@@ -165,10 +165,7 @@ private:
     QAction* m_matchAction = nullptr;
     TimelinePanel* m_timeline = nullptr;
     QDockWidget* m_timelineDock = nullptr;
-    TrendScanner m_scanner;
-    quint64 m_scan = 0;            // the background pass running, 0: none
-    quint64 m_seekInFlight = 0;    // the seek command decoding now
-    qint64 m_pendingSeek = -1;     // the newest seek asked for meanwhile
+    TimelineScan* m_scan = nullptr;
     TablePanel* m_statistics = nullptr;
     TablePanel* m_timing = nullptr;
     BarChart* m_comparisonChart = nullptr;
