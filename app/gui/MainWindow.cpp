@@ -37,7 +37,6 @@
 #include <QSizePolicy>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -190,15 +189,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(this, &MainWindow::frameSubmitted, m_scopes, &Scopes::submit);
     connect(&m_media, &MediaController::playingChanged, m_scopes, &Scopes::setPlaying);
     connect(m_scopes, &Scopes::deviceNotice, this, &MainWindow::showDeviceNotice);
-    // Rates are measured over the last second; while a video plays they are refreshed twice a
-    // second even when no frame arrives, so a stall shows as a falling rate.
-    m_clock.start();
-    m_counterTimer = new QTimer(this);
-    m_counterTimer->setInterval(500);
-    connect(m_counterTimer, &QTimer::timeout, this, &MainWindow::updateCounters);
+    connect(&m_counters, &FrameCounters::refreshDue, this, &MainWindow::updateCounters);
     connect(&m_media, &MediaController::playingChanged, this, [this](bool playing) {
         m_timeline->setPlaying(playing);
-        playing ? m_counterTimer->start() : m_counterTimer->stop();
+        m_counters.setPlaying(playing);
         updateCounters();
     });
     updateActions();
@@ -387,14 +381,9 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     m_sourceWarnings = std::exchange(m_pendingWarnings, {});
     refreshNotice();
     m_source = source;
-    m_fps = fps;
     m_multiFrame = live || frames > 1;
     m_live = live;
-    // Counters start again with the source (the media slot's and the histogram slot's too).
-    m_shownFrames = 0;
-    m_lastShownSerial = 0;
-    m_decodedRate.reset();
-    m_shownRate.reset();
+    m_counters.reset(fps, live);
     m_snapshot.reset();
     m_reference.setCurrent({});
     if (m_frameSource == command) {
@@ -452,7 +441,7 @@ void MainWindow::takeFrame()
     m_preview = latest->preview;
     m_frameSource = latest->command;
     m_frameIndex = latest->index;
-    m_frameSerial = ++m_serials;
+    m_frameSerial = m_counters.nextSerial();
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
     {
         // A new size clears the region (roiChanged); the frame is submitted once, below.
@@ -479,10 +468,7 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     m_snapshotNotices = snapshot->notices;
     refreshNotice();
     // A frame is shown once, with its counts or with why it could not be counted.
-    if (snapshot->frameSerial != m_lastShownSerial) {
-        m_lastShownSerial = snapshot->frameSerial;
-        ++m_shownFrames;
-    }
+    m_counters.frameShown(snapshot->frameSerial);
     if (snapshot->error.isError()) {
         // Nothing was counted for these settings (no channel selected): show no stale histogram.
         if (snapshot->error.kind == ErrorKind::InvalidInput) {
@@ -573,49 +559,13 @@ void MainWindow::restartTrends()
         toggleScan();   // scan again with the new region or settings
 }
 
-LiveCounters MainWindow::liveCounters() const
-{
-    LiveCounters c;
-    c.sourceFps = m_fps;
-    c.live = m_live;
-    c.produced = m_media.deliveredFrames();
-    c.shown = m_shownFrames;
-    c.droppedMedia = m_media.droppedFrames();
-    c.droppedHistogram = m_histograms.replacedFrames();
-    // Measured over the last second of playback; nothing plays when paused or stopped.
-    c.decodedFps = m_media.isPlaying() ? m_decodedRate.rate() : 0;
-    c.shownFps = m_media.isPlaying() ? m_shownRate.rate() : 0;
-    c.notReadEstimate = m_live ? m_media.notReadEstimate() : -1;
-    return c;
-}
-
 void MainWindow::updateCounters()
 {
-    const qint64 now = m_clock.nsecsElapsed();
-    m_decodedRate.add(now, m_media.deliveredFrames());
-    m_shownRate.add(now, m_shownFrames);
-    const LiveCounters c = liveCounters();
-    if (m_snapshot)
-        m_timing->setContent(timingTable(*m_snapshot, m_snapshot->backend, c));
+    const LiveCounters c = m_counters.sample();
     if (!m_snapshot)
         return;
-    const HistogramSnapshot& s = *m_snapshot;
-    QString text = tr("frame %1  %2x%3 %4")
-                       .arg(s.frameIndex)
-                       .arg(s.frame.width())
-                       .arg(s.frame.height())
-                       .arg(QString::fromStdString(std::string(hs::sampleTypeName(s.frame.type()))));
-    if (s.roi)
-        text += tr("  region x %1 y %2, %3×%4").arg(s.roi->x).arg(s.roi->y).arg(s.roi->width).arg(s.roi->height);
-    if (m_multiFrame) {
-        text += tr("  source %1").arg(c.sourceFps > 0 ? tr("%1 fps").arg(c.sourceFps, 0, 'f', 2) : tr("rate unknown"));
-        if (m_media.isPlaying())
-            text += tr("  shown %1 fps").arg(c.shownFps, 0, 'f', 1);
-        text += tr("  dropped %1").arg(c.dropped());
-        if (c.notReadEstimate > 0)
-            text += tr("  not read ≈%1").arg(c.notReadEstimate);
-    }
-    m_frameLabel->setText(text);
+    m_timing->setContent(timingTable(*m_snapshot, m_snapshot->backend, c));
+    m_frameLabel->setText(m_counters.statusText(*m_snapshot, c, m_multiFrame));
     emit countersUpdated();
 }
 

@@ -11,11 +11,11 @@
 #include "app/core/HistogramSettings.h"
 #include "app/core/LiveCounters.h"
 #include "app/core/MediaController.h"
+#include "app/gui/FrameCounters.h"
 #include "app/gui/HistogramExporter.h"
 #include "app/gui/ReferenceComparison.h"
 #include "app/gui/SeekQueue.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 
 class BarChart;
@@ -24,7 +24,6 @@ class ImageCanvas;
 class QAction;
 class QDockWidget;
 class QTabWidget;
-class QTimer;
 class QLabel;
 class QMenu;
 class ComparePanel;
@@ -100,7 +99,7 @@ public:
     QList<QAction*> exportActions() const { return m_exportActions; }
     QStringList recentFiles() const { return m_recent; }
     // The current source's rates and frame counts, as the Timing panel and status line show them.
-    LiveCounters liveCounters() const;
+    LiveCounters liveCounters() const { return m_counters.counters(); }
 
 signals:
     // Each frame (or region change) the window sends to be counted, on the GUI thread: the
@@ -155,6 +154,7 @@ private:
     HistogramExporter m_exporter;
     ReferenceComparison m_reference;
     SeekQueue m_seeks{&m_media};
+    FrameCounters m_counters{&m_media, &m_histograms};
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
@@ -197,15 +197,7 @@ private:
     qint64 m_frameIndex = -1;
     QString m_source;
     bool m_multiFrame = false;   // a video, a stack or a live source: records carry the frame
-    double m_fps = 0;
     bool m_live = false;
-    quint64 m_serials = 0;          // one per frame taken from the media slot
-    quint64 m_frameSerial = 0;      // the current frame's
-    quint64 m_lastShownSerial = 0;
-    qint64 m_shownFrames = 0;       // distinct frames counted and shown, for this source
-    QElapsedTimer m_clock;
-    RateMeter m_decodedRate;
-    RateMeter m_shownRate;
-    QTimer* m_counterTimer = nullptr;
+    quint64 m_frameSerial = 0;   // the current frame's (FrameCounters::nextSerial)
     SnapshotPtr m_snapshot;
 };
