@@ -19,12 +19,9 @@
 #include "io/VideoReader.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QShowEvent>
 #include <QDockWidget>
-#include <QScreen>
-#include <QStyle>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -33,7 +30,6 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
-#include <QSplitter>
 #include <QSizePolicy>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -47,7 +43,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setAcceptDrops(true);
     QSettings store;
     const QStringList settingNotices = m_settings.load(store);
-    m_recent = store.value("recentFiles").toStringList();
 
     m_imageView = new ImageCanvas;
     m_histogramView = new HistogramView;
@@ -196,53 +191,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         updateCounters();
     });
     updateActions();
-    // A size that fits the screen (1280x720 included); then the user's own, if saved.
-    QSize size(1280, 760);
-    if (const QScreen* screen = QGuiApplication::primaryScreen())
-        size = size.boundedTo(screen->availableGeometry().size());
-    resize(size);
-    m_defaultState = saveState(kStateVersion);
-    // Only a restored geometry is checked: the default above already fits the screen.
-    m_checkRestoredGeometry = restoreGeometry(store.value("window/geometry").toByteArray());
-    if (m_checkRestoredGeometry)
-        keepOnScreen();
-    restoreState(store.value("window/state").toByteArray(), kStateVersion);
-}
-
-QRect MainWindow::clampToArea(const QRect& frame, const QRect& available)
-{
-    QRect fitted(frame.topLeft(), frame.size().boundedTo(available.size()));
-    // std::max last: a frame that cannot shrink enough keeps its title bar on screen.
-    fitted.moveLeft(std::max(available.left(), std::min(fitted.left(), available.right() + 1 - fitted.width())));
-    fitted.moveTop(std::max(available.top(), std::min(fitted.top(), available.bottom() + 1 - fitted.height())));
-    return fitted;
-}
-
-// A geometry saved on another monitor, a larger screen or a different panel layout can put the
-// window, or only its status bar, off screen; restoreGeometry() does not always bring it back.
-void MainWindow::keepOnScreen()
-{
-    if (isMaximized() || isFullScreen())
-        return;   // the window manager fits these to the screen itself
-    QRect frame = frameGeometry();
-    QSize decoration = frame.size() - size();
-    if (decoration.isNull()) {
-        // Not shown yet, so the frame is unknown: allow for a title bar, as restoreGeometry() does.
-        decoration = QSize(0, style()->pixelMetric(QStyle::PM_TitleBarHeight, nullptr, this));
-        frame.setSize(size() + decoration);
-    }
-    const QScreen* screen = QGuiApplication::screenAt(frame.center());
-    if (!screen)
-        screen = QGuiApplication::primaryScreen();
-    if (!screen)
-        return;
-    const QRect available = screen->availableGeometry();
-    const QRect fitted = clampToArea(frame, available);
-    if (fitted == frame)
-        return;
-    resize(fitted.size() - decoration);
-    // move() places the frame; the minimum size may have kept the window larger than asked.
-    move(clampToArea(QRect(fitted.topLeft(), size() + decoration), available).topLeft());
+    m_geometry.restore();
 }
 
 QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area)
@@ -283,8 +232,8 @@ void MainWindow::buildMenus()
         if (ok && !source.isEmpty())
             openLive(source);
     });
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
+    m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openPath);
     file->addSeparator();
     m_exportActions << file->addAction(tr("Export Histogram as &CSV..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), QString(), tr("CSV (*.csv)"));
@@ -322,7 +271,7 @@ void MainWindow::buildMenus()
     for (QDockWidget* dock : m_docks)
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    view->addAction(tr("&Reset Layout"), this, [this] { restoreState(m_defaultState, kStateVersion); });
+    view->addAction(tr("&Reset Layout"), this, [this] { m_geometry.resetLayout(); });
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(tr("&Compare Strategies"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::compareStrategies);
@@ -406,7 +355,7 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     m_timeline->setSource(live ? -1 : frames, fps, live);
     m_timelineDock->setVisible(m_multiFrame);
     if (!live)
-        addRecent(source);
+        m_recent->add(source);
 }
 
 void MainWindow::setSettings(const HistogramSettings& settings)
@@ -681,26 +630,6 @@ bool MainWindow::exportPlot(const QString& path, QSize size)
     return true;
 }
 
-void MainWindow::addRecent(const QString& path)
-{
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    m_recent.removeAll(absolute);
-    m_recent.prepend(absolute);
-    while (m_recent.size() > 10)
-        m_recent.removeLast();
-    QSettings store;
-    store.setValue("recentFiles", m_recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    for (const QString& path : m_recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openPath(path); })->setToolTip(path);
-    m_recentMenu->setEnabled(!m_recent.isEmpty());
-}
-
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     if (event->mimeData()->hasUrls())
@@ -717,18 +646,12 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
-    // Before the first show the frame was only estimated; now the platform knows its margins.
-    if (m_checkRestoredGeometry) {
-        m_checkRestoredGeometry = false;
-        keepOnScreen();
-    }
+    m_geometry.shown();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    QSettings store;
-    store.setValue("window/geometry", saveGeometry());
-    store.setValue("window/state", saveState(kStateVersion));
+    m_geometry.save();
     m_media.close();
     QMainWindow::closeEvent(event);
 }

@@ -13,8 +13,10 @@
 #include "app/core/MediaController.h"
 #include "app/gui/FrameCounters.h"
 #include "app/gui/HistogramExporter.h"
+#include "app/gui/RecentFiles.h"
 #include "app/gui/ReferenceComparison.h"
 #include "app/gui/SeekQueue.h"
+#include "app/gui/WindowGeometry.h"
 
 #include <QMainWindow>
 
@@ -25,7 +27,6 @@ class QAction;
 class QDockWidget;
 class QTabWidget;
 class QLabel;
-class QMenu;
 class ComparePanel;
 class ProbePanel;
 class Scopes;
@@ -61,10 +62,6 @@ public:
     QList<QDockWidget*> docks() const { return m_docks; }
     Scopes* scopes() const { return m_scopes; }
 
-    // A window's frame moved and shrunk by the least that puts all of it, status bar included,
-    // inside `available` (a screen's available geometry); a frame inside it comes back as it is.
-    static QRect clampToArea(const QRect& frame, const QRect& available);
-
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
     ImageCanvas* imageView() const { return m_imageView; }
@@ -97,7 +94,7 @@ public:
     // A worker survived a GPU fault: the status line says so, and the notice strip keeps it.
     void showDeviceNotice(const QString& message);
     QList<QAction*> exportActions() const { return m_exportActions; }
-    QStringList recentFiles() const { return m_recent; }
+    QStringList recentFiles() const { return m_recent->files(); }
     // The current source's rates and frame counts, as the Timing panel and status line show them.
     LiveCounters liveCounters() const { return m_counters.counters(); }
 
@@ -126,10 +123,8 @@ private:
     // What an error on the banner is about: it clears when that cause is gone.
     enum class ErrorCause { Media, Histogram, Tool, Export };
 
-    static constexpr int kStateVersion = 3;   // 3: the Scopes dock holds the built-in scopes
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
-    void keepOnScreen();
     void reportExport(const QString& path, const Error& error);
     qint64 exportedFrameIndex() const;
     void takeFrame();
@@ -143,8 +138,6 @@ private:
     void showError(ErrorCause cause, const QString& message);
     void clearError(ErrorCause cause);
     void updateActions();
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
     std::optional<hs::Rect> roi() const;
 
     HistogramSettings m_settings;
@@ -155,6 +148,7 @@ private:
     ReferenceComparison m_reference;
     SeekQueue m_seeks{&m_media};
     FrameCounters m_counters{&m_media, &m_histograms};
+    WindowGeometry m_geometry{this};
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
@@ -173,8 +167,7 @@ private:
     QDockWidget* m_scopesDock = nullptr;
     QTabWidget* m_scopeTabs = nullptr;
     Scopes* m_scopes = nullptr;
-    QByteArray m_defaultState;
-    bool m_checkRestoredGeometry = false;   // once more when first shown, with the real frame
+    RecentFiles* m_recent = nullptr;
     QLabel* m_error = nullptr;
     QLabel* m_notice = nullptr;   // source warnings, settings that could not apply, samples outside the range
     QStringList m_sourceWarnings;    // the open source's (a truncated file filled in by its decoder)
@@ -187,10 +180,8 @@ private:
     QLabel* m_backend = nullptr;
     QLabel* m_frameLabel = nullptr;
     QLabel* m_hover = nullptr;
-    QMenu* m_recentMenu = nullptr;
     QAction* m_playAction = nullptr;
     QList<QAction*> m_exportActions;
-    QStringList m_recent;
     Frame m_frame;
     Frame m_preview;
     quint64 m_frameSource = 0;   // the open command the current frame came from
