@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QFutureWatcher>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSettings>
@@ -49,15 +50,6 @@ Error writeJson(const QString& path, const SnapshotPtr& snapshot, const QString&
     return writeFileAtomically(path, QJsonDocument(records).toJson());
 }
 
-Error writePng(const QString& path, const QImage& image)
-{
-    QByteArray png;
-    QBuffer buffer(&png);
-    if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
-        return Error::make(ErrorKind::WriteFailed, path, QObject::tr("the plot could not be encoded as PNG"));
-    return writeFileAtomically(path, png);
-}
-
 // The path with `suffix` appended when it has no extension of its own.
 QString withSuffix(const QString& path, const QString& suffix)
 {
@@ -88,7 +80,7 @@ void HistogramExporter::exportPlot(const QString& path, HistogramView* view, QSi
     const QString target = withSuffix(path, QStringLiteral("png"));
     // Painting happens here (widgets belong to this thread), at the size asked for, axes and
     // legend included; encoding and writing do not.
-    start(target, [target, image = view->render(size)] { return writePng(target, image); });
+    start(target, [target, image = view->render(size)] { return writeImage(target, image, "PNG"); });
 }
 
 void HistogramExporter::start(const QString& path, std::function<Error()> write)
@@ -101,6 +93,15 @@ void HistogramExporter::start(const QString& path, std::function<Error()> write)
         emit finished(path, error);
     });
     watcher->setFuture(QtConcurrent::run(std::move(write)));
+}
+
+Error HistogramExporter::writeImage(const QString& path, const QImage& image, const char* format)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, format))
+        return Error::make(ErrorKind::WriteFailed, path, tr("the image could not be encoded as %1").arg(QString::fromLatin1(format)));
+    return writeFileAtomically(path, bytes);
 }
 
 QSize HistogramExporter::askPlotSize(QWidget* parent)

@@ -11,6 +11,7 @@
 #include <functional>
 
 class HistogramView;
+class QImage;
 class QWidget;
 
 class HistogramExporter : public QObject {
@@ -28,6 +29,8 @@ public:
 
     // The plot's size, asked of the user with the last size chosen offered; empty: cancelled.
     static QSize askPlotSize(QWidget* parent);
+    // `image` encoded as `format` ("PNG", "JPG", ...) and written whole; safe off the GUI thread.
+    static Error writeImage(const QString& path, const QImage& image, const char* format);
 
 signals:
     void finished(const QString& path, const Error& error);
