@@ -2,7 +2,11 @@
 // and a region of interest, live playback, equalization, strategy comparison and export.
 // The window runs on the GUI thread and never waits: decoding (MediaController), counting
 // (HistogramController), equalization (EqualizationService) and export writes run elsewhere
-// and answer through signals.
+// and answer through signals. The window builds the docks and menus and wires its parts, each
+// a class of its own: exports (HistogramExporter), the pinned reference (ReferenceComparison),
+// seeks (SeekQueue), the timeline's pass (TimelineScan), frame counts and rates
+// (FrameCounters), recent files (RecentFiles), its geometry (WindowGeometry) and the scopes
+// (Scopes).
 #pragma once
 
 #include "app/core/EqualizationService.h"
