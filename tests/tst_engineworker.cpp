@@ -13,6 +13,7 @@
 
 #include "histoscope/EngineDiagnostics.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -40,6 +41,7 @@ private slots:
     void staleScopeResultsAreDropped();
     void blockedWorkerDoesNotHangItsStop();
     void restartedScansEachEndBeforeTheScanner();
+    void aScanThatEndsAtOnceIsToldAfterStartReturns();
 
 private:
     std::mt19937_64 m_rng;
@@ -322,6 +324,32 @@ void TestEngineWorker::restartedScansEachEndBeforeTheScanner()
             scanner.start(path, cpuSettings(), std::nullopt);   // left running: the destructor waits
     }
     QTest::qWait(0);   // nothing queued for the dead scanner runs (it would crash here under ASan)
+}
+
+// A pass may end before start() has returned its id (a file that cannot be opened, a short
+// video while this thread waits for a core). Its end is still told afterwards, through the
+// event loop, never from inside start(): the caller could not yet know which pass it was.
+void TestEngineWorker::aScanThatEndsAtOnceIsToldAfterStartReturns()
+{
+    TrendScanner scanner;
+    bool insideStart = false;
+    int toldInside = 0;
+    QList<quint64> ended;
+    connect(&scanner, &TrendScanner::finished, this, [&](quint64 scan, const Error&) {
+        toldInside += insideStart ? 1 : 0;
+        ended << scan;
+    });
+    QSignalSpy finished(&scanner, &TrendScanner::finished);
+    const QString missing = QDir::temp().filePath(QStringLiteral("histoscope-no-such-scan.avi"));
+    for (int i = 0; i < 1000; ++i) {
+        insideStart = true;
+        const quint64 scan = scanner.start(missing, cpuSettings(), std::nullopt);
+        insideStart = false;
+        if (!ended.contains(scan))
+            QVERIFY(finished.wait(5000));
+        QVERIFY(ended.contains(scan));
+    }
+    QCOMPARE(toldInside, 0);
 }
 
 QTEST_GUILESS_MAIN(TestEngineWorker)

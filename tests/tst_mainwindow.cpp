@@ -6,7 +6,9 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/ProbePanel.h"
 #include "app/gui/ScopePanel.h"
+#include "app/gui/Scopes.h"
 #include "app/gui/SettingsPanel.h"
+#include "app/gui/WindowGeometry.h"
 #include "widgets/BarChart.h"
 #include "widgets/HistogramView.h"
 #include "widgets/ImageCanvas.h"
@@ -551,7 +553,7 @@ void TestMainWindow::frameIsClampedToTheScreen()
     QFETCH(QRect, frame);
     QFETCH(QRect, available);
     QFETCH(QRect, expected);
-    QCOMPARE(MainWindow::clampToArea(frame, available), expected);
+    QCOMPARE(WindowGeometry::clampToArea(frame, available), expected);
 }
 
 void TestMainWindow::restoredGeometryStaysOnScreen_data()

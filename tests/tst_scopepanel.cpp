@@ -5,6 +5,7 @@
 #include "app/core/ScopeController.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ScopePanel.h"
+#include "app/gui/Scopes.h"
 #include "widgets/Histogram2DView.h"
 #include "widgets/HistogramView.h"
 #include "widgets/ImageCanvas.h"

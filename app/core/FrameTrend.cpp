@@ -148,8 +148,12 @@ quint64 TrendScanner::start(const QString& path, const HistogramSettings& settin
         }
     });
     // Not kept: the destructor waits for the pass itself, never for this continuation (which needs
-    // this thread); Qt cancels it if this object goes first.
-    pass.then(this, [this, scan](const Error& error) { emit finished(scan, error); });
+    // this thread); Qt cancels it if this object goes first. A pass may already have ended here,
+    // and then the continuation runs at once, inside start(), before the caller has the pass's id:
+    // the end is posted once more so that it is always told from the event loop.
+    pass.then(this, [this, scan](const Error& error) {
+        QMetaObject::invokeMethod(this, [this, scan, error] { emit finished(scan, error); }, Qt::QueuedConnection);
+    });
     m_passes.append(pass);
     return scan;
 }

@@ -41,7 +41,8 @@ public:
 signals:
     // A batch of frames, in order; `done` frames so far of `total` (-1: unknown).
     void progress(quint64 scan, const QVector<FrameTrend>& trends, qint64 done, qint64 total);
-    void finished(quint64 scan, const Error& error);   // error unset: every frame was counted
+    // Error unset: every frame was counted. Told from the event loop, never inside start().
+    void finished(quint64 scan, const Error& error);
 
 private:
     QList<QFuture<Error>> m_passes;   // every pass not known to have ended

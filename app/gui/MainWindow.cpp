@@ -5,117 +5,35 @@
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
 #include "app/core/PixelProbe.h"
-#include "app/core/RecordCodec.h"
 #include "widgets/HistogramView.h"
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
 #include "app/gui/ProbePanel.h"
 #include "app/gui/ScopePanel.h"
+#include "app/gui/Scopes.h"
 #include "app/gui/SettingsPanel.h"
 #include "app/gui/TimelinePanel.h"
+#include "app/gui/TimelineScan.h"
 #include "app/gui/SnapshotPresenter.h"
 #include "widgets/TablePanel.h"
 #include "io/VideoReader.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QShowEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
-#include <QFormLayout>
-#include <QScreen>
-#include <QSpinBox>
-#include <QStyle>
 #include <QDragEnterEvent>
-#include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QInputDialog>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QSettings>
-#include <QSplitter>
 #include <QSizePolicy>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QVBoxLayout>
-
-#include <algorithm>
-
-namespace {
-
-// File writers that run off the GUI thread; they take values, never the window. Every write,
-// the flush and the rename into place (QSaveFile) are checked.
-Error writeBytes(const QString& path, const QByteArray& bytes)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error::make(ErrorKind::WriteFailed, path, file.errorString());
-    if (file.write(bytes) != bytes.size()) {
-        const QString cause = file.errorString();
-        file.cancelWriting();
-        return Error::make(ErrorKind::WriteFailed, path, cause);
-    }
-    if (!file.commit())
-        return Error::make(ErrorKind::WriteFailed, path, file.errorString());
-    return {};
-}
-
-// What an export says about one channel: the counts, the samples' type, and the region and frame
-// they came from.
-HistogramRecord exportRecord(const HistogramSnapshot& snapshot, const QString& source, qint64 frame,
-                             const QString& channel, const hs::ChannelHistogram& histogram)
-{
-    HistogramRecord record{source, frame, channel, histogram, snapshot.frame.type(), snapshot.roi};
-    return record;
-}
-
-Error writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
-{
-    const auto channels = orderedChannels(*snapshot);
-    int bins = 0;
-    for (const auto& c : channels)
-        bins = std::max(bins, int(c.histogram->counts.size()));
-    QByteArray text = RecordCodec::csvHeader(bins);
-    for (const auto& [name, h] : channels)
-        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h));
-    return writeBytes(path, text);
-}
-
-Error writeJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
-{
-    QJsonArray records;
-    for (const auto& [name, h] : orderedChannels(*snapshot))
-        records.append(RecordCodec::recordJson(exportRecord(*snapshot, source, frame, name, *h)));
-    return writeBytes(path, QJsonDocument(records).toJson());
-}
-
-Error writeImage(const QString& path, const QImage& image)
-{
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    if (image.isNull() || !image.save(&buffer, "PNG"))
-        return Error::make(ErrorKind::WriteFailed, path, QObject::tr("the plot could not be encoded as PNG"));
-    return writeBytes(path, png);
-}
-
-// The path with `suffix` appended when it has no extension of its own.
-QString withSuffix(const QString& path, const QString& suffix)
-{
-    return QFileInfo(path).suffix().isEmpty() ? path + '.' + suffix : path;
-}
-
-}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -123,7 +41,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setAcceptDrops(true);
     QSettings store;
     const QStringList settingNotices = m_settings.load(store);
-    m_recent = store.value("recentFiles").toStringList();
 
     m_imageView = new ImageCanvas;
     m_histogramView = new HistogramView;
@@ -179,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_timeline = new TimelinePanel;
     m_timelineDock = addDock(m_timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     m_timelineDock->hide();   // shown when a video or a live source opens
+    m_scan = new TimelineScan(m_timeline, this);
     // Scopes (waveform, parade, vectorscope) are added as tabs of their own dock: addScopePanel.
     m_scopeTabs = new QTabWidget;
     m_scopeTabs->setDocumentMode(true);
@@ -187,7 +105,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_scopesDock->toggleViewAction()->setEnabled(false);
     // The window's scopes (waveform, parade, vectorscope, 2-D histogram): tabs of that dock,
     // behind the histogram; each is counted only while it shows (Scopes).
-    m_scopes = new Scopes(this);
+    m_scopes = new Scopes(m_settings, this);
+    for (ScopePanel* panel : m_scopes->panels())
+        addScopePanel(panel->title(), panel);
     histogramDock->raise();
     resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
     resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
@@ -220,6 +140,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_media, &MediaController::opened, this, &MainWindow::sourceOpened);
     connect(&m_media, &MediaController::playingChanged, this,
             [this](bool playing) { m_playAction->setText(playing ? tr("Pause") : tr("Play")); });
+    connect(&m_exporter, &HistogramExporter::finished, this, &MainWindow::reportExport);
     connect(&m_histograms, &HistogramController::resultReady, this, &MainWindow::showSnapshot);
     connect(&m_histograms, &HistogramController::comparisonReady, this, &MainWindow::showComparison);
     connect(&m_histograms, &HistogramController::backendChanged, this, [this](const QString& d) { m_backend->setText(d); });
@@ -233,37 +154,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_compare, &ComparePanel::pinRequested, this, &MainWindow::pinReference);
     connect(m_compare, &ComparePanel::clearRequested, this, &MainWindow::clearReference);
     connect(m_compare, &ComparePanel::matchRequested, this, &MainWindow::matchToReference);
-    connect(&m_distanceWatcher, &QFutureWatcher<HistogramDistances>::finished, this, [this] {
-        const HistogramDistances d = m_distanceWatcher.result();
-        if (m_reference) {
-            m_compare->showDistances(d);
-            emit distancesShown(d);
-        }
-        if (std::exchange(m_distancesPending, false))
-            startDistances();
+    connect(&m_reference, &ReferenceComparison::distancesReady, this, [this](const HistogramDistances& d) {
+        m_compare->showDistances(d);
+        emit distancesShown(d);
     });
     connect(m_timeline, &TimelinePanel::seekRequested, this, &MainWindow::seekTo);
     connect(m_timeline, &TimelinePanel::playToggled, this, [this] { m_media.isPlaying() ? m_media.pause() : m_media.play(); });
     connect(m_timeline, &TimelinePanel::scanRequested, this, &MainWindow::toggleScan);
-    connect(&m_media, &MediaController::commandDone, this, [this](quint64 id, MediaCommandKind) {
-        if (id == m_seekInFlight) {
-            m_seekInFlight = 0;
-            postPendingSeek();
-        }
-    });
-    connect(&m_scanner, &TrendScanner::progress, this, [this](quint64 scan, const QVector<FrameTrend>& trends, qint64 done, qint64 total) {
-        if (scan != m_scan)
-            return;
-        m_timeline->addTrends(trends);
-        m_timeline->setScanStatus(total > 0 ? tr("%1 / %2").arg(done).arg(total) : tr("%1 frames").arg(done), true);
-    });
-    connect(&m_scanner, &TrendScanner::finished, this, [this](quint64 scan, const Error& error) {
-        if (scan != m_scan)
-            return;
-        m_scan = 0;
-        m_timeline->setScanStatus(error.isError() ? error.cause : tr("%1 frames scanned").arg(m_timeline->knownTrends()), false);
-        emit scanFinished(error);
-    });
+    connect(m_scan, &TimelineScan::finished, this, &MainWindow::scanFinished);
     // The probe reads one pixel of the frame this thread already holds: cheap, never waits.
     connect(m_imageView, &ImageCanvas::hoveredPixel, this,
             [this](const QPoint& p) { m_probe->showProbe(probePixel(m_frame, p.x(), p.y())); });
@@ -277,66 +175,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         QSettings store;
         m_settings.save(store);
     });
+    // The scopes first: the frame the window then submits again is counted with the new settings.
+    connect(m_settingsPanel, &SettingsPanel::settingsChanged, m_scopes, &Scopes::setSettings);
     connect(m_settingsPanel, &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) { setSettings(s); });
-    // Rates are measured over the last second; while a video plays they are refreshed twice a
-    // second even when no frame arrives, so a stall shows as a falling rate.
-    m_clock.start();
-    m_counterTimer = new QTimer(this);
-    m_counterTimer->setInterval(500);
-    connect(m_counterTimer, &QTimer::timeout, this, &MainWindow::updateCounters);
+    connect(m_scopesDock, &QDockWidget::visibilityChanged, m_scopes, &Scopes::setInFront);
+    connect(this, &MainWindow::frameSubmitted, m_scopes, &Scopes::submit);
+    connect(&m_media, &MediaController::playingChanged, m_scopes, &Scopes::setPlaying);
+    connect(m_scopes, &Scopes::deviceNotice, this, &MainWindow::showDeviceNotice);
+    connect(&m_counters, &FrameCounters::refreshDue, this, &MainWindow::updateCounters);
     connect(&m_media, &MediaController::playingChanged, this, [this](bool playing) {
         m_timeline->setPlaying(playing);
-        playing ? m_counterTimer->start() : m_counterTimer->stop();
+        m_counters.setPlaying(playing);
         updateCounters();
     });
     updateActions();
-    // A size that fits the screen (1280x720 included); then the user's own, if saved.
-    QSize size(1280, 760);
-    if (const QScreen* screen = QGuiApplication::primaryScreen())
-        size = size.boundedTo(screen->availableGeometry().size());
-    resize(size);
-    m_defaultState = saveState(kStateVersion);
-    // Only a restored geometry is checked: the default above already fits the screen.
-    m_checkRestoredGeometry = restoreGeometry(store.value("window/geometry").toByteArray());
-    if (m_checkRestoredGeometry)
-        keepOnScreen();
-    restoreState(store.value("window/state").toByteArray(), kStateVersion);
-}
-
-QRect MainWindow::clampToArea(const QRect& frame, const QRect& available)
-{
-    QRect fitted(frame.topLeft(), frame.size().boundedTo(available.size()));
-    // std::max last: a frame that cannot shrink enough keeps its title bar on screen.
-    fitted.moveLeft(std::max(available.left(), std::min(fitted.left(), available.right() + 1 - fitted.width())));
-    fitted.moveTop(std::max(available.top(), std::min(fitted.top(), available.bottom() + 1 - fitted.height())));
-    return fitted;
-}
-
-// A geometry saved on another monitor, a larger screen or a different panel layout can put the
-// window, or only its status bar, off screen; restoreGeometry() does not always bring it back.
-void MainWindow::keepOnScreen()
-{
-    if (isMaximized() || isFullScreen())
-        return;   // the window manager fits these to the screen itself
-    QRect frame = frameGeometry();
-    QSize decoration = frame.size() - size();
-    if (decoration.isNull()) {
-        // Not shown yet, so the frame is unknown: allow for a title bar, as restoreGeometry() does.
-        decoration = QSize(0, style()->pixelMetric(QStyle::PM_TitleBarHeight, nullptr, this));
-        frame.setSize(size() + decoration);
-    }
-    const QScreen* screen = QGuiApplication::screenAt(frame.center());
-    if (!screen)
-        screen = QGuiApplication::primaryScreen();
-    if (!screen)
-        return;
-    const QRect available = screen->availableGeometry();
-    const QRect fitted = clampToArea(frame, available);
-    if (fitted == frame)
-        return;
-    resize(fitted.size() - decoration);
-    // move() places the frame; the minimum size may have kept the window larger than asked.
-    move(clampToArea(QRect(fitted.topLeft(), size() + decoration), available).topLeft());
+    m_geometry.restore();
 }
 
 QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area)
@@ -377,8 +230,8 @@ void MainWindow::buildMenus()
         if (ok && !source.isEmpty())
             openLive(source);
     });
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
+    m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openPath);
     file->addSeparator();
     m_exportActions << file->addAction(tr("Export Histogram as &CSV..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), QString(), tr("CSV (*.csv)"));
@@ -391,7 +244,7 @@ void MainWindow::buildMenus()
             exportJson(path);
     });
     m_exportActions << file->addAction(tr("Export &Plot as PNG..."), this, [this] {
-        const QSize size = askPlotSize();
+        const QSize size = HistogramExporter::askPlotSize(this);
         if (size.isEmpty())
             return;
         const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), tr("PNG (*.png)"));
@@ -416,7 +269,7 @@ void MainWindow::buildMenus()
     for (QDockWidget* dock : m_docks)
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    view->addAction(tr("&Reset Layout"), this, [this] { restoreState(m_defaultState, kStateVersion); });
+    view->addAction(tr("&Reset Layout"), this, [this] { m_geometry.resetLayout(); });
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(tr("&Compare Strategies"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::compareStrategies);
@@ -432,8 +285,8 @@ void MainWindow::updateActions()
     for (QAction* action : m_exportActions)
         action->setEnabled(m_snapshot != nullptr);
     m_pinAction->setEnabled(m_snapshot != nullptr);
-    m_clearReferenceAction->setEnabled(m_reference != nullptr);
-    m_matchAction->setEnabled(m_reference != nullptr && !m_frame.isNull());
+    m_clearReferenceAction->setEnabled(m_reference.reference() != nullptr);
+    m_matchAction->setEnabled(m_reference.reference() != nullptr && !m_frame.isNull());
     m_compare->setCanPin(m_snapshot != nullptr);
 }
 
@@ -471,18 +324,15 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
 {
     // A new source: whatever is still being counted for the previous one is not shown.
     m_histograms.invalidate();
+    m_scopes->invalidate();
     m_sourceWarnings = std::exchange(m_pendingWarnings, {});
     refreshNotice();
     m_source = source;
-    m_fps = fps;
     m_multiFrame = live || frames > 1;
     m_live = live;
-    // Counters start again with the source (the media slot's and the histogram slot's too).
-    m_shownFrames = 0;
-    m_lastShownSerial = 0;
-    m_decodedRate.reset();
-    m_shownRate.reset();
+    m_counters.reset(fps, live);
     m_snapshot.reset();
+    m_reference.setCurrent({});
     if (m_frameSource == command) {
         resubmit();   // its first frame was taken before this signal came: count it again
     } else {
@@ -498,12 +348,12 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     const QString name = QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName();
     setWindowTitle(QStringLiteral("HistoScope - %1").arg(name));
     m_frameLabel->setText(live ? tr("live") : tr("%1 frame(s)").arg(frames));
-    cancelScan();
-    m_pendingSeek = -1;
+    m_scan->cancel();
+    m_seeks.dropWaiting();
     m_timeline->setSource(live ? -1 : frames, fps, live);
     m_timelineDock->setVisible(m_multiFrame);
     if (!live)
-        addRecent(source);
+        m_recent->add(source);
 }
 
 void MainWindow::setSettings(const HistogramSettings& settings)
@@ -538,7 +388,7 @@ void MainWindow::takeFrame()
     m_preview = latest->preview;
     m_frameSource = latest->command;
     m_frameIndex = latest->index;
-    m_frameSerial = ++m_serials;
+    m_frameSerial = m_counters.nextSerial();
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
     {
         // A new size clears the region (roiChanged); the frame is submitted once, below.
@@ -565,10 +415,7 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     m_snapshotNotices = snapshot->notices;
     refreshNotice();
     // A frame is shown once, with its counts or with why it could not be counted.
-    if (snapshot->frameSerial != m_lastShownSerial) {
-        m_lastShownSerial = snapshot->frameSerial;
-        ++m_shownFrames;
-    }
+    m_counters.frameShown(snapshot->frameSerial);
     if (snapshot->error.isError()) {
         // Nothing was counted for these settings (no channel selected): show no stale histogram.
         if (snapshot->error.kind == ErrorKind::InvalidInput) {
@@ -583,7 +430,7 @@ void MainWindow::showSnapshot(SnapshotPtr snapshot)
     updateActions();
     showDisplay();
     m_statistics->setContent(statisticsTable(*snapshot));
-    startDistances();
+    m_reference.setCurrent(snapshot);
     if (m_multiFrame) {
         const HistogramDisplay& d = m_histogramView->display();
         m_timeline->setMeanAxis(frameTrendMeanName(*snapshot), d.lo, d.integerValues ? d.hi - 1 : d.hi);
@@ -600,8 +447,8 @@ void MainWindow::showDisplay()
     if (!m_snapshot)
         return;
     HistogramDisplay display = toDisplay(*m_snapshot);
-    if (m_reference)
-        addReference(display, *m_reference, tr("reference: %1").arg(m_referenceName));
+    if (const SnapshotPtr reference = m_reference.reference())
+        addReference(display, *reference, tr("reference: %1").arg(m_reference.name()));
     m_histogramView->setDisplay(display);
 }
 
@@ -609,27 +456,20 @@ void MainWindow::pinReference()
 {
     if (!m_snapshot)
         return;
-    m_reference = m_snapshot;
     const QString name = QFileInfo(m_source).fileName().isEmpty() ? m_source : QFileInfo(m_source).fileName();
-    m_referenceName = m_multiFrame ? tr("%1, frame %2").arg(name).arg(m_reference->frameIndex) : name;
-    m_compare->setReference(tr("%1 (%2×%3, %4 bins)")
-                                .arg(m_referenceName)
-                                .arg(m_reference->frame.width())
-                                .arg(m_reference->frame.height())
-                                .arg(m_reference->result.channels.empty() ? 0 : m_reference->result.channels.front().counts.size()));
+    m_reference.pin(m_snapshot, m_multiFrame ? tr("%1, frame %2").arg(name).arg(m_snapshot->frameIndex) : name);
+    m_compare->setReference(m_reference.description());
     if (auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget())) {
         dock->show();
         dock->raise();
     }
     updateActions();
     showDisplay();
-    startDistances();
 }
 
 void MainWindow::clearReference()
 {
-    m_reference.reset();
-    m_referenceName.clear();
+    m_reference.clear();
     m_compare->setReference({});
     updateActions();
     showDisplay();
@@ -637,116 +477,42 @@ void MainWindow::clearReference()
 
 void MainWindow::matchToReference()
 {
-    if (!m_reference || m_frame.isNull())
+    const SnapshotPtr reference = m_reference.reference();
+    if (!reference || m_frame.isNull())
         return;
     auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(),
-                                      m_reference->frame, this);
+                                      reference->frame, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setMethod(EqualizeMethod::Match);
     dialog->show();
 }
 
-void MainWindow::startDistances()
-{
-    // Off this thread, one at a time; while one runs only the newest pair waits.
-    if (!m_reference || !m_snapshot)
-        return;
-    if (m_distanceWatcher.isRunning()) {
-        m_distancesPending = true;
-        return;
-    }
-    m_distanceWatcher.setFuture(QtConcurrent::run(
-        [current = m_snapshot, reference = m_reference] { return histogramDistances(*current, *reference); }));
-}
-
-void MainWindow::seekTo(qint64 frame)
-{
-    // One seek at a time: while one is decoding, only the newest request waits its turn, so a
-    // dragged seek bar never queues a backlog of seeks.
-    m_pendingSeek = frame;
-    if (m_seekInFlight == 0)
-        postPendingSeek();
-}
-
-void MainWindow::postPendingSeek()
-{
-    if (m_pendingSeek < 0)
-        return;
-    m_seekInFlight = m_media.seek(m_pendingSeek);
-    m_pendingSeek = -1;
-}
+void MainWindow::seekTo(qint64 frame) { m_seeks.seekTo(frame); }
 
 void MainWindow::toggleScan()
 {
-    if (m_scan != 0) {
-        cancelScan();
-        m_timeline->setScanStatus(tr("stopped"), false);
-        return;
-    }
-    if (m_source.isEmpty() || m_live)
-        return;
-    m_scan = m_scanner.start(m_source, m_settings, roi());
-    m_timeline->setScanStatus(tr("scanning..."), true);
-}
-
-void MainWindow::cancelScan()
-{
-    m_scanner.cancel();
-    m_scan = 0;
+    if (m_scan->isRunning())
+        m_scan->stop();
+    else if (!m_source.isEmpty() && !m_live)
+        m_scan->start(m_source, m_settings, roi());
 }
 
 void MainWindow::restartTrends()
 {
-    const bool scanning = m_scan != 0;
-    cancelScan();
+    const bool scanning = m_scan->isRunning();
+    m_scan->cancel();
     m_timeline->clearTrends();
     if (scanning)
         toggleScan();   // scan again with the new region or settings
 }
 
-LiveCounters MainWindow::liveCounters() const
-{
-    LiveCounters c;
-    c.sourceFps = m_fps;
-    c.live = m_live;
-    c.produced = m_media.deliveredFrames();
-    c.shown = m_shownFrames;
-    c.droppedMedia = m_media.droppedFrames();
-    c.droppedHistogram = m_histograms.replacedFrames();
-    // Measured over the last second of playback; nothing plays when paused or stopped.
-    c.decodedFps = m_media.isPlaying() ? m_decodedRate.rate() : 0;
-    c.shownFps = m_media.isPlaying() ? m_shownRate.rate() : 0;
-    c.notReadEstimate = m_live ? m_media.notReadEstimate() : -1;
-    return c;
-}
-
 void MainWindow::updateCounters()
 {
-    const qint64 now = m_clock.nsecsElapsed();
-    m_decodedRate.add(now, m_media.deliveredFrames());
-    m_shownRate.add(now, m_shownFrames);
-    const LiveCounters c = liveCounters();
-    if (m_snapshot)
-        m_timing->setContent(timingTable(*m_snapshot, m_snapshot->backend, c));
+    const LiveCounters c = m_counters.sample();
     if (!m_snapshot)
         return;
-    const HistogramSnapshot& s = *m_snapshot;
-    QString text = tr("frame %1  %2x%3 %4")
-                       .arg(s.frameIndex)
-                       .arg(s.frame.width())
-                       .arg(s.frame.height())
-                       .arg(QString::fromStdString(std::string(hs::sampleTypeName(s.frame.type()))));
-    if (s.roi)
-        text += tr("  region x %1 y %2, %3×%4").arg(s.roi->x).arg(s.roi->y).arg(s.roi->width).arg(s.roi->height);
-    if (m_multiFrame) {
-        text += tr("  source %1").arg(c.sourceFps > 0 ? tr("%1 fps").arg(c.sourceFps, 0, 'f', 2) : tr("rate unknown"));
-        if (m_media.isPlaying())
-            text += tr("  shown %1 fps").arg(c.shownFps, 0, 'f', 1);
-        text += tr("  dropped %1").arg(c.dropped());
-        if (c.notReadEstimate > 0)
-            text += tr("  not read ≈%1").arg(c.notReadEstimate);
-    }
-    m_frameLabel->setText(text);
+    m_timing->setContent(timingTable(*m_snapshot, m_snapshot->backend, c));
+    m_frameLabel->setText(m_counters.statusText(*m_snapshot, c, m_multiFrame));
     emit countersUpdated();
 }
 
@@ -792,8 +558,9 @@ void MainWindow::equalize()
         showError(ErrorCause::Tool, tr("Open an image first"));
         return;
     }
+    const SnapshotPtr reference = m_reference.reference();
     auto* dialog = new EqualizeDialog(m_frame, m_source, m_settings.counting.useGpu, &m_equalization, m_preview, roi(),
-                                      m_reference ? m_reference->frame : Frame(), this);
+                                      reference ? reference->frame : Frame(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }
@@ -821,23 +588,15 @@ void MainWindow::clearError(ErrorCause cause)
 QString MainWindow::errorText() const { return m_error->isHidden() ? QString() : m_errorMessage; }
 QString MainWindow::backendText() const { return m_backend->text(); }
 
-bool MainWindow::startExport(const QString& path, std::function<Error()> write)
+void MainWindow::reportExport(const QString& path, const Error& error)
 {
-    // A one-shot job on the thread pool: it always answers, with the write's Error.
-    auto* watcher = new QFutureWatcher<Error>(this);
-    connect(watcher, &QFutureWatcher<Error>::finished, this, [this, watcher, path] {
-        const Error error = watcher->result();
-        watcher->deleteLater();
-        if (error.isError()) {
-            showError(ErrorCause::Export, error.message());
-        } else {
-            clearError(ErrorCause::Export);
-            statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
-        }
-        emit exportFinished(path, error);
-    });
-    watcher->setFuture(QtConcurrent::run(std::move(write)));
-    return true;
+    if (error.isError()) {
+        showError(ErrorCause::Export, error.message());
+    } else {
+        clearError(ErrorCause::Export);
+        statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    }
+    emit exportFinished(path, error);
 }
 
 qint64 MainWindow::exportedFrameIndex() const
@@ -849,81 +608,24 @@ bool MainWindow::exportCsv(const QString& path)
 {
     if (!m_snapshot)
         return false;
-    const QString target = withSuffix(path, QStringLiteral("csv"));
-    return startExport(target, [=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
-        return writeCsv(target, snapshot, source, frame);
-    });
+    m_exporter.exportCsv(path, m_snapshot, m_source, exportedFrameIndex());
+    return true;
 }
 
 bool MainWindow::exportJson(const QString& path)
 {
     if (!m_snapshot)
         return false;
-    const QString target = withSuffix(path, QStringLiteral("json"));
-    return startExport(target, [=, snapshot = m_snapshot, source = m_source, frame = exportedFrameIndex()] {
-        return writeJson(target, snapshot, source, frame);
-    });
+    m_exporter.exportJson(path, m_snapshot, m_source, exportedFrameIndex());
+    return true;
 }
 
 bool MainWindow::exportPlot(const QString& path, QSize size)
 {
     if (!m_snapshot)
         return false;
-    if (size.isEmpty())
-        size = m_histogramView->size();
-    size = size.boundedTo(QSize(16384, 16384)).expandedTo(QSize(200, 120));
-    const QString target = withSuffix(path, QStringLiteral("png"));
-    // Painting happens here (widgets belong to this thread), at the size asked for, axes and
-    // legend included; encoding and writing do not.
-    return startExport(target, [target, image = m_histogramView->render(size)] { return writeImage(target, image); });
-}
-
-QSize MainWindow::askPlotSize()
-{
-    QSettings store;
-    const QSize last = store.value("export/plotSize", QSize(1200, 600)).toSize();
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Plot size"));
-    auto* form = new QFormLayout(&dialog);
-    auto* width = new QSpinBox;
-    auto* height = new QSpinBox;
-    width->setRange(200, 16384);
-    height->setRange(120, 16384);
-    width->setSuffix(tr(" px"));
-    height->setSuffix(tr(" px"));
-    width->setValue(last.width());
-    height->setValue(last.height());
-    form->addRow(tr("Width"), width);
-    form->addRow(tr("Height"), height);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted)
-        return {};
-    const QSize size(width->value(), height->value());
-    store.setValue("export/plotSize", size);
-    return size;
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    m_recent.removeAll(absolute);
-    m_recent.prepend(absolute);
-    while (m_recent.size() > 10)
-        m_recent.removeLast();
-    QSettings store;
-    store.setValue("recentFiles", m_recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    for (const QString& path : m_recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openPath(path); })->setToolTip(path);
-    m_recentMenu->setEnabled(!m_recent.isEmpty());
+    m_exporter.exportPlot(path, m_histogramView, size);
+    return true;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -942,18 +644,12 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
-    // Before the first show the frame was only estimated; now the platform knows its margins.
-    if (m_checkRestoredGeometry) {
-        m_checkRestoredGeometry = false;
-        keepOnScreen();
-    }
+    m_geometry.shown();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    QSettings store;
-    store.setValue("window/geometry", saveGeometry());
-    store.setValue("window/state", saveState(kStateVersion));
+    m_geometry.save();
     m_media.close();
     QMainWindow::closeEvent(event);
 }

@@ -2,22 +2,27 @@
 // and a region of interest, live playback, equalization, strategy comparison and export.
 // The window runs on the GUI thread and never waits: decoding (MediaController), counting
 // (HistogramController), equalization (EqualizationService) and export writes run elsewhere
-// and answer through signals.
+// and answer through signals. The window builds the docks and menus and wires its parts, each
+// a class of its own: exports (HistogramExporter), the pinned reference (ReferenceComparison),
+// seeks (SeekQueue), the timeline's pass (TimelineScan), frame counts and rates
+// (FrameCounters), recent files (RecentFiles), its geometry (WindowGeometry) and the scopes
+// (Scopes).
 #pragma once
 
 #include "app/core/EqualizationService.h"
-#include "app/core/FrameTrend.h"
 #include "app/core/HistogramDistances.h"
 #include "app/core/HistogramController.h"
 #include "app/core/HistogramSettings.h"
 #include "app/core/LiveCounters.h"
 #include "app/core/MediaController.h"
+#include "app/gui/FrameCounters.h"
+#include "app/gui/HistogramExporter.h"
+#include "app/gui/RecentFiles.h"
+#include "app/gui/ReferenceComparison.h"
+#include "app/gui/SeekQueue.h"
+#include "app/gui/WindowGeometry.h"
 
-#include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QMainWindow>
-
-#include <functional>
 
 class BarChart;
 class HistogramView;
@@ -25,14 +30,13 @@ class ImageCanvas;
 class QAction;
 class QDockWidget;
 class QTabWidget;
-class QTimer;
 class QLabel;
-class QMenu;
 class ComparePanel;
 class ProbePanel;
 class Scopes;
 class SettingsPanel;
 class TimelinePanel;
+class TimelineScan;
 class TablePanel;
 
 class MainWindow : public QMainWindow {
@@ -62,10 +66,6 @@ public:
     QList<QDockWidget*> docks() const { return m_docks; }
     Scopes* scopes() const { return m_scopes; }
 
-    // A window's frame moved and shrunk by the least that puts all of it, status bar included,
-    // inside `available` (a screen's available geometry); a frame inside it comes back as it is.
-    static QRect clampToArea(const QRect& frame, const QRect& available);
-
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
     ImageCanvas* imageView() const { return m_imageView; }
@@ -83,7 +83,7 @@ public:
     void pinReference();
     void clearReference();
     void matchToReference();
-    SnapshotPtr reference() const { return m_reference; }
+    SnapshotPtr reference() const { return m_reference.reference(); }
     ComparePanel* comparePanel() const { return m_compare; }
     BarChart* comparisonChart() const { return m_comparisonChart; }
     QLabel* errorBanner() const { return m_error; }
@@ -98,9 +98,9 @@ public:
     // A worker survived a GPU fault: the status line says so, and the notice strip keeps it.
     void showDeviceNotice(const QString& message);
     QList<QAction*> exportActions() const { return m_exportActions; }
-    QStringList recentFiles() const { return m_recent; }
+    QStringList recentFiles() const { return m_recent->files(); }
     // The current source's rates and frame counts, as the Timing panel and status line show them.
-    LiveCounters liveCounters() const;
+    LiveCounters liveCounters() const { return m_counters.counters(); }
 
 signals:
     // Each frame (or region change) the window sends to be counted, on the GUI thread: the
@@ -127,19 +127,13 @@ private:
     // What an error on the banner is about: it clears when that cause is gone.
     enum class ErrorCause { Media, Histogram, Tool, Export };
 
-    static constexpr int kStateVersion = 3;   // 3: the Scopes dock holds the built-in scopes
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
-    void keepOnScreen();
-    QSize askPlotSize();
-    bool startExport(const QString& path, std::function<Error()> write);
+    void reportExport(const QString& path, const Error& error);
     qint64 exportedFrameIndex() const;
     void takeFrame();
     void updateCounters();
-    void postPendingSeek();
     void showDisplay();
-    void startDistances();
-    void cancelScan();
     void restartTrends();
     void resubmit();
     void sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command);
@@ -148,32 +142,28 @@ private:
     void showError(ErrorCause cause, const QString& message);
     void clearError(ErrorCause cause);
     void updateActions();
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
     std::optional<hs::Rect> roi() const;
 
     HistogramSettings m_settings;
     MediaController m_media;
     HistogramController m_histograms;
     EqualizationService m_equalization;
+    HistogramExporter m_exporter;
+    ReferenceComparison m_reference;
+    SeekQueue m_seeks{&m_media};
+    FrameCounters m_counters{&m_media, &m_histograms};
+    WindowGeometry m_geometry{this};
     ImageCanvas* m_imageView = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
     ProbePanel* m_probe = nullptr;
     ComparePanel* m_compare = nullptr;
-    SnapshotPtr m_reference;
-    QString m_referenceName;
-    QFutureWatcher<HistogramDistances> m_distanceWatcher;
-    bool m_distancesPending = false;
     QAction* m_pinAction = nullptr;
     QAction* m_clearReferenceAction = nullptr;
     QAction* m_matchAction = nullptr;
     TimelinePanel* m_timeline = nullptr;
     QDockWidget* m_timelineDock = nullptr;
-    TrendScanner m_scanner;
-    quint64 m_scan = 0;            // the background pass running, 0: none
-    quint64 m_seekInFlight = 0;    // the seek command decoding now
-    qint64 m_pendingSeek = -1;     // the newest seek asked for meanwhile
+    TimelineScan* m_scan = nullptr;
     TablePanel* m_statistics = nullptr;
     TablePanel* m_timing = nullptr;
     BarChart* m_comparisonChart = nullptr;
@@ -181,8 +171,7 @@ private:
     QDockWidget* m_scopesDock = nullptr;
     QTabWidget* m_scopeTabs = nullptr;
     Scopes* m_scopes = nullptr;
-    QByteArray m_defaultState;
-    bool m_checkRestoredGeometry = false;   // once more when first shown, with the real frame
+    RecentFiles* m_recent = nullptr;
     QLabel* m_error = nullptr;
     QLabel* m_notice = nullptr;   // source warnings, settings that could not apply, samples outside the range
     QStringList m_sourceWarnings;    // the open source's (a truncated file filled in by its decoder)
@@ -195,25 +184,15 @@ private:
     QLabel* m_backend = nullptr;
     QLabel* m_frameLabel = nullptr;
     QLabel* m_hover = nullptr;
-    QMenu* m_recentMenu = nullptr;
     QAction* m_playAction = nullptr;
     QList<QAction*> m_exportActions;
-    QStringList m_recent;
     Frame m_frame;
     Frame m_preview;
     quint64 m_frameSource = 0;   // the open command the current frame came from
     qint64 m_frameIndex = -1;
     QString m_source;
     bool m_multiFrame = false;   // a video, a stack or a live source: records carry the frame
-    double m_fps = 0;
     bool m_live = false;
-    quint64 m_serials = 0;          // one per frame taken from the media slot
-    quint64 m_frameSerial = 0;      // the current frame's
-    quint64 m_lastShownSerial = 0;
-    qint64 m_shownFrames = 0;       // distinct frames counted and shown, for this source
-    QElapsedTimer m_clock;
-    RateMeter m_decodedRate;
-    RateMeter m_shownRate;
-    QTimer* m_counterTimer = nullptr;
+    quint64 m_frameSerial = 0;   // the current frame's (FrameCounters::nextSerial)
     SnapshotPtr m_snapshot;
 };

@@ -1,7 +1,5 @@
 #include "app/gui/ScopePanel.h"
 
-#include "app/gui/MainWindow.h"
-#include "app/gui/SettingsPanel.h"
 #include "widgets/Histogram2DView.h"
 #include "widgets/ScopeView.h"
 #include "widgets/VectorscopeView.h"
@@ -9,7 +7,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -269,106 +266,4 @@ void ScopePanel::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
     emit becameVisible();
-}
-
-// ---- Scopes ----------------------------------------------------------------------------------
-
-Scopes::Scopes(MainWindow* window) : QObject(window), m_window(window)
-{
-    for (ScopeKind kind : {ScopeKind::Waveform, ScopeKind::Parade, ScopeKind::Vectorscope, ScopeKind::Histogram2D}) {
-        auto* panel = new ScopePanel(kind);
-        m_panels << panel;
-        window->addScopePanel(panel->title(), panel);
-        connect(panel, &ScopePanel::requestChanged, this, &Scopes::resubmit);
-        // A panel that shows needs its kind: count the last frame again if it was not asked for.
-        connect(panel, &ScopePanel::becameVisible, this, [this, panel] {
-            if (m_dockInFront && (m_counted & panel->neededKinds()) != panel->neededKinds())
-                resubmit();
-        });
-    }
-    // A tabbed dock behind another stays "visible" (moved out of view): its visibilityChanged
-    // says whether it is in front. Inside the dock, a panel shows when it is the current tab.
-    connect(window->scopesDock(), &QDockWidget::visibilityChanged, this, [this](bool inFront) {
-        m_dockInFront = inFront;
-        if (inFront && (m_counted & neededKinds()) != neededKinds())
-            resubmit();
-    });
-    const HistogramSettings settings = window->settingsPanel()->settings();
-    m_bt709 = settings.display.luma != LumaCoefficients::Bt601;
-    m_useGpu = settings.counting.useGpu;
-    connect(window->settingsPanel(), &SettingsPanel::settingsChanged, this, [this](const HistogramSettings& s) {
-        const bool bt709 = s.display.luma != LumaCoefficients::Bt601;
-        if (bt709 == m_bt709 && s.counting.useGpu == m_useGpu)
-            return;
-        m_bt709 = bt709;
-        m_useGpu = s.counting.useGpu;
-        resubmit();
-    });
-    connect(window, &MainWindow::frameSubmitted, this, &Scopes::submit);
-    connect(window->media(), &MediaController::playingChanged, this, [this](bool playing) {
-        for (ScopePanel* p : m_panels)
-            p->setPlaying(playing);
-    });
-    connect(&m_controller, &ScopeController::resultReady, this, &Scopes::show);
-    connect(&m_controller, &ScopeController::deviceNotice, window, &MainWindow::showDeviceNotice);
-    // A new source: scopes still being counted for the previous one are not shown.
-    connect(window->media(), &MediaController::opened, this, [this] {
-        m_controller.invalidate();
-        m_frame = {};
-    });
-}
-
-Scopes::~Scopes() = default;
-
-ScopePanel* Scopes::panel(ScopeKind kind) const
-{
-    for (ScopePanel* p : m_panels)
-        if (p->kind() == kind)
-            return p;
-    return nullptr;
-}
-
-void Scopes::setCountAll(bool on)
-{
-    m_countAll = on;
-    resubmit();
-}
-
-ScopeKinds Scopes::neededKinds() const
-{
-    ScopeKinds kinds = 0;
-    for (ScopePanel* p : m_panels)
-        if (m_countAll || (m_dockInFront && p->isVisible()))
-            kinds |= p->neededKinds();
-    return kinds;
-}
-
-void Scopes::submit(const Frame& frame, std::optional<hs::Rect> roi, qint64 frameIndex)
-{
-    m_frame = frame;
-    m_roi = roi;
-    m_frameIndex = frameIndex;
-    m_counted = neededKinds();
-    if (m_counted == 0 || frame.isNull())
-        return;   // no scope is visible: nothing to count until one shows
-    ScopeSettings settings;
-    settings.kinds = m_counted;
-    settings.bt709 = m_bt709;
-    settings.useGpu = m_useGpu;
-    settings.pair = panel(ScopeKind::Histogram2D)->pair();
-    m_controller.submit(frame, roi, settings, frameIndex);
-}
-
-void Scopes::resubmit()
-{
-    if (!m_frame.isNull())
-        submit(m_frame, m_roi, m_frameIndex);
-}
-
-void Scopes::show(ScopeSnapshotPtr snapshot)
-{
-    m_snapshot = snapshot;
-    for (ScopePanel* p : m_panels)
-        p->showSnapshot(snapshot);
-    emit snapshotShown(snapshot->generation);
 }

@@ -1,19 +1,16 @@
-// The scopes in the window: one ScopePanel per kind (waveform, RGB parade, vectorscope, 2-D
-// histogram) with its controls, each a tab of the "Scopes" dock, and Scopes, which feeds them.
-// Scopes follows MainWindow::frameSubmitted (every frame, every new region) into its own
-// ScopeController, asking only for the kinds a visible panel shows, and lays each snapshot out
-// as the plain ScopeDisplay the widgets paint. Only colours are assigned here; the counts were
-// converted on the worker thread.
+// One scope of the window: a ScopePanel per kind (waveform, RGB parade, vectorscope, 2-D
+// histogram) with its controls, a tab of the "Scopes" dock; Scopes (app/gui/Scopes.h) feeds
+// them. A snapshot is laid out here as the plain ScopeDisplay the widgets paint. Only colours
+// are assigned here; the counts were converted on the worker thread.
 #pragma once
 
-#include "app/core/ScopeController.h"
+#include "app/core/ScopeTypes.h"
 
 #include "widgets/ScopeDisplay.h"
 
 #include <QWidget>
 
 class Histogram2DView;
-class MainWindow;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -87,42 +84,4 @@ private:
     QCheckBox* m_skin = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_hover = nullptr;
-};
-
-class Scopes : public QObject {
-    Q_OBJECT
-
-public:
-    // Creates the four panels, adds them to `window` (addScopePanel) and follows its frames.
-    explicit Scopes(MainWindow* window);
-    ~Scopes() override;
-
-    ScopeController* controller() { return &m_controller; }
-    ScopePanel* panel(ScopeKind kind) const;
-    QList<ScopePanel*> panels() const { return m_panels; }
-    // Count every kind whatever is visible (tests, screenshots); off: only the visible panels'.
-    void setCountAll(bool on);
-    ScopeSnapshotPtr lastSnapshot() const { return m_snapshot; }
-    ScopeKinds neededKinds() const;
-
-signals:
-    void snapshotShown(quint64 generation);
-
-private:
-    void submit(const Frame& frame, std::optional<hs::Rect> roi, qint64 frameIndex);
-    void resubmit();
-    void show(ScopeSnapshotPtr snapshot);
-
-    MainWindow* m_window;
-    ScopeController m_controller;
-    QList<ScopePanel*> m_panels;
-    bool m_countAll = false;
-    bool m_dockInFront = false;       // the Scopes dock is the current tab of its group (shown)
-    bool m_bt709 = true;
-    bool m_useGpu = true;
-    Frame m_frame;                    // the last frame submitted, counted again when a panel shows
-    std::optional<hs::Rect> m_roi;
-    qint64 m_frameIndex = -1;
-    ScopeKinds m_counted = 0;         // the kinds the last submission asked for
-    ScopeSnapshotPtr m_snapshot;
 };

@@ -1,6 +1,8 @@
 // histoscope: the desktop app.
+#include "app/gui/HistogramExporter.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ScopePanel.h"
+#include "app/gui/Scopes.h"
 #include "widgets/ImageCanvas.h"
 
 #include <QApplication>
@@ -13,6 +15,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cstdio>
 
 int main(int argc, char** argv)
 {
@@ -59,6 +62,17 @@ int main(int argc, char** argv)
     bool roiApplied = false;
 
     const QString screenshot = parser.value("screenshot");
+    // Each picture is written whole or not at all, in the format its extension names; one that
+    // cannot be is told on stderr and in the exit status.
+    bool screenshotFailed = false;
+    auto save = [&](const QImage& image, const QString& path) {
+        const QByteArray format = QFileInfo(path).suffix().toLatin1();
+        const Error error = HistogramExporter::writeImage(path, image, format.constData());
+        if (error.isError()) {
+            std::fprintf(stderr, "histoscope: %s\n", qPrintable(error.message()));
+            screenshotFailed = true;
+        }
+    };
     bool done = false;
     auto finish = [&] {
         if (done || screenshot.isEmpty())
@@ -70,7 +84,7 @@ int main(int argc, char** argv)
             for (QWidget* w : QApplication::topLevelWidgets())
                 if (w != &window && w->isVisible() && w->inherits("QDialog"))
                     target = w;
-            target->grab().save(screenshot);
+            save(target->grab().toImage(), screenshot);
             if (parser.isSet("scopes")) {
                 // Every scope panel in a 2 x 2 grid next to the window's screenshot: NAME-grid.png.
                 // Each kind drawn by a panel of its own at one size, from the last snapshot.
@@ -90,9 +104,9 @@ int main(int argc, char** argv)
                 }
                 painter.end();
                 const QFileInfo info(screenshot);
-                grid.save(info.dir().filePath(info.completeBaseName() + QStringLiteral("-grid.") + info.suffix()));
+                save(grid, info.dir().filePath(info.completeBaseName() + QStringLiteral("-grid.") + info.suffix()));
             }
-            app.quit();
+            app.exit(screenshotFailed ? 1 : 0);
         };
         QTimer::singleShot(std::max(0, delay), &app, [&, grab] {
             if (!parser.isSet("scopes"))
