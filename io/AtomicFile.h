@@ -4,7 +4,7 @@
 // which QSaveFile cannot take.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <QByteArray>
 #include <QString>

@@ -3,6 +3,6 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/Error.h"
+#include "common/Error.h"
 
 Error saveFrame(const QString& path, const Frame& frame);

@@ -3,7 +3,7 @@
 // small file that declares a huge image is refused with the sizes in the message.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 #include "io/Frame.h"
 #include "io/ImageHeader.h"
 

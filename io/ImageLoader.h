@@ -2,7 +2,7 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <vector>
 

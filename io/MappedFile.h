@@ -7,7 +7,7 @@
 // than memory whole, and over sigsetjmp, which cannot unwind the engine's worker threads.)
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <QString>
 

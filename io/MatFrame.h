@@ -3,7 +3,7 @@
 #pragma once
 
 #include "io/Frame.h"
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <opencv2/core.hpp>
 

@@ -4,7 +4,7 @@
 // samples are converted, either all at once (whole()) or a bounded chunk at a time (chunk()).
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 #include "io/Frame.h"
 #include "io/MappedFile.h"
 #include "io/RawFormat.h"

@@ -4,7 +4,7 @@
 // names the file (Error::source).
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -14,7 +14,7 @@ flags=(-std=c++20 -I. -Igpu/include -g -O1 -fsanitize=fuzzer,address,undefined -
 mkdir -p "build-fuzz/corpus-$target"
 case "$target" in
 rawformat)
-  # The parsers' errors are io/Error.h values, so Qt Core comes along (not instrumented).
+  # The parsers' errors are common/Error.h values, so Qt Core comes along (not instrumented).
   clang++ "${flags[@]}" -fPIC $(pkg-config --cflags Qt6Core) io/fuzz/fuzz_rawformat.cpp io/RawFormat.cpp io/ImageHeader.cpp \
     $(pkg-config --libs Qt6Core) -o build-fuzz/fuzz_rawformat
   # A few valid .npy headers to start from.

@@ -1,8 +1,10 @@
 # Fails when a source includes a layer it must not see (docs/ARCHITECTURE.md). Every #include line
 # of a folder's .h, .cpp, .cuh and .cu files is searched for each forbidden text:
-#   widgets/      Qt only: nothing from app/, io/, gpu/ (histoscope/) or OpenCV;
+#   widgets/      Qt only: nothing from app/, common/, io/, gpu/ (histoscope/) or OpenCV;
 #   app/core/     no Qt Gui or Widgets headers, nothing from app/cli, app/gui or widgets/;
 #   app/cli/      nothing from app/gui or widgets/, no Qt Gui or Widgets headers;
+#   common/       the error shape: Qt Core and the engine's public types only: nothing from app/,
+#                 io/ or widgets/, no Qt Gui or Widgets header, no OpenCV;
 #   io/           nothing from app/ or widgets/;
 #   gpu/          the engine: nothing from app/, io/, widgets/ or bench/, no Qt header (<Q...>),
 #                 no OpenCV;
@@ -53,9 +55,10 @@ function(forbid folder)
 endfunction()
 
 set(qtGui "<QImage" "<QWidget" "<QColor" "<QPixmap" "<QPainter" "<QtGui" "<QtWidgets")
-forbid(widgets TEXTS "\"app/" "\"io/" "histoscope/" "opencv2" "<QtConcurrent")
+forbid(widgets TEXTS "\"app/" "\"io/" "\"common/" "histoscope/" "opencv2" "<QtConcurrent")
 forbid(app/core TEXTS "\"app/cli/" "\"app/gui/" "\"widgets/" ${qtGui})
 forbid(app/cli TEXTS "\"app/gui/" "\"widgets/" ${qtGui})
+forbid(common TEXTS "\"app/" "\"io/" "\"widgets/" "opencv2" ${qtGui})
 forbid(io TEXTS "\"app/" "\"widgets/")
 # A layer's folder named from the tree's root ("app/...") or through a relative path ("../app/...").
 forbid(gpu TEXTS "\"app/" "/app/" "\"io/" "/io/" "\"widgets/" "/widgets/" "\"bench/" "/bench/" "<Q" "opencv2")

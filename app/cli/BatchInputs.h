@@ -5,7 +5,7 @@
 // Names are handled as bytes (io/NativePath.h); each file is listed once, however reached.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <QList>
 #include <QStringList>

@@ -4,7 +4,7 @@
 // engine cannot bin, or a GPU strategy without a GPU is a usage error, not a failure per file.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include "app/core/HistogramSettings.h"
 #include "io/RawFormat.h"

@@ -6,7 +6,7 @@
 
 #include "app/cli/BatchInputs.h"
 #include "app/core/HistogramRecord.h"
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <QStringList>
 

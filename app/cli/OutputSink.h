@@ -4,7 +4,7 @@
 // write is cut back to the last whole line, so what was written stays whole lines.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <QByteArray>
 #include <QFile>

@@ -1,7 +1,7 @@
 #include "app/cli/ScopeCommand.h"
 
 #include "app/cli/OutputSink.h"
-#include "io/Error.h"
+#include "common/Error.h"
 #include "io/FrameSource.h"
 
 #include "app/core/EngineHolder.h"

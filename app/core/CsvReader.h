@@ -4,7 +4,7 @@
 // case. It streams from a QIODevice, so a file of any size is read in bounded memory.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <QByteArray>
 #include <QIODevice>

@@ -5,7 +5,7 @@
 // id, pictures made off the GUI thread, and any Error.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 #include "io/Frame.h"
 #include "app/core/EngineWorker.h"
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "app/core/HistogramSettings.h"
-#include "io/Error.h"
+#include "common/Error.h"
 #include "io/Frame.h"
 
 #include "histoscope/HistogramStatistics.h"

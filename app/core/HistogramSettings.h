@@ -3,7 +3,7 @@
 // command line. No singleton: the window and the CLI each own a copy.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include "histoscope/HistogramTypes.h"
 

@@ -3,7 +3,7 @@
 // made on the worker, so the GUI thread only lays it out.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 #include "io/Frame.h"
 #include "app/core/HistogramSettings.h"
 

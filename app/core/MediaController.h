@@ -8,7 +8,7 @@
 // between frames); live sources at theirs (their next() blocks until a frame comes).
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 #include "io/Frame.h"
 #include "io/RawFormat.h"
 #include "app/core/LatestSlot.h"

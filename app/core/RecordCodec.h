@@ -5,7 +5,7 @@
 #pragma once
 
 #include "app/core/HistogramRecord.h"
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <QByteArray>
 #include <QJsonObject>

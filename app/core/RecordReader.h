@@ -6,7 +6,7 @@
 #include "app/core/CsvReader.h"
 #include "app/core/RecordCodec.h"
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include <memory>
 

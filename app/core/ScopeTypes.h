@@ -2,7 +2,7 @@
 // hands back. Qt Core only: colours are a Tint, mapped in app/gui.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 #include "io/Frame.h"
 
 #include "histoscope/HistogramTypes.h"

@@ -2,7 +2,7 @@
 // the CPU reference.
 #pragma once
 
-#include "io/Error.h"
+#include "common/Error.h"
 
 #include "histoscope/HistogramTypes.h"
 

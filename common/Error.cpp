@@ -1,4 +1,4 @@
-#include "io/Error.h"
+#include "common/Error.h"
 
 QString errorKindName(ErrorKind kind)
 {
