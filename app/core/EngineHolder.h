@@ -60,14 +60,11 @@ public:
         } else if (!m_engine->hasGpu()) {
             m_gpuFailed = m_requestedGpu;
         }
-        ++m_recoveries;
         return answer;
     }
 
-    bool hasEngine() const { return m_engine != nullptr; }
     QString description() const { return m_engine ? engineDescription(*m_engine) : QString(); }
     quint64 serial() const { return m_serial; }          // engines built so far: 1 for the first
-    int recoveries() const { return m_recoveries; }      // device faults survived
     const QString& notice() const { return m_notice; }   // the last fault survived, until taken
     QString takeNotice() { return std::exchange(m_notice, QString()); }
 
@@ -94,6 +91,5 @@ private:
     bool m_requestedGpu = true;
     bool m_gpuFailed = false;
     quint64 m_serial = 0;
-    int m_recoveries = 0;
     QString m_notice;
 };

@@ -16,7 +16,6 @@
 #include "app/core/WorkerThread.h"
 
 #include <QObject>
-#include <QPointer>
 
 #include <functional>
 #include <memory>

@@ -155,7 +155,7 @@ std::shared_ptr<StrategyComparison> compareJob(EngineHolder<hs::HistogramEngine>
                 cause = deviceFaultOf(t.error);
         return cause;
     };
-    auto comparison = holder.run(
+    return holder.run(
         job.settings.counting.useGpu,
         [&](hs::HistogramEngine& engine) {
             auto c = std::make_shared<StrategyComparison>();
@@ -168,5 +168,4 @@ std::shared_ptr<StrategyComparison> compareJob(EngineHolder<hs::HistogramEngine>
             return c;
         },
         faultOf);
-    return comparison;
 }
