@@ -1,6 +1,8 @@
 // The window on the offscreen platform: open and count, region of interest, the settings panel,
 // playback of a generated video, the error banner (compact, never hiding the histogram, gone
-// with its cause), strategy comparison and equalization from the window, drag and drop.
+// with its cause, floating over the image without moving it), strategy comparison (saying what
+// it skipped) and equalization from the window, drag and drop, a GPU strategy saved on a
+// machine with a device opened on one without, and the Timing panel's long values.
 // Fixtures are fresh random images written by the test.
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/MainWindow.h"
@@ -29,11 +31,13 @@
 #include <QMenuBar>
 #include <QTableWidget>
 #include <QCheckBox>
+#include <QHeaderView>
 #include <QFile>
 #include <QLabel>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -86,6 +90,12 @@ private slots:
     void liveSourceDropsAreCounted();
     void newSettingsForTheSameFrameDropNothing();
     void hiddenChannelsArePersistedAndNotRecounted();
+    void savedGpuStrategyFallsBackWithoutADevice_data();
+    void savedGpuStrategyFallsBackWithoutADevice();
+    void compareSaysWhichStrategiesWereSkipped_data();
+    void compareSaysWhichStrategiesWereSkipped();
+    void timingPanelShowsLongValuesWhole();
+    void bannersFloatOverTheImageWithoutMovingIt();
 
 private:
     QString writeImage(int width, int height, int type, const QString& name);
@@ -843,6 +853,192 @@ void TestMainWindow::hiddenChannelsArePersistedAndNotRecounted()
     MainWindow second;
     QVERIFY(!second.histogramView()->isSeriesVisible("luma"));
     QVERIFY(second.histogramView()->isSeriesVisible("R"));
+}
+
+void TestMainWindow::savedGpuStrategyFallsBackWithoutADevice_data()
+{
+    QTest::addColumn<bool>("detected");
+    QTest::newRow("a window told there is no GPU") << false;
+    QTest::newRow("this machine, when it has no GPU") << true;
+}
+
+// `shared` picked on a machine with a GPU, then the app started on one without: the strategy
+// falls back to auto with a notice, nothing GPU-only is offered, and the image is counted.
+void TestMainWindow::savedGpuStrategyFallsBackWithoutADevice()
+{
+    QFETCH(bool, detected);
+    if (detected && hs::HistogramEngine::cudaDeviceCount() > 0)
+        QSKIP("this machine has a CUDA device");
+    m_window.reset();
+    {
+        HistogramSettings saved;
+        saved.counting.strategy = hs::Strategy::Shared;
+        saved.counting.useGpu = true;
+        QSettings store;
+        saved.save(store);
+    }
+    m_window = detected ? std::make_unique<MainWindow>()
+                        : std::make_unique<MainWindow>(GpuAvailability{false, QStringLiteral("no CUDA device was found")});
+    m_window->show();
+    QCOMPARE(panel()->settings().counting.strategy, hs::Strategy::Auto);
+    QVERIFY(panel()->settings().counting.useGpu);   // kept for the next machine with a GPU
+    QTRY_VERIFY(m_window->noticeBanner()->isVisible());
+    const QString notice = m_window->noticeBanner()->text();
+    QVERIFY2(notice.contains("\"shared\"") && notice.contains("\"auto\"") && notice.contains("no CUDA device"), qPrintable(notice));
+    // Nothing GPU-only is offered, and each says why.
+    auto* strategy = panel()->findChild<QComboBox*>("strategy");
+    auto* model = qobject_cast<QStandardItemModel*>(strategy->model());
+    QVERIFY(strategy && model);
+    for (int i = 0; i < strategy->count(); ++i) {
+        const auto s = hs::Strategy(strategy->itemData(i).toInt());
+        QCOMPARE(model->item(i)->isEnabled(), !hs::isGpuStrategy(s));
+        if (hs::isGpuStrategy(s))
+            QVERIFY(strategy->itemData(i, Qt::ToolTipRole).toString().contains("no CUDA device"));
+    }
+    QCOMPARE(strategy->currentText(), QStringLiteral("auto"));
+    auto* useGpu = panel()->findChild<QCheckBox*>("useGpu");
+    QVERIFY(useGpu && !useGpu->isChecked() && !useGpu->isEnabled());
+    // The image is counted: no red banner, a histogram, statistics.
+    m_window->openPath(writeImage(47, 31, CV_8UC3, "saved-gpu.png"));
+    const SnapshotPtr shown = waitForSnapshot([](const HistogramSnapshot&) { return true; });
+    QVERIFY(shown);
+    QVERIFY2(!shown->error.isError(), qPrintable(shown->error.message()));
+    QCOMPARE(shown->settings.counting.strategy, hs::Strategy::Auto);
+    QVERIFY(m_window->errorText().isEmpty());
+    QVERIFY(m_window->errorBanner()->isHidden());
+    QVERIFY(!m_window->histogramView()->display().isEmpty());
+    TablePanel* stats = m_window->statisticsPanel();
+    QCOMPARE(stats->cell(stats->rowOf("count"), 0), QString::number(47 * 31));
+    // Picking a strategy here ends the notice.
+    strategy->setCurrentIndex(strategy->findData(int(hs::Strategy::Cpu)));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot& s) { return s.settings.counting.strategy == hs::Strategy::Cpu; }));
+    QTRY_VERIFY(m_window->noticeBanner()->isHidden());
+}
+
+void TestMainWindow::compareSaysWhichStrategiesWereSkipped_data()
+{
+    QTest::addColumn<bool>("useGpu");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("no CUDA device") << true << "no CUDA device";
+    // Said of the machine first: without a device, that is the reason whatever the box says.
+    QTest::newRow("Use the GPU off") << false
+                                     << (hs::HistogramEngine::cudaDeviceCount() > 0 ? "\"Use the GPU\" is off" : "no CUDA device");
+}
+
+// Compare Strategies on a CPU engine times auto and cpu only; the chart says which strategies
+// it left out and why, in words drawn under the bars.
+void TestMainWindow::compareSaysWhichStrategiesWereSkipped()
+{
+    QFETCH(bool, useGpu);
+    QFETCH(QString, why);
+    if (useGpu && hs::HistogramEngine::cudaDeviceCount() > 0)
+        QSKIP("this machine has a CUDA device: every strategy is compared");
+    HistogramSettings settings = panel()->settings();
+    settings.counting.useGpu = useGpu;
+    m_window->setSettings(settings);
+    m_window->openPath(writeImage(120, 90, CV_8UC3, "skipped.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    QSignalSpy compared(m_window.get(), &MainWindow::comparisonShown);
+    m_window->compareStrategies();
+    QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 60000);
+    BarChart* chart = m_window->comparisonChart();
+    QCOMPARE(chart->bars().size(), 2);
+    const QString note = chart->footnote();
+    for (hs::Strategy s : hs::gpuStrategies())
+        QVERIFY2(note.contains(strategyDisplayName(s)), qPrintable(note));
+    QVERIFY2(note.contains("CUDA GPU") && note.contains(why), qPrintable(note));
+    QCOMPARE(chart->toolTip(), note);
+    // Drawn, in the chart's text colour, inside the chart and below the bars.
+    QTRY_VERIFY(chart->isVisible());
+    const QRect area = chart->footnoteRect();
+    QVERIFY(!area.isEmpty() && chart->rect().contains(area));
+    const QImage picture = chart->grab().toImage();
+    const QColor base = chart->palette().base().color();
+    int inked = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y)
+        for (int x = area.left(); x <= area.right(); ++x)
+            inked += QColor(picture.pixel(x, y)) != base ? 1 : 0;
+    QVERIFY2(inked > area.width(), qPrintable(QString::number(inked)));
+}
+
+// The Timing panel's one long value (why counting runs on the CPU) wraps in a narrow dock:
+// all of it is on screen, and in its tooltip.
+void TestMainWindow::timingPanelShowsLongValuesWhole()
+{
+    m_window->resize(1024, 640);
+    HistogramSettings settings = panel()->settings();
+    settings.counting.useGpu = false;   // "CPU (GPU disabled by the user: counting on the CPU)", GPU or not
+    m_window->setSettings(settings);
+    m_window->openPath(writeImage(40, 30, CV_8UC3, "timing-long.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    auto* dock = m_window->findChild<QDockWidget*>("timingDock");
+    QVERIFY(dock);
+    dock->show();
+    dock->raise();
+    m_window->resizeDocks({dock}, {300}, Qt::Horizontal);
+    TablePanel* timing = m_window->timingPanel();
+    QTRY_VERIFY(timing->isVisible());
+    QTableWidget* table = timing->table();
+    const int row = timing->rowOf("backend");
+    QVERIFY(row >= 0);
+    QTableWidgetItem* item = table->item(row, 0);
+    QVERIFY(item);
+    const QString text = item->text();
+    QVERIFY2(text.contains("GPU disabled by the user"), qPrintable(text));
+    QCOMPARE(item->toolTip(), text);
+    const QFontMetrics fm(table->font());
+    QVERIFY2(fm.horizontalAdvance(text) > table->viewport()->width(), "the value is not longer than the panel: nothing to show");
+    auto whole = [&] {
+        const QRect cell = table->visualItemRect(item);
+        const QRect needed = fm.boundingRect(QRect(0, 0, cell.width() - 8, 10000), Qt::TextWordWrap, text);
+        return cell.left() >= 0 && cell.right() < table->viewport()->width() && needed.height() <= cell.height();
+    };
+    QTRY_VERIFY2(whole(), qPrintable(QStringLiteral("cell %1 px wide, %2 px high in a %3 px viewport")
+                                         .arg(table->visualItemRect(item).width())
+                                         .arg(table->visualItemRect(item).height())
+                                         .arg(table->viewport()->width())));
+}
+
+// The error and notice banners float over the top of the image: the canvas keeps its place and
+// size, and the image its scale, when one appears; the banner is drawn on top.
+void TestMainWindow::bannersFloatOverTheImageWithoutMovingIt()
+{
+    m_window->openPath(writeImage(300, 200, CV_8UC3, "under.png"));
+    QVERIFY(waitForSnapshot([](const HistogramSnapshot&) { return true; }));
+    ImageCanvas* canvas = m_window->imageView();
+    QTRY_VERIFY(canvas->isVisible());
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const QRect place = canvas->geometry();
+    const QPointF origin = canvas->imageToWidget(QPointF(0, 0));
+    const QPointF corner = canvas->imageToWidget(QPointF(300, 200));
+    // An error (a GPU strategy on the CPU backend), then a notice.
+    HistogramSettings settings = panel()->settings();
+    settings.counting.useGpu = false;
+    settings.counting.strategy = hs::Strategy::Shared;
+    m_window->setSettings(settings);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->errorBanner()->isVisible(), 10000);
+    m_window->showDeviceNotice(QStringLiteral("a notice of the test"));
+    QTRY_VERIFY(m_window->noticeBanner()->isVisible());
+    QApplication::processEvents();
+    QCOMPARE(canvas->geometry(), place);
+    QCOMPARE(canvas->imageToWidget(QPointF(0, 0)), origin);
+    QCOMPARE(canvas->imageToWidget(QPointF(300, 200)), corner);
+    // Over the image, and painted above it.
+    for (QLabel* banner : {m_window->errorBanner(), m_window->noticeBanner()}) {
+        const QRect onCanvas(banner->mapTo(canvas, QPoint(0, 0)), banner->size());
+        QVERIFY2(canvas->rect().contains(onCanvas), qPrintable(banner->objectName()));
+    }
+    const QImage window = m_window->grab().toImage();
+    QLabel* error = m_window->errorBanner();
+    const QPoint inPadding = error->mapTo(m_window.get(), QPoint(2, error->height() / 2));   // left of the text
+    const QColor seen(window.pixel(inPadding));
+    QVERIFY2(std::abs(seen.red() - 0x7a) < 30 && seen.green() < 70 && seen.blue() < 70, qPrintable(seen.name()));
+    // Gone with its cause: the image still has not moved.
+    settings.counting.strategy = hs::Strategy::Cpu;
+    m_window->setSettings(settings);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->errorBanner()->isHidden(), 10000);
+    QCOMPARE(canvas->geometry(), place);
+    QCOMPARE(canvas->imageToWidget(QPointF(0, 0)), origin);
 }
 
 int main(int argc, char** argv)

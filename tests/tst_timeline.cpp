@@ -1,23 +1,29 @@
 // The timeline of a video: timecode, the seek bar and the trend plot seek through the media
 // controller (one seek at a time), statistics over time from playback and from a background
-// pass agree, a live source gets a rolling plot and no seek bar. Videos are generated here.
+// pass agree, a live source gets a rolling plot and no seek bar, and a file whose header
+// overstates its length gets a timeline that follows its real end once playback, a step, a
+// seek or the pass reaches it. Videos are generated here (their headers edited by AviEdit).
 #include "app/core/Timecode.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/TimelinePanel.h"
 #include "widgets/ImageCanvas.h"
 #include "widgets/TimeSeriesView.h"
 
+#include "AviEdit.h"
 #include "TestSupport.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <opencv2/videoio.hpp>
+#include <opencv2/videoio/registry.hpp>
 
 using namespace testsupport;
 
@@ -37,19 +43,24 @@ private slots:
     void oneSeekAtATime();
     void playbackAndBackgroundPassAgree();
     void liveSourceHasARollingPlotAndNoSeekBar();
+    void timelineFollowsTheRealEnd_data();
+    void timelineFollowsTheRealEnd();
 
 private:
     QString writeVideo(int frames, double fps);
+    QString writeLyingVideo(int frames, std::uint32_t header);
     SnapshotPtr waitForFrame(qint64 index);
 
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> m_window;
+    std::mt19937_64 m_rng;
 };
 
 void TestTimeline::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
+    m_rng = seededRng();
 }
 
 void TestTimeline::init()
@@ -70,6 +81,20 @@ QString TestTimeline::writeVideo(int frames, double fps)
         return {};
     for (int i = 0; i < frames; ++i)
         writer.write(cv::Mat(32, 48, CV_8UC3, cv::Scalar::all(8 * i)));
+    return path;
+}
+
+// `frames` frames under a header that declares `header` (tree.avi's says 444 and 68 decode).
+QString TestTimeline::writeLyingVideo(int frames, std::uint32_t header)
+{
+    const QString path = writeVideo(frames, 200.0);
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadWrite))
+        return {};
+    QByteArray bytes = file.readAll();
+    aviedit::setHeaderFrameCount(bytes, header);
+    if (!file.seek(0) || file.write(bytes) != bytes.size())
+        return {};
     return path;
 }
 
@@ -238,6 +263,92 @@ void TestTimeline::liveSourceHasARollingPlotAndNoSeekBar()
     QVERIFY(timeline->knownTrends() <= TimelinePanel::kLiveWindow);
     QVERIFY(timeline->timecodeText().startsWith("live"));
     m_window->media()->pause();
+}
+
+void TestTimeline::timelineFollowsTheRealEnd_data()
+{
+    QTest::addColumn<QString>("how");
+    QTest::newRow("playback reaches the end") << "play";
+    QTest::newRow("a step reaches the end") << "step";
+    QTest::newRow("a seek past the end") << "seek";
+    QTest::newRow("Scan File reaches the end") << "scan";
+}
+
+// The header says 444 frames, the file has fewer. Once the end is known, the bar, its counter
+// and the seeks run to the real last frame, and the window says where the end is; Play at the
+// end starts again and Step there says it is the end.
+void TestTimeline::timelineFollowsTheRealEnd()
+{
+    QFETCH(QString, how);
+    if (!cv::videoio_registry::hasBackend(cv::CAP_FFMPEG))
+        QSKIP("an AVI header's count is FFmpeg's reading; this OpenCV has no FFmpeg");
+    const int frames = 14 + int(m_rng() % 12);
+    const qint64 last = frames - 1;
+    const QString path = writeLyingVideo(frames, 444);
+    if (path.isEmpty())
+        QSKIP("no MJPEG/AVI writer in this OpenCV build");
+    m_window->openPath(path);
+    QVERIFY(waitForFrame(0));
+    TimelinePanel* timeline = m_window->timelinePanel();
+    QCOMPARE(timeline->slider()->maximum(), 443);   // the header's estimate, until the end is known
+    QVERIFY(!m_window->frameCountKnown());
+    QSignalSpy ended(m_window->media(), &MediaController::endOfStream);
+    QSignalSpy length(m_window->media(), &MediaController::lengthFound);
+    QStatusBar* status = m_window->statusBar();
+    if (how == "play") {
+        m_window->media()->play();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 20000);
+    } else if (how == "step") {
+        m_window->seekTo(last);
+        QVERIFY(waitForFrame(last));
+        m_window->media()->step();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 20000);
+    } else if (how == "seek") {
+        m_window->seekTo(400);
+        QTRY_COMPARE_WITH_TIMEOUT(length.count(), 1, 20000);
+        QTRY_VERIFY(status->currentMessage().contains(QStringLiteral("Frame 400 is past the end")));
+    } else {
+        QSignalSpy scanned(m_window.get(), &MainWindow::scanFinished);
+        m_window->toggleScan();
+        QTRY_COMPARE_WITH_TIMEOUT(scanned.count(), 1, 60000);
+        QVERIFY(!scanned.at(0).at(0).value<Error>().isError());
+        QCOMPARE(timeline->scanStatusText(), QStringLiteral("%1 frames scanned").arg(frames));
+    }
+    // The timeline, its counter and the seek range follow the real end.
+    QTRY_VERIFY(m_window->frameCountKnown());
+    QCOMPARE(m_window->frameCount(), qint64(frames));
+    QCOMPARE(timeline->frameCount(), qint64(frames));
+    QCOMPARE(timeline->slider()->maximum(), int(last));
+    QCOMPARE(timeline->plot()->frameCount(), qint64(frames));
+    QVERIFY2(timeline->timecodeText().contains(QStringLiteral("/%1").arg(last)), qPrintable(timeline->timecodeText()));
+    QVERIFY(!timeline->timecodeText().contains(QStringLiteral("443")));
+    if (how == "play" || how == "step") {
+        // Reaching the end says so: the counter and the status line, with the header's count.
+        QVERIFY(waitForFrame(last));
+        QTRY_VERIFY2(timeline->timecodeText().endsWith(QStringLiteral("%1/%1  end").arg(last)), qPrintable(timeline->timecodeText()));
+        QVERIFY2(status->currentMessage().contains(QStringLiteral("End of")), qPrintable(status->currentMessage()));
+        QVERIFY2(status->currentMessage().contains(QStringLiteral("its header declares 444")), qPrintable(status->currentMessage()));
+    }
+    // A seek past the real end shows the last frame and says so, never "frame N is outside".
+    m_window->seekTo(300);
+    QVERIFY(waitForFrame(last));
+    QTRY_VERIFY2(status->currentMessage().contains(QStringLiteral("Frame 300 is past the end")), qPrintable(status->currentMessage()));
+    QVERIFY(m_window->errorText().isEmpty());
+    QCOMPARE(timeline->slider()->value(), int(last));
+    // At the end: Step says it is the end; Play starts again from the first frame.
+    const int endedBefore = ended.count();
+    m_window->media()->step();
+    QTRY_COMPARE_WITH_TIMEOUT(ended.count(), endedBefore + 1, 20000);
+    QTRY_VERIFY2(status->currentMessage().contains(QStringLiteral("End of")), qPrintable(status->currentMessage()));
+    QSignalSpy playing(m_window->media(), &MediaController::playingChanged);
+    const qint64 delivered = m_window->media()->deliveredFrames();
+    m_window->media()->play();
+    QTRY_COMPARE_WITH_TIMEOUT(ended.count(), endedBefore + 2, 20000);
+    QCOMPARE(playing.count(), 2);
+    QCOMPARE(m_window->media()->deliveredFrames(), delivered + frames);   // the whole file again
+    QVERIFY(waitForFrame(last));
+    QCOMPARE(length.count(), 1);   // told once
+    QVERIFY(m_window->errorText().isEmpty());
 }
 
 QTEST_MAIN(TestTimeline)

@@ -4,6 +4,10 @@
 
 #include <algorithm>
 
+namespace {
+constexpr int kMargin = 6;
+}
+
 BarChart::BarChart(QWidget* parent) : QWidget(parent) { setMinimumHeight(120); }
 
 void BarChart::setBars(const QVector<Bar>& bars, const QString& unit)
@@ -14,16 +18,48 @@ void BarChart::setBars(const QVector<Bar>& bars, const QString& unit)
     update();
 }
 
+void BarChart::setFootnote(const QString& text)
+{
+    m_footnote = text;
+    setToolTip(text);
+    updateGeometry();
+    update();
+}
+
+QRect BarChart::footnoteRect() const
+{
+    if (m_footnote.isEmpty())
+        return {};
+    const QRect wrapped = fontMetrics().boundingRect(QRect(kMargin, 0, std::max(1, width() - 2 * kMargin), 10000),
+                                                     Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, m_footnote);
+    const int h = wrapped.height();
+    return QRect(kMargin, std::max(0, height() - kMargin - h), std::max(1, width() - 2 * kMargin), h);
+}
+
+QSize BarChart::sizeHint() const
+{
+    const int note = m_footnote.isEmpty() ? 0
+                                          : fontMetrics().boundingRect(QRect(0, 0, 560 - 2 * kMargin, 10000), Qt::TextWordWrap, m_footnote).height()
+                                                + kMargin;
+    return {560, 40 + 26 * int(m_bars.size()) + note};
+}
+
 void BarChart::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
+    const QRect note = footnoteRect();
+    if (!note.isEmpty()) {
+        p.setPen(palette().text().color());
+        p.drawText(note, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, m_footnote);
+    }
     if (m_bars.isEmpty())
         return;
     double peak = 0;
     for (const Bar& b : m_bars)
         peak = std::max(peak, b.value);
-    const int labelWidth = 130, noteWidth = 170, rowHeight = std::clamp((height() - 20) / int(m_bars.size()), 18, 34);
+    const int barsHeight = (note.isEmpty() ? height() : note.top()) - 20;
+    const int labelWidth = 130, noteWidth = 170, rowHeight = std::clamp(barsHeight / int(m_bars.size()), 18, 34);
     const int barSpace = std::max(40, width() - labelWidth - noteWidth - 20);
     for (int i = 0; i < m_bars.size(); ++i) {
         const Bar& b = m_bars[i];

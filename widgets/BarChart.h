@@ -1,4 +1,5 @@
-// Horizontal bars with a label and a value, for "Compare strategies" (times in ms).
+// Horizontal bars with a label and a value, for "Compare strategies" (times in ms), and a
+// footnote under them for what the bars leave out (strategies not run, and why).
 #pragma once
 
 #include <QColor>
@@ -20,7 +21,11 @@ public:
     explicit BarChart(QWidget* parent = nullptr);
     void setBars(const QVector<Bar>& bars, const QString& unit);
     const QVector<Bar>& bars() const { return m_bars; }
-    QSize sizeHint() const override { return {560, 40 + 26 * int(m_bars.size())}; }
+    // Wrapped to the width under the bars; empty: none.
+    void setFootnote(const QString& text);
+    const QString& footnote() const { return m_footnote; }
+    QRect footnoteRect() const;   // where it is drawn at the current size; empty without one
+    QSize sizeHint() const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -28,4 +33,5 @@ protected:
 private:
     QVector<Bar> m_bars;
     QString m_unit;
+    QString m_footnote;
 };

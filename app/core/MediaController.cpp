@@ -16,6 +16,8 @@ MediaController::MediaController(QObject* parent)
     connect(m_worker, &MediaWorker::failed, this, &MediaController::failed);
     connect(m_worker, &MediaWorker::warning, this, &MediaController::warning);
     connect(m_worker, &MediaWorker::endOfStream, this, &MediaController::endOfStream);
+    connect(m_worker, &MediaWorker::lengthFound, this, &MediaController::lengthFound);
+    connect(m_worker, &MediaWorker::seekPastEnd, this, &MediaController::seekPastEnd);
     connect(m_worker, &MediaWorker::commandDone, this, &MediaController::commandDone);
     connect(m_worker, &MediaWorker::playingChanged, this, [this](bool playing) {
         m_playing = playing;

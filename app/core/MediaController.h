@@ -75,7 +75,15 @@ signals:
     void failed(const Error& error);        // names the source and the cause
     void warning(const QString& message);
     void playingChanged(bool playing);
+    // A read reached the end and playback stopped. Play at the end starts again from the first
+    // frame; Step there tells the end again.
     void endOfStream();
+    // A file's real length, known once reading reached its end (playback, a step, or a seek to
+    // a frame its header promised but it lacks): frames 0..frameCount-1, whatever its header
+    // declared (opened's frameCount is the header's estimate). Told once per source.
+    void lengthFound(qint64 frameCount);
+    // A seek asked for a frame past the end: the last frame is shown instead.
+    void seekPastEnd(qint64 requested, qint64 frameCount);
     void commandDone(quint64 id, MediaCommandKind kind);
 
 private:

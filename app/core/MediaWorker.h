@@ -26,6 +26,8 @@ signals:
     void warning(const QString& message);
     void playingChanged(bool playing);
     void endOfStream();
+    void lengthFound(qint64 frameCount);
+    void seekPastEnd(qint64 requested, qint64 frameCount);
     void commandDone(quint64 id, MediaCommandKind kind);
 
 private:
@@ -35,6 +37,12 @@ private:
     void setPlaying(bool playing);
     void tick();
     bool decodeOne();
+    void publish(Frame frame);
+    void reachEnd();
+    void foundLength(qint64 frames);
+    void seekTo(qint64 index);
+    qint64 findEnd(qint64 exists, qint64 missing);
+    void sendNewWarnings();
     void scheduleNext();
 
     void estimateNotRead();
@@ -49,4 +57,10 @@ private:
     quint64 m_sourceCommand = 0;
     qint64 m_index = -1;
     bool m_playing = false;
+    // A file's header count is an estimate: its real length is known once a read reaches the end.
+    qint64 m_length = -1;          // frames the source has, once known; -1: not yet
+    qint64 m_known = 0;            // frames known to exist: one past the highest index decoded
+    bool m_atEnd = false;          // the last read found the end
+    bool m_readSinceSeek = false;  // a frame was read since the last seek (or the open)
+    qsizetype m_warningsSent = 0;  // the source's warnings already told
 };

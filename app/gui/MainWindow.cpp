@@ -25,6 +25,8 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGridLayout>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -33,22 +35,39 @@
 #include <QSizePolicy>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+#include <algorithm>
+
+MainWindow::MainWindow(QWidget* parent) : MainWindow(GpuAvailability::detect(), parent) {}
+
+MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindow(parent), m_gpu(gpu)
 {
     setWindowTitle(QStringLiteral("HistoScope"));
     setAcceptDrops(true);
     QSettings store;
-    const QStringList settingNotices = m_settings.load(store);
+    QStringList settingNotices = m_settings.load(store);
+    // A GPU strategy saved on a machine with a device: here it would count nothing at all.
+    const QString fallback = fallBackWithoutGpu(m_settings.counting, m_gpu);
+    if (!fallback.isEmpty()) {
+        settingNotices << fallback;
+        m_settingNotices << fallback;
+    }
 
     m_imageView = new ImageCanvas;
     m_histogramView = new HistogramView;
     m_settingsPanel = new SettingsPanel;
     m_probe = new ProbePanel;
+    m_settingsPanel->setGpuAvailability(m_gpu);
     m_settingsPanel->setSettings(m_settings);
     m_statistics = new TablePanel;
     m_timing = new TablePanel;
+    // Its values are short but for the backend's description (why it counts on the CPU): the
+    // one column takes the panel's width and a long value wraps onto more lines, never cut.
+    m_timing->table()->setWordWrap(true);
+    m_timing->table()->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_timing->table()->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_comparisonChart = new BarChart;
     m_compare = new ComparePanel;
     // One line, never taller: the full message is in the tooltip and the status bar. It may
@@ -68,14 +87,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_notice->hide();
 
     // The image is the centre; everything else is a dock that can be moved, closed, and
-    // reopened from the View menu, and whose layout is saved with the window.
+    // reopened from the View menu, and whose layout is saved with the window. The banners float
+    // over the top of the image, in the same cell: one appearing never moves or rescales it.
     auto* central = new QWidget;
-    auto* layout = new QVBoxLayout(central);
+    auto* layout = new QGridLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(m_error);
-    layout->addWidget(m_notice);
-    layout->addWidget(m_imageView, 1);
+    auto* banners = new QWidget;
+    banners->setObjectName("banners");
+    auto* stack = new QVBoxLayout(banners);
+    stack->setContentsMargins(0, 0, 0, 0);
+    stack->setSpacing(0);
+    stack->addWidget(m_error);
+    stack->addWidget(m_notice);
+    layout->addWidget(m_imageView, 0, 0);
+    layout->addWidget(banners, 0, 0, Qt::AlignTop);
+    banners->raise();
     setCentralWidget(central);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
@@ -130,7 +157,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_media, &MediaController::frameAvailable, this, &MainWindow::takeFrame);
     connect(&m_media, &MediaController::failed, this,
             [this](const Error& error) { showError(ErrorCause::Media, error.message()); });
-    connect(&m_media, &MediaController::endOfStream, this, &MainWindow::updateCounters);
+    connect(&m_media, &MediaController::endOfStream, this, &MainWindow::reachedEnd);
+    connect(&m_media, &MediaController::lengthFound, this, &MainWindow::lengthFound);
+    connect(&m_media, &MediaController::seekPastEnd, this, [this](qint64 requested, qint64 frames) {
+        statusBar()->showMessage(tr("Frame %1 is past the end of %2: it has %3 frame(s), 0..%4; the last is shown")
+                                     .arg(requested).arg(sourceName()).arg(frames).arg(frames - 1),
+                                 10000);
+    });
     connect(&m_media, &MediaController::warning, this, [this](const QString& w) {
         // Kept on screen while this file is open, not only as a passing status message.
         m_pendingWarnings << w;
@@ -161,6 +194,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_timeline, &TimelinePanel::seekRequested, this, &MainWindow::seekTo);
     connect(m_timeline, &TimelinePanel::playToggled, this, [this] { m_media.isPlaying() ? m_media.pause() : m_media.play(); });
     connect(m_timeline, &TimelinePanel::scanRequested, this, &MainWindow::toggleScan);
+    connect(m_scan, &TimelineScan::lengthFound, this, &MainWindow::lengthFound);
     connect(m_scan, &TimelineScan::finished, this, &MainWindow::scanFinished);
     // The probe reads one pixel of the frame this thread already holds: cheap, never waits.
     connect(m_imageView, &ImageCanvas::hoveredPixel, this,
@@ -311,7 +345,7 @@ void MainWindow::showDeviceNotice(const QString& message)
 
 void MainWindow::refreshNotice()
 {
-    QStringList all = m_deviceNotices + m_sourceWarnings;
+    QStringList all = m_settingNotices + m_deviceNotices + m_sourceWarnings;
     for (const QString& n : m_snapshotNotices)
         if (!m_deviceNotices.contains(n))   // a snapshot counted across the fault carries it too
             all << n;
@@ -330,6 +364,9 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
     m_source = source;
     m_multiFrame = live || frames > 1;
     m_live = live;
+    m_declaredFrames = live ? -1 : frames;
+    m_frameCount = m_declaredFrames;
+    m_frameCountKnown = false;
     m_counters.reset(fps, live);
     m_snapshot.reset();
     m_reference.setCurrent({});
@@ -356,10 +393,55 @@ void MainWindow::sourceOpened(const QString& source, qint64 frames, double fps, 
         m_recent->add(source);
 }
 
+QString MainWindow::sourceName() const
+{
+    const QString name = QFileInfo(m_source).fileName();
+    return name.isEmpty() ? m_source : name;
+}
+
+// "68 frames (its header declares 444)", as the end and a seek past it say.
+QString MainWindow::lengthText() const
+{
+    QString text = tr("%1 frame(s)").arg(m_frameCount);
+    if (m_frameCountKnown && m_declaredFrames > 0 && m_declaredFrames != m_frameCount)
+        text += tr(" (its header declares %1)").arg(m_declaredFrames);
+    return text;
+}
+
+// The real end of the open file, from the decoder or a pass over the file: the timeline, its
+// counter and the seek range follow it.
+void MainWindow::lengthFound(qint64 frames)
+{
+    if (m_live || frames <= 0 || (m_frameCountKnown && frames == m_frameCount))
+        return;
+    m_frameCount = frames;
+    m_frameCountKnown = true;
+    m_timeline->setFrameCount(frames);
+    if (m_declaredFrames != frames)
+        statusBar()->showMessage(tr("%1 has %2").arg(sourceName(), lengthText()), 10000);
+}
+
+void MainWindow::reachedEnd()
+{
+    updateCounters();
+    if (!m_multiFrame || m_live)
+        return;
+    m_timeline->setAtEnd(true);
+    statusBar()->showMessage(tr("End of %1: frame %2 is the last of its %3. Play starts again from the first")
+                                 .arg(sourceName())
+                                 .arg(m_frameCount - 1)
+                                 .arg(lengthText()),
+                             15000);
+}
+
 void MainWindow::setSettings(const HistogramSettings& settings)
 {
     if (settings.counting != m_settings.counting || settings.display.luma != m_settings.display.luma)
         restartTrends();   // counted another way: the statistics over time start again
+    if (settings.counting.strategy != m_settings.counting.strategy && !m_settingNotices.isEmpty()) {
+        m_settingNotices.clear();   // the user chose a strategy here: the saved one's notice is done
+        refreshNotice();
+    }
     m_settings = settings;
     if (m_settingsPanel->settings() != settings)
         m_settingsPanel->setSettings(settings);
@@ -389,6 +471,10 @@ void MainWindow::takeFrame()
     m_frameSource = latest->command;
     m_frameIndex = latest->index;
     m_frameSerial = m_counters.nextSerial();
+    // Frames come in order with the end: one other than the last means it is no longer there (a
+    // snapshot still being counted for an earlier frame does not).
+    if (m_timeline->isAtEnd() && latest->index != m_frameCount - 1)
+        m_timeline->setAtEnd(false);
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
     {
         // A new size clears the region (roiChanged); the frame is submitted once, below.
@@ -487,7 +573,16 @@ void MainWindow::matchToReference()
     dialog->show();
 }
 
-void MainWindow::seekTo(qint64 frame) { m_seeks.seekTo(frame); }
+void MainWindow::seekTo(qint64 frame)
+{
+    if (m_frameCountKnown && frame >= m_frameCount) {
+        statusBar()->showMessage(tr("Frame %1 is past the end of %2: it has %3; the last is shown")
+                                     .arg(frame).arg(sourceName(), lengthText()),
+                                 10000);
+        frame = m_frameCount - 1;
+    }
+    m_seeks.seekTo(frame);
+}
 
 void MainWindow::toggleScan()
 {
@@ -512,6 +607,10 @@ void MainWindow::updateCounters()
     if (!m_snapshot)
         return;
     m_timing->setContent(timingTable(*m_snapshot, m_snapshot->backend, c));
+    QTableWidget* timing = m_timing->table();
+    for (int r = 0; r < timing->rowCount(); ++r)
+        if (QTableWidgetItem* item = timing->item(r, 0))
+            item->setToolTip(item->text());   // the whole value, also when the panel is narrow
     m_frameLabel->setText(m_counters.statusText(*m_snapshot, c, m_multiFrame));
     emit countersUpdated();
 }
@@ -543,6 +642,20 @@ void MainWindow::showComparison(ComparisonPtr comparison)
         bars.append(bar);
     }
     m_comparisonChart->setBars(bars, QStringLiteral("ms"));
+    // What the chart leaves out, and why: the GPU strategies are not timed on a CPU engine.
+    QStringList skipped;
+    for (hs::Strategy s : hs::gpuStrategies())
+        if (std::none_of(comparison->timings.begin(), comparison->timings.end(),
+                         [s](const StrategyTiming& t) { return t.strategy == s; }))
+            skipped << strategyDisplayName(s);
+    m_comparisonChart->setFootnote(
+        skipped.isEmpty() ? QString()
+                          : tr("Not compared: %1 (%2 GPU strategies). They need a CUDA GPU, and %3; this comparison ran on %4.")
+                                .arg(skipped.join(QStringLiteral(", ")))
+                                .arg(skipped.size())
+                                .arg(!m_gpu.present ? m_gpu.reason : !m_settings.counting.useGpu ? tr("\"Use the GPU\" is off")
+                                                                                                 : tr("the engine counts on the CPU"))
+                                .arg(comparison->backend));
     if (comparison->error.isError())
         showError(ErrorCause::Tool, comparison->error.message());
     if (auto* dock = qobject_cast<QDockWidget*>(m_comparisonChart->parentWidget())) {

@@ -16,6 +16,7 @@
 #include "app/core/LiveCounters.h"
 #include "app/core/MediaController.h"
 #include "app/gui/FrameCounters.h"
+#include "app/gui/GpuAvailability.h"
 #include "app/gui/HistogramExporter.h"
 #include "app/gui/RecentFiles.h"
 #include "app/gui/ReferenceComparison.h"
@@ -43,7 +44,11 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
+    // Asks once whether this process has a GPU (GpuAvailability::detect).
     explicit MainWindow(QWidget* parent = nullptr);
+    // As a process with (or without) a GPU would: a GPU strategy saved elsewhere falls back to
+    // `auto` with a notice, and the GPU's choices are not offered without one.
+    explicit MainWindow(const GpuAvailability& gpu, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     void openPath(const QString& path);
@@ -74,8 +79,13 @@ public:
     SettingsPanel* settingsPanel() const { return m_settingsPanel; }
     ProbePanel* probePanel() const { return m_probe; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
-    // Asks the source for `frame`; while a seek is decoding only the newest request waits.
+    // Asks the source for `frame`; while a seek is decoding only the newest request waits. Past
+    // the file's end, once known, the last frame is shown and the status line says so.
     void seekTo(qint64 frame);
+    // The open file's length as known now: its header's estimate until reading or a pass over
+    // it reached its end (frameCountKnown).
+    qint64 frameCount() const { return m_frameCount; }
+    bool frameCountKnown() const { return m_frameCountKnown; }
     void toggleScan();   // starts (or stops) the background pass over the open file
     // Compare: the histogram shown now becomes the reference, overlaid dashed and measured
     // against every later one (compareHist distances, off this thread); matching remaps the
@@ -86,6 +96,7 @@ public:
     SnapshotPtr reference() const { return m_reference.reference(); }
     ComparePanel* comparePanel() const { return m_compare; }
     BarChart* comparisonChart() const { return m_comparisonChart; }
+    // Both float over the top of the image: showing one never moves or resizes the image.
     QLabel* errorBanner() const { return m_error; }
     QLabel* noticeBanner() const { return m_notice; }
     QString errorText() const;
@@ -137,6 +148,10 @@ private:
     void restartTrends();
     void resubmit();
     void sourceOpened(const QString& source, qint64 frames, double fps, bool live, quint64 command);
+    void lengthFound(qint64 frames);
+    void reachedEnd();
+    QString sourceName() const;
+    QString lengthText() const;
     void showSnapshot(SnapshotPtr snapshot);
     void showComparison(ComparisonPtr comparison);
     void showError(ErrorCause cause, const QString& message);
@@ -144,6 +159,7 @@ private:
     void updateActions();
     std::optional<hs::Rect> roi() const;
 
+    GpuAvailability m_gpu;
     HistogramSettings m_settings;
     MediaController m_media;
     HistogramController m_histograms;
@@ -178,6 +194,7 @@ private:
     QStringList m_pendingWarnings;   // a source's warnings arrive before it is reported open
     QStringList m_snapshotNotices;   // the shown snapshot's
     QStringList m_deviceNotices;     // GPU faults survived, for as long as the window lives
+    QStringList m_settingNotices;    // a saved choice that cannot apply here, until the strategy is changed
     void refreshNotice();
     QString m_errorMessage;
     ErrorCause m_errorCause = ErrorCause::Media;
@@ -193,6 +210,9 @@ private:
     QString m_source;
     bool m_multiFrame = false;   // a video, a stack or a live source: records carry the frame
     bool m_live = false;
+    qint64 m_declaredFrames = 0;     // the open file's frame count as its header declares it
+    qint64 m_frameCount = 0;         // as known now: the header's, then the real one
+    bool m_frameCountKnown = false;  // the end was reached: m_frameCount is the real length
     quint64 m_frameSerial = 0;   // the current frame's (FrameCounters::nextSerial)
     SnapshotPtr m_snapshot;
 };

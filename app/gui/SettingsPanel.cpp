@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QSizePolicy>
+#include <QStandardItemModel>
 
 SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
 {
@@ -69,6 +70,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     m_cumulative = new QCheckBox(tr("Cumulative"));
     m_cumulative->setObjectName("cumulative");
     m_useGpu = new QCheckBox(tr("Use the GPU"));
+    m_useGpu->setObjectName("useGpu");
     m_useGpu->setToolTip(tr("Count on the GPU when one is present; otherwise on the CPU"));
     form->addRow(QString(), m_log);
     form->addRow(QString(), m_cumulative);
@@ -116,6 +118,23 @@ void SettingsPanel::setDataKind(RangeKind kind, ValueRange typeRange)
     showSettings();
 }
 
+void SettingsPanel::setGpuAvailability(const GpuAvailability& gpu)
+{
+    m_gpu = gpu;
+    showSettings();
+}
+
+QString SettingsPanel::strategyUnavailableReason(hs::Strategy strategy) const
+{
+    if (!hs::isGpuStrategy(strategy))
+        return {};
+    if (!m_gpu.present)
+        return tr("Needs a CUDA GPU, and %1").arg(m_gpu.reason);
+    if (!m_settings.counting.useGpu)
+        return tr("Needs the GPU: tick \"Use the GPU\"");
+    return {};
+}
+
 void SettingsPanel::showSettings()
 {
     m_updating = true;
@@ -143,7 +162,18 @@ void SettingsPanel::showSettings()
     m_rangeKind->setText(tr("%1 [lo, hi)").arg(kind));
     for (int c = 0; c < 4; ++c)
         m_channels[c]->setChecked((s.channelMask >> c) & 1u);
-    m_useGpu->setChecked(s.useGpu);
+    // Without a device the box is not offered as ticked; the stored choice stays for a machine
+    // that has one (emitChanged keeps it).
+    m_useGpu->setEnabled(m_gpu.present);
+    m_useGpu->setChecked(m_gpu.present && s.useGpu);
+    m_useGpu->setToolTip(m_gpu.present ? tr("Count on the GPU when one is present; otherwise on the CPU")
+                                       : tr("Counting on the CPU: %1").arg(m_gpu.reason));
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_strategy->model()))
+        for (int i = 0; i < m_strategy->count(); ++i) {
+            const QString why = strategyUnavailableReason(hs::Strategy(m_strategy->itemData(i).toInt()));
+            model->item(i)->setEnabled(why.isEmpty());
+            m_strategy->setItemData(i, why.isEmpty() ? QVariant() : QVariant(why), Qt::ToolTipRole);
+        }
     m_luma->setCurrentIndex(int(m_settings.display.luma));
     m_log->setChecked(m_settings.display.logCounts);
     m_cumulative->setChecked(m_settings.display.cumulative);
@@ -164,7 +194,7 @@ void SettingsPanel::emitChanged()
     count.channelMask = 0;
     for (int c = 0; c < 4; ++c)
         count.channelMask |= m_channels[c]->isChecked() ? (1u << c) : 0u;
-    count.useGpu = m_useGpu->isChecked();
+    count.useGpu = m_useGpu->isEnabled() ? m_useGpu->isChecked() : m_settings.counting.useGpu;
     s.display.luma = LumaCoefficients(m_luma->currentIndex());
     s.display.logCounts = m_log->isChecked();
     s.display.cumulative = m_cumulative->isChecked();

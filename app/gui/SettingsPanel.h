@@ -1,9 +1,11 @@
 // Strategy, bins, range, channels and display options, edited as one HistogramSettings value.
 // A manual range is edited for the kind of data on screen (setDataKind), so each kind keeps
-// its own.
+// its own. Without a GPU (setGpuAvailability) the GPU strategies are not offered, each with a
+// tooltip that says why, and "Use the GPU" is shown unticked and disabled.
 #pragma once
 
 #include "app/core/HistogramSettings.h"
+#include "app/gui/GpuAvailability.h"
 
 #include <QWidget>
 
@@ -24,6 +26,11 @@ public:
     // The kind of data shown now, and its type's range: a manual range is edited for this kind,
     // starting from the type's range the first time.
     void setDataKind(RangeKind kind, ValueRange typeRange);
+    // Whether a GPU can count here; until told, the panel offers everything. Without one, the
+    // stored "Use the GPU" is kept (settings() returns it) but shown unticked and disabled.
+    void setGpuAvailability(const GpuAvailability& gpu);
+    // Why the strategy cannot be picked now (no GPU, or "Use the GPU" off); empty when it can.
+    QString strategyUnavailableReason(hs::Strategy strategy) const;
 
 signals:
     void settingsChanged(const HistogramSettings& settings);
@@ -35,6 +42,7 @@ private:
     HistogramSettings m_settings;
     RangeKind m_kind = RangeKind::Int8;
     ValueRange m_typeRange{0, 256};
+    GpuAvailability m_gpu{true, {}};
     QComboBox* m_strategy;
     QSpinBox* m_bins;
     QComboBox* m_rangeMode;

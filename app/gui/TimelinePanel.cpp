@@ -80,6 +80,7 @@ void TimelinePanel::setSource(qint64 frameCount, double fps, bool live)
     m_fps = fps;
     m_live = live;
     m_current = -1;
+    setAtEnd(false);
     {
         const QSignalBlocker quiet(m_slider);
         m_slider->setRange(0, int(std::max<qint64>(0, m_frames - 1)));
@@ -94,13 +95,40 @@ void TimelinePanel::setSource(qint64 frameCount, double fps, bool live)
     showTimecode(-1);
 }
 
+void TimelinePanel::setFrameCount(qint64 frameCount)
+{
+    if (m_live || frameCount <= 0)
+        return;
+    m_frames = frameCount;
+    {
+        const QSignalBlocker quiet(m_slider);
+        m_slider->setRange(0, int(m_frames - 1));   // a value past it is clamped, asking for nothing
+    }
+    m_slider->setEnabled(m_frames > 1);
+    m_scan->setEnabled(m_frames > 1);
+    m_current = std::min(m_current, m_frames - 1);
+    showTimecode(m_current);
+    refreshPlot();
+}
+
+void TimelinePanel::setAtEnd(bool atEnd)
+{
+    m_atEnd = atEnd;
+    m_play->setToolTip(atEnd ? tr("At the last frame: Play starts again from the first (Space)") : tr("Play or pause (Space)"));
+    showTimecode(m_current);
+}
+
 void TimelinePanel::setCurrentFrame(qint64 frame)
 {
     m_current = frame;
+    if (!m_live && frame >= m_frames) {
+        // A header's frame count is only an estimate: a file with more frames grows the bar.
+        m_frames = frame + 1;
+        const QSignalBlocker quiet(m_slider);
+        m_slider->setMaximum(int(frame));
+    }
     if (!m_slider->isSliderDown()) {
         const QSignalBlocker quiet(m_slider);
-        if (frame > m_slider->maximum() && !m_live)
-            m_slider->setMaximum(int(frame));   // a header's frame count is only an estimate
         m_slider->setValue(int(frame));
     }
     showTimecode(frame);
@@ -185,6 +213,7 @@ qint64 TimelinePanel::knownTrends() const
 }
 
 QString TimelinePanel::timecodeText() const { return m_timecode->text(); }
+QString TimelinePanel::scanStatusText() const { return m_scanStatus->text(); }
 
 void TimelinePanel::showTimecode(qint64 frame)
 {
@@ -193,10 +222,11 @@ void TimelinePanel::showTimecode(qint64 frame)
         return;
     }
     const qint64 last = std::max<qint64>(0, m_frames - 1);
-    m_timecode->setText(tr("%1 / %2  %3/%4")
+    m_timecode->setText(tr("%1 / %2  %3/%4%5")
                             .arg(timecode(std::max<qint64>(0, frame), m_fps), timecode(last, m_fps))
                             .arg(frame < 0 ? QStringLiteral("-") : QString::number(frame))
-                            .arg(last));
+                            .arg(last)
+                            .arg(m_atEnd ? tr("  end") : QString()));
 }
 
 void TimelinePanel::refreshPlot()

@@ -19,8 +19,17 @@ class TimelinePanel : public QWidget {
 public:
     explicit TimelinePanel(QWidget* parent = nullptr);
 
-    // A new source: its frame count (-1 or 0: unknown, e.g. live) and declared rate.
+    // A new source: its frame count (-1 or 0: unknown, e.g. live) and declared rate. A file's
+    // count is its header's estimate until setFrameCount tells the real one.
     void setSource(qint64 frameCount, double fps, bool live);
+    // The file's real length, once reading reached its end: the bar, the counter and the plot
+    // run to its last frame, the trends already known kept.
+    void setFrameCount(qint64 frameCount);
+    qint64 frameCount() const { return m_frames; }
+    // Playback reached the last frame: the counter says so, and Play's tooltip says it starts
+    // again from the first, until the window takes another frame.
+    void setAtEnd(bool atEnd);
+    bool isAtEnd() const { return m_atEnd; }
     void setCurrentFrame(qint64 frame);            // moves the bar (asks for nothing)
     void setPlaying(bool playing);
     // `meanName` ("mean luma"), and the data's range for the mean's axis.
@@ -32,7 +41,9 @@ public:
     QSlider* slider() const { return m_slider; }
     TimeSeriesView* plot() const { return m_plot; }
     QPushButton* scanButton() const { return m_scan; }
+    QPushButton* playButton() const { return m_play; }
     QString timecodeText() const;
+    QString scanStatusText() const;
     // The trend known for `frame`, if any.
     std::optional<FrameTrend> trendAt(qint64 frame) const;
     qint64 knownTrends() const;
@@ -57,6 +68,7 @@ private:
     qint64 m_frames = 0;
     double m_fps = 0;
     bool m_live = false;
+    bool m_atEnd = false;
     qint64 m_current = -1;
     qint64 m_first = 0;                // frame of m_mean[0]
     QVector<double> m_mean;

@@ -7,6 +7,7 @@ TimelineScan::TimelineScan(TimelinePanel* timeline, QObject* parent) : QObject(p
     connect(&m_scanner, &TrendScanner::progress, this, [this](quint64 scan, const QVector<FrameTrend>& trends, qint64 done, qint64 total) {
         if (scan != m_scan)
             return;
+        m_done = done;
         m_timeline->addTrends(trends);
         m_timeline->setScanStatus(total > 0 ? tr("%1 / %2").arg(done).arg(total) : tr("%1 frames").arg(done), true);
     });
@@ -14,13 +15,16 @@ TimelineScan::TimelineScan(TimelinePanel* timeline, QObject* parent) : QObject(p
         if (scan != m_scan)
             return;
         m_scan = 0;
-        m_timeline->setScanStatus(error.isError() ? error.cause : tr("%1 frames scanned").arg(m_timeline->knownTrends()), false);
+        m_timeline->setScanStatus(error.isError() ? error.cause : tr("%1 frames scanned").arg(m_done), false);
+        if (!error.isError())
+            emit lengthFound(m_done);   // told first: the timeline runs to the real end
         emit finished(error);
     });
 }
 
 void TimelineScan::start(const QString& path, const HistogramSettings& settings, std::optional<hs::Rect> roi)
 {
+    m_done = 0;
     m_scan = m_scanner.start(path, settings, roi);
     m_timeline->setScanStatus(tr("scanning..."), true);
 }

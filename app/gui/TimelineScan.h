@@ -22,9 +22,12 @@ public:
 
 signals:
     void finished(const Error& error);
+    // A pass read the whole file: its real length, whatever its header declared.
+    void lengthFound(qint64 frameCount);
 
 private:
     TimelinePanel* m_timeline;
     TrendScanner m_scanner;
     quint64 m_scan = 0;   // the pass running, 0: none
+    qint64 m_done = 0;    // frames the running pass has read
 };
