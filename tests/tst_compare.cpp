@@ -86,6 +86,7 @@ private slots:
     void distancesMatchTheirDefinitions_data();
     void distancesMatchTheirDefinitions();
     void differentBinsAreSaid();
+    void panelSaysWhichSideIsTheReference();
     void pinnedReferenceIsComparedAcrossFiles();
     void matchToReferenceFromTheWindow();
 
@@ -178,6 +179,41 @@ void TestCompare::differentBinsAreSaid()
     QVERIFY(d.channels.isEmpty());
 }
 
+void TestCompare::panelSaysWhichSideIsTheReference()
+{
+    // Chi-square is not symmetric: with different shapes, current against reference and the
+    // reverse differ, and the value shown is the current against the reference (divided by the
+    // current), as its row says.
+    std::uniform_int_distribution<int> count(1, 5000);
+    std::vector<std::uint64_t> current(64), reference(64);
+    for (std::size_t i = 0; i < 64; ++i) {
+        current[i] = std::uint64_t(count(m_rng));
+        reference[i] = std::uint64_t(count(m_rng)) * (i % 4 + 1);
+    }
+    const HistogramDistances d = histogramDistances(snapshotOf(current), snapshotOf(reference));
+    QVERIFY2(!d.error.isError(), qPrintable(d.error.message()));
+    const Oracle forward = oracle(current, reference), backward = oracle(reference, current);
+    QVERIFY(std::abs(forward.chiSquare - backward.chiSquare) > 1e-3);   // the fixture tells the sides apart
+    QVERIFY2(std::abs(d.channels[0].chiSquare - forward.chiSquare) < 1e-4 * std::max(1.0, forward.chiSquare),
+             qPrintable(QString::number(d.channels[0].chiSquare)));
+    ComparePanel panel;
+    panel.resize(420, 360);
+    panel.show();
+    panel.setReference(QStringLiteral("ref.png (64×48, 64 bins)"));
+    panel.showDistances(d);
+    QVERIFY2(panel.referenceText().startsWith(QStringLiteral("Reference (r): ref.png")), qPrintable(panel.referenceText()));
+    QVERIFY2(panel.referenceText().contains(QStringLiteral("current histogram (c) against it")), qPrintable(panel.referenceText()));
+    TablePanel* table = panel.table();
+    const int chi = table->rowOf(ComparePanel::chiSquareLabel());
+    QVERIFY(chi >= 0);
+    QCOMPARE(ComparePanel::chiSquareLabel(), QStringLiteral("chi-square Σ(c−r)²/c"));
+    QCOMPARE(table->cell(chi, 0), QString::number(d.channels[0].chiSquare, 'f', 5));
+    QVERIFY(std::abs(table->cell(chi, 0).toDouble() - forward.chiSquare) < 1e-4 * std::max(1.0, forward.chiSquare));
+    QVERIFY2(panel.legendText().contains(QStringLiteral("not symmetric")), qPrintable(panel.legendText()));
+    QVERIFY(panel.legendText().contains(QStringLiteral("c: the current histogram, r: the pinned reference")));
+    QTRY_VERIFY(table->showsEveryCellWhole());   // the row labels and numbers are laid out whole
+}
+
 void TestCompare::pinnedReferenceIsComparedAcrossFiles()
 {
     const QString first = writeImage(64, 48, 0, 128, "dark.png");
@@ -214,6 +250,10 @@ void TestCompare::pinnedReferenceIsComparedAcrossFiles()
     QVERIFY(std::abs(d.channels[0].intersection - red.intersection) < 1e-4);
     QVERIFY(std::abs(d.channels[0].bhattacharyya - red.bhattacharyya) < 1e-4);
     QCOMPARE(table->cell(table->rowOf("intersection"), 0), QString::number(d.channels[0].intersection, 'f', 5));
+    // Chi-square divides by the current histogram (b), the reference (a) being the other side.
+    QVERIFY(std::abs(d.channels[0].chiSquare - red.chiSquare) < 1e-4 * std::max(1.0, red.chiSquare));
+    QCOMPARE(table->cell(table->rowOf(ComparePanel::chiSquareLabel()), 0), QString::number(d.channels[0].chiSquare, 'f', 5));
+    QVERIFY(m_window->comparePanel()->referenceText().startsWith(QStringLiteral("Reference (r): ")));
     // Dark against bright: far apart.
     QVERIFY(d.channels[0].intersection < 0.5);
     m_window->clearReference();

@@ -11,7 +11,14 @@
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/HistogramMatching.h"
 
+#include "widgets/CurveView.h"
+#include "widgets/HistogramView.h"
+#include "widgets/TablePanel.h"
+
 #include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -144,6 +151,125 @@ cv::Mat matOf(const Frame& f)
                    f.strideBytes());
 }
 
+// Y of OpenCV's YCrCb (BT.601) of a colour frame, as the service's luminance modes count it.
+cv::Mat lumaOf(const Frame& f)
+{
+    const bool rgb = f.channelOrder() == ChannelOrder::Rgb || f.channelOrder() == ChannelOrder::Rgba;
+    cv::Mat colour = matOf(f), ycc, y;
+    if (f.channels() == 4)
+        cv::cvtColor(colour, colour, rgb ? cv::COLOR_RGBA2RGB : cv::COLOR_BGRA2BGR);
+    cv::cvtColor(colour, ycc, rgb ? cv::COLOR_RGB2YCrCb : cv::COLOR_BGR2YCrCb);
+    cv::extractChannel(ycc, y, 0);
+    return y;
+}
+
+Frame frameOfPlane(const cv::Mat& m, hs::SampleType type)
+{
+    return Frame(std::shared_ptr<const void>(), m.data, type, m.cols, m.rows, 1, m.step[0], ChannelOrder::Gray);
+}
+
+// The documented recombination of a new luma with the colour (app/core/LumaRecombination.h),
+// written here from its definition: per pixel the value each colour channel should take (before
+// rounding), and the counts the result reports.
+struct HueOracle {
+    std::vector<double> values;                     // 3 per pixel, storage order
+    std::array<std::uint64_t, 3> below{}, above{};  // Y' + (C - Y) out of range, per storage channel
+    std::uint64_t scaled = 0;
+    std::array<std::uint64_t, 3> atLowest{}, atHighest{};   // of the rounded result
+};
+
+HueOracle hueOracle(const Frame& in, const cv::Mat& y, const cv::Mat& mapped)
+{
+    const bool wide = in.type() == hs::SampleType::U16;
+    const double top = wide ? 65535 : 255;
+    auto plane = [wide](const cv::Mat& m, int r, int c) { return wide ? double(m.at<std::uint16_t>(r, c)) : double(m.at<std::uint8_t>(r, c)); };
+    HueOracle o;
+    for (int r = 0; r < y.rows; ++r)
+        for (int c = 0; c < y.cols; ++c) {
+            const double l0 = plane(y, r, c), l1 = plane(mapped, r, c);
+            double d[3];
+            bool out = false;
+            for (int k = 0; k < 3; ++k) {
+                d[k] = double(sampleAt(in, c, r, k)) - l0;
+                if (l1 + d[k] < 0)
+                    ++o.below[std::size_t(k)], out = true;
+                if (l1 + d[k] > top)
+                    ++o.above[std::size_t(k)], out = true;
+            }
+            double scale = 1;
+            if (out) {
+                ++o.scaled;
+                // f: the largest common scale of the chroma that fits; r: ratios to black or to white.
+                double f = 1;
+                for (double dk : d)
+                    f = std::min(f, dk < 0 ? l1 / -dk : dk > 0 ? (top - l1) / dk : 1.0);
+                const double ratio = l1 < l0 ? l1 / l0 : (top - l1) / (top - l0);
+                scale = f * f + ratio * (1 - f);
+            }
+            for (int k = 0; k < 3; ++k) {
+                const double v = l1 + scale * d[k];
+                o.values.push_back(v);
+                const double rounded = std::round(v);
+                if (rounded <= 0)
+                    ++o.atLowest[std::size_t(k)];
+                if (rounded >= top)
+                    ++o.atHighest[std::size_t(k)];
+            }
+        }
+    return o;
+}
+
+// The result's colour channels against the oracle: each within rounding of its value, and the
+// counts the result reports (display order there) equal to the oracle's.
+void checkHueKept(const Equalization& e, const Frame& in, const HueOracle& o)
+{
+    std::size_t i = 0;
+    for (qint64 y = 0; y < in.height(); ++y)
+        for (qint64 x = 0; x < in.width(); ++x)
+            for (int k = 0; k < 3; ++k, ++i) {
+                const double got = sampleAt(e.equalized, x, y, k);
+                if (std::abs(got - o.values[i]) > 0.5 + 1e-6)
+                    QFAIL(qPrintable(QStringLiteral("pixel (%1, %2) channel %3: %4, expected %5").arg(x).arg(y).arg(k).arg(got).arg(o.values[i])));
+            }
+    QCOMPARE(e.chromaScaled, o.scaled);
+    QCOMPARE(e.pixels, std::uint64_t(in.width()) * std::uint64_t(in.height()));
+    QCOMPARE(e.range.size(), 3);
+    for (int display = 0; display < 3; ++display) {
+        const int k = in.storageIndexOfDisplayChannel(display);
+        const ChannelRangeCounts& c = e.range[display];
+        QCOMPARE(c.channel, channelName(in.channelOrder(), k));
+        QCOMPARE(c.below, o.below[std::size_t(k)]);
+        QCOMPARE(c.above, o.above[std::size_t(k)]);
+        QCOMPARE(c.atLowest, o.atLowest[std::size_t(k)]);
+        QCOMPARE(c.atHighest, o.atHighest[std::size_t(k)]);
+    }
+}
+
+// A yellowish texture (high R and G, low B) and a darker reference: matching the luminance with
+// Cr and Cb kept pushes B below 0 for many pixels, as matching baboon.jpg to fruits.jpg does.
+Frame yellowTexture(std::mt19937_64& rng, qint64 w, qint64 h, hs::SampleType type, ChannelOrder order)
+{
+    const int scale = type == hs::SampleType::U16 ? 257 : 1;
+    Frame f = randomFrame(rng, type, w, h, 3, order, 0, 60 * scale);
+    auto pixels = std::make_shared<std::vector<unsigned char>>(f.data(), f.data() + f.byteCount());
+    const Frame out(std::shared_ptr<const void>(pixels, pixels->data()), pixels->data(), type, w, h, 3, f.strideBytes(), order);
+    std::uniform_int_distribution<int> red(150 * scale, 250 * scale), green(120 * scale, 220 * scale);
+    const int r = order == ChannelOrder::Bgr ? 2 : 0;
+    for (qint64 y = 0; y < h; ++y)
+        for (qint64 x = 0; x < w; ++x) {
+            unsigned char* px = pixels->data() + std::size_t(y) * f.strideBytes() + std::size_t(x) * 3 * (scale == 1 ? 1 : 2);
+            auto put = [&](int c, int v) {
+                if (scale == 1)
+                    px[c] = static_cast<unsigned char>(v);
+                else
+                    reinterpret_cast<std::uint16_t*>(px)[c] = static_cast<std::uint16_t>(v);
+            };
+            put(r, red(rng));
+            put(1, green(rng));
+        }
+    return out;
+}
+
 }  // namespace
 
 class TestEqualize : public QObject {
@@ -175,6 +301,19 @@ private slots:
     void engineAppliesLuts();
     void applyLutsRefusesBadArguments_data();
     void applyLutsRefusesBadArguments();
+    void luminanceKeepsTheHueInRange_data();
+    void luminanceKeepsTheHueInRange();
+    void matchingNoLongerClipsBlue_data();
+    void matchingNoLongerClipsBlue();
+    void perChannelReportsTheEnds();
+    void saveAddsTheExtension_data();
+    void saveAddsTheExtension();
+    void saveErrorsNameTheFileAndTheCause_data();
+    void saveErrorsNameTheFileAndTheCause();
+    void curveHasAxesInTheDataUnits_data();
+    void curveHasAxesInTheDataUnits();
+    void claheSaysItHasNoSingleCurve();
+    void histogramsHaveALogOption();
 
 private:
     EqualizationPtr runOne(EqualizationService& service, const EqualizeRequest& request);
@@ -460,19 +599,21 @@ void TestEqualize::luminanceOnlyKeepsTheColours()
     const Frame yFrame(std::shared_ptr<const void>(), y.data, sampleType, y.cols, y.rows, 1, y.step[0], ChannelOrder::Gray);
     const std::vector<std::uint32_t> lut = oracleLut(yFrame, 0);
     QVERIFY(e->luts[0] == lut);
-    // Where no output sample was clipped to the type's range, Y went through the LUT and Cr, Cb
-    // stayed (within the rounding of the colour conversion).
+    // Where every channel stays in range with Cr and Cb kept (Y' + (C - Y) inside it), Y went
+    // through the LUT and Cr, Cb stayed (within the rounding of the colour conversion); elsewhere
+    // the chroma is scaled (luminanceKeepsTheHueInRange).
     // OpenCV converts 16-bit YCrCb in fixed point: a round trip moves a sample by a few units of 65535.
     const double tolerance = sampleType == hs::SampleType::U16 ? 16 : 1;
     int checked = 0;
     for (int r = 0; r < y.rows; ++r)
         for (int c = 0; c < y.cols; ++c) {
-            bool clipped = false;
+            bool leaves = false;
+            const double luma = sampleType == hs::SampleType::U16 ? y.at<std::uint16_t>(r, c) : y.at<std::uint8_t>(r, c);
             for (int k = 0; k < 3; ++k) {
-                const double v = sampleType == hs::SampleType::U16 ? colourOut.at<cv::Vec3w>(r, c)[k] : colourOut.at<cv::Vec3b>(r, c)[k];
-                clipped |= v <= 0 || v >= top;
+                const double v = double(sampleAt(frame, c, r, k)) + double(lut[std::size_t(luma)]) - luma;
+                leaves |= v < 0 || v > top;
             }
-            if (clipped)
+            if (leaves)
                 continue;
             ++checked;
             for (int k = 0; k < 3; ++k) {
@@ -520,16 +661,14 @@ void TestEqualize::claheTilesAndClipLimit()
     auto clahe = cv::createCLAHE(clipLimit, cv::Size(tiles, tiles));
     cv::Mat expected;
     if (luminance) {
-        cv::Mat ycc;
-        cv::cvtColor(matOf(frame), ycc, cv::COLOR_BGR2YCrCb);
-        std::vector<cv::Mat> planes;
-        cv::split(ycc, planes);
-        clahe->apply(planes[0], planes[0]);
-        cv::merge(planes, ycc);
-        cv::cvtColor(ycc, expected, cv::COLOR_YCrCb2BGR);
-    } else {
-        clahe->apply(matOf(frame), expected);
+        // Y through CLAHE, put back with the colour by the documented rule.
+        const cv::Mat y = lumaOf(frame);
+        cv::Mat mapped;
+        clahe->apply(y, mapped);
+        checkHueKept(*e, frame, hueOracle(frame, y, mapped));
+        return;
     }
+    clahe->apply(matOf(frame), expected);
     QCOMPARE(cv::norm(expected, matOf(e->equalized), cv::NORM_INF), 0.0);
 }
 
@@ -898,6 +1037,369 @@ void TestEqualize::applyLutsRefusesBadArguments()
     QCOMPARE(int(s.code), int(hs::ErrorCode::InvalidArgument));
     QVERIFY2(QString::fromStdString(s.message).contains(message), s.message.c_str());
     QVERIFY2(std::all_of(out.begin(), out.end(), [](unsigned char b) { return b == 0xA5; }), "a refused call wrote its output");
+}
+
+void TestEqualize::luminanceKeepsTheHueInRange_data()
+{
+    QTest::addColumn<int>("method");
+    QTest::addColumn<int>("type");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("order");
+    const int u8 = int(hs::SampleType::U8), u16 = int(hs::SampleType::U16);
+    QTest::newRow("global bgr8") << int(EqualizeMethod::Global) << u8 << 3 << int(ChannelOrder::Bgr);
+    QTest::newRow("global rgb16") << int(EqualizeMethod::Global) << u16 << 3 << int(ChannelOrder::Rgb);
+    QTest::newRow("global bgra8, alpha left alone") << int(EqualizeMethod::Global) << u8 << 4 << int(ChannelOrder::Bgra);
+    QTest::newRow("match rgb8") << int(EqualizeMethod::Match) << u8 << 3 << int(ChannelOrder::Rgb);
+    QTest::newRow("match bgr16") << int(EqualizeMethod::Match) << u16 << 3 << int(ChannelOrder::Bgr);
+    QTest::newRow("CLAHE bgr8") << int(EqualizeMethod::Clahe) << u8 << 3 << int(ChannelOrder::Bgr);
+}
+
+void TestEqualize::luminanceKeepsTheHueInRange()
+{
+    QFETCH(int, method);
+    QFETCH(int, type);
+    QFETCH(int, channels);
+    QFETCH(int, order);
+    const auto sampleType = hs::SampleType(type);
+    const int top = sampleType == hs::SampleType::U16 ? 65535 : 255;
+    // Strong colours in a narrow band of luma: equalizing pushes many of them out of range.
+    const Frame frame = randomFrame(m_rng, sampleType, 71, 43, channels, ChannelOrder(order), top / 8, top * 3 / 4, 2);
+    EqualizationService service;
+    EqualizeRequest request;
+    request.frame = frame;
+    request.method = EqualizeMethod(method);
+    if (request.method == EqualizeMethod::Match)   // a gray reference spread over the whole range: its Y is itself
+        request.reference = randomFrame(m_rng, sampleType, 40, 30, 1, ChannelOrder::Gray, 0, top);
+    const EqualizationPtr e = runOne(service, request);
+    QVERIFY(e);
+    QVERIFY2(!e->error.isError(), qPrintable(e->error.message()));
+    QCOMPARE(e->channels, EqualizeChannels::Luminance);
+    const cv::Mat y = lumaOf(frame);
+    cv::Mat mapped;
+    const Frame yFrame = frameOfPlane(y, sampleType);
+    if (request.method == EqualizeMethod::Clahe) {
+        cv::createCLAHE(2.0, cv::Size(8, 8))->apply(y, mapped);
+    } else {
+        const cv::Mat yRef = request.reference.isNull() ? y : matOf(request.reference);
+        const std::vector<std::uint32_t> lut = request.method == EqualizeMethod::Global
+                                                   ? oracleLut(yFrame, 0)
+                                                   : oracleMatch(oracleHistogram(yFrame, 0), oracleHistogram(frameOfPlane(yRef, sampleType), 0));
+        QVERIFY(e->luts[0] == lut);
+        mapped = y.clone();
+        for (int r = 0; r < y.rows; ++r)
+            for (int c = 0; c < y.cols; ++c) {
+                if (sampleType == hs::SampleType::U16)
+                    mapped.at<std::uint16_t>(r, c) = std::uint16_t(lut[y.at<std::uint16_t>(r, c)]);
+                else
+                    mapped.at<std::uint8_t>(r, c) = std::uint8_t(lut[y.at<std::uint8_t>(r, c)]);
+            }
+    }
+    const HueOracle o = hueOracle(frame, y, mapped);
+    QVERIFY2(o.scaled > 0, "the fixture should push some pixels out of range");
+    checkHueKept(*e, frame, o);
+    if (QTest::currentTestFailed())
+        return;
+    if (channels == 4)
+        for (qint64 yy = 0; yy < frame.height(); ++yy)
+            for (qint64 x = 0; x < frame.width(); ++x)
+                QCOMPARE(sampleAt(e->equalized, x, yy, 3), sampleAt(frame, x, yy, 3));
+    // One common scale keeps the hue: a scaled pixel's chroma points where the input's did.
+    for (qint64 yy = 0; yy < frame.height(); ++yy)
+        for (qint64 x = 0; x < frame.width(); ++x) {
+            double in[3], out[3];
+            for (int k = 0; k < 3; ++k) {
+                in[k] = sampleAt(frame, x, yy, k);
+                out[k] = sampleAt(e->equalized, x, yy, k);
+            }
+            cv::Mat a(1, 1, CV_32FC3, cv::Scalar(in[0] / top, in[1] / top, in[2] / top)), b(1, 1, CV_32FC3, cv::Scalar(out[0] / top, out[1] / top, out[2] / top));
+            cv::Mat ha, hb;
+            cv::cvtColor(a, ha, cv::COLOR_BGR2HSV);
+            cv::cvtColor(b, hb, cv::COLOR_BGR2HSV);
+            const double sOut = hb.at<cv::Vec3f>(0, 0)[1];
+            const double span = *std::max_element(out, out + 3) - *std::min_element(out, out + 3);
+            if (span < 24 * top / 255.0 || sOut < 0.15)
+                continue;   // rounding moves the hue of a nearly gray pixel a lot
+            double dh = std::abs(ha.at<cv::Vec3f>(0, 0)[0] - hb.at<cv::Vec3f>(0, 0)[0]);
+            dh = std::min(dh, 360 - dh);
+            if (dh > 6)
+                QFAIL(qPrintable(QStringLiteral("pixel (%1, %2): hue moved by %3 degrees").arg(x).arg(yy).arg(dh)));
+        }
+}
+
+void TestEqualize::matchingNoLongerClipsBlue_data()
+{
+    QTest::addColumn<int>("type");
+    QTest::newRow("bgr8") << int(hs::SampleType::U8);
+    QTest::newRow("bgr16") << int(hs::SampleType::U16);
+}
+
+void TestEqualize::matchingNoLongerClipsBlue()
+{
+    QFETCH(int, type);
+    const auto sampleType = hs::SampleType(type);
+    const int scale = sampleType == hs::SampleType::U16 ? 257 : 1;
+    const Frame frame = yellowTexture(m_rng, 64, 48, sampleType, ChannelOrder::Bgr);
+    EqualizationService service;
+    EqualizeRequest request;
+    request.frame = frame;
+    request.method = EqualizeMethod::Match;
+    request.reference = randomFrame(m_rng, sampleType, 50, 40, 3, ChannelOrder::Bgr, 0, 120 * scale);
+    const EqualizationPtr e = runOne(service, request);
+    QVERIFY(e);
+    QVERIFY2(!e->error.isError(), qPrintable(e->error.message()));
+    // Cr and Cb kept would send many pixels' B below 0 (and OpenCV's conversion back clips them to 0).
+    const cv::Mat y = lumaOf(frame), yRef = lumaOf(request.reference);
+    const std::vector<std::uint32_t> lut = oracleMatch(oracleHistogram(frameOfPlane(y, sampleType), 0),
+                                                       oracleHistogram(frameOfPlane(yRef, sampleType), 0));
+    cv::Mat mapped = y.clone();
+    for (int r = 0; r < y.rows; ++r)
+        for (int c = 0; c < y.cols; ++c) {
+            if (sampleType == hs::SampleType::U16)
+                mapped.at<std::uint16_t>(r, c) = std::uint16_t(lut[y.at<std::uint16_t>(r, c)]);
+            else
+                mapped.at<std::uint8_t>(r, c) = std::uint8_t(lut[y.at<std::uint8_t>(r, c)]);
+        }
+    const HueOracle o = hueOracle(frame, y, mapped);
+    const double n = double(frame.width() * frame.height());
+    QVERIFY2(double(o.below[0]) / n > 0.3, qPrintable(QString::number(double(o.below[0]) / n)));
+    checkHueKept(*e, frame, o);
+    if (QTest::currentTestFailed())
+        return;
+    const ChannelRangeCounts& blue = e->range[2];
+    QCOMPARE(blue.channel, QStringLiteral("B"));
+    QCOMPARE(blue.below, o.below[0]);
+    // The result holds B = 0 only where B was near 0 or rounds to it: far fewer than keeping Cr
+    // and Cb would have clipped.
+    QVERIFY2(double(blue.atLowest) / n < 0.08, qPrintable(QString::number(double(blue.atLowest) / n)));
+    QVERIFY2(blue.atLowest * 5 < blue.below, qPrintable(QStringLiteral("%1 at 0, %2 below").arg(blue.atLowest).arg(blue.below)));
+    // The dialog shows the shares with their counts.
+    EqualizeDialog dialog(frame, QStringLiteral("yellow.png"), true, &service, {}, std::nullopt, request.reference);
+    QSignalSpy presented(&dialog, &EqualizeDialog::equalized);
+    dialog.setMethod(EqualizeMethod::Match);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.outcome() && dialog.outcome()->method == EqualizeMethod::Match, 30000);
+    TablePanel* table = dialog.rangeTable();
+    const int top = sampleType == hs::SampleType::U16 ? 65535 : 255;
+    const int column = 2;   // R, G, B
+    const quint64 below = dialog.outcome()->range[2].below;
+    QCOMPARE(table->cell(table->rowOf(QStringLiteral("pushed below 0")), column),
+             QStringLiteral("%1 % (%2)").arg(100.0 * double(below) / n, 0, 'f', 2).arg(below));
+    QCOMPARE(table->cell(table->rowOf(QStringLiteral("at %1").arg(top)), column),
+             QStringLiteral("%1 % (%2)").arg(100.0 * double(dialog.outcome()->range[2].atHighest) / n, 0, 'f', 2).arg(dialog.outcome()->range[2].atHighest));
+    QVERIFY2(dialog.statusText().contains(QStringLiteral("Chroma scaled to keep the hue")), qPrintable(dialog.statusText()));
+}
+
+void TestEqualize::perChannelReportsTheEnds()
+{
+    const Frame frame = randomFrame(m_rng, hs::SampleType::U8, 50, 30, 3, ChannelOrder::Bgr, 20, 200);
+    EqualizationService service;
+    EqualizeRequest request;
+    request.frame = frame;
+    request.channels = EqualizeChannels::PerChannel;
+    const EqualizationPtr e = runOne(service, request);
+    QVERIFY(e && !e->error.isError());
+    QCOMPARE(e->chromaScaled, std::uint64_t(0));
+    QCOMPARE(e->range.size(), 3);
+    for (int display = 0; display < 3; ++display) {
+        const int k = 2 - display;   // BGR
+        std::uint64_t low = 0, high = 0;
+        for (qint64 y = 0; y < frame.height(); ++y)
+            for (qint64 x = 0; x < frame.width(); ++x) {
+                const unsigned v = sampleAt(e->equalized, x, y, k);
+                low += v == 0;
+                high += v == 255;
+            }
+        QCOMPARE(e->range[display].below, std::uint64_t(0));   // a LUT maps inside the range
+        QCOMPARE(e->range[display].atLowest, low);
+        QCOMPARE(e->range[display].atHighest, high);
+        QVERIFY(low > 0 && high > 0);   // the darkest value goes to 0, the brightest to 255
+    }
+}
+
+void TestEqualize::saveAddsTheExtension_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<QString>("written");
+    const int u8 = int(hs::SampleType::U8), u16 = int(hs::SampleType::U16);
+    QTest::newRow("no extension, the PNG filter") << "scan.tif" << u8 << "a" << "PNG (*.png)" << "a.png";
+    QTest::newRow("no extension, the TIFF filter, 16 bits") << "scan.png" << u16 << "b" << "TIFF (*.tif *.tiff)" << "b.tif";
+    QTest::newRow("no extension, no filter: the source's format") << "photo.tiff" << u16 << "c" << "" << "c.tiff";
+    QTest::newRow("no extension, no filter, 8-bit JPEG source") << "photo.jpg" << u8 << "d" << "" << "d.jpg";
+    QTest::newRow("16 bits from a JPEG source: PNG keeps them") << "scan.jpg" << u16 << "e" << "" << "e.png";
+    QTest::newRow("an extension typed is kept") << "scan.png" << u8 << "f.tif" << "PNG (*.png)" << "f.tif";
+}
+
+void TestEqualize::saveAddsTheExtension()
+{
+    QFETCH(QString, source);
+    QFETCH(int, type);
+    QFETCH(QString, typed);
+    QFETCH(QString, filter);
+    QFETCH(QString, written);
+    const auto sampleType = hs::SampleType(type);
+    const Frame frame = randomFrame(m_rng, sampleType, 40, 30, 1, ChannelOrder::Gray, 100, sampleType == hs::SampleType::U16 ? 3000 : 180);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    EqualizationService service;
+    EqualizeDialog dialog(frame, dir.filePath(source), true, &service);
+    QSignalSpy presented(&dialog, &EqualizeDialog::equalized);
+    QTRY_COMPARE_WITH_TIMEOUT(presented.count(), 1, 30000);
+    QSignalSpy saved(&dialog, &EqualizeDialog::saved);
+    dialog.save(dir.filePath(typed), filter);
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 20000);
+    const Error error = saved.at(0).at(0).value<Error>();
+    QVERIFY2(!error.isError(), qPrintable(error.message()));
+    QCOMPARE(dialog.savedPath(), dir.filePath(written));
+    QVERIFY2(dialog.statusText().contains(written), qPrintable(dialog.statusText()));
+    QVERIFY(!QFileInfo::exists(dir.filePath(typed)) || typed == written);
+    const cv::Mat back = cv::imread(dir.filePath(written).toStdString(), cv::IMREAD_UNCHANGED);
+    QCOMPARE(back.cols, 40);
+    if (!written.endsWith(QStringLiteral(".jpg"))) {   // lossless: the pixels at native depth
+        QCOMPARE(back.depth(), sampleType == hs::SampleType::U16 ? CV_16U : CV_8U);
+        QCOMPARE(cv::norm(back, matOf(dialog.outcome()->equalized), cv::NORM_INF), 0.0);
+    }
+}
+
+void TestEqualize::saveErrorsNameTheFileAndTheCause_data()
+{
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("cause");
+    const int u8 = int(hs::SampleType::U8), u16 = int(hs::SampleType::U16);
+    QTest::newRow("an extension no format has") << u8 << "out.xyz" << "no image format is known by the extension .xyz";
+    QTest::newRow("16 bits into an 8-bit format") << u16 << "out.jpg" << ".jpg keeps 8 bits per sample and this image has 16";
+    QTest::newRow("no extension at all") << u8 << "out" << "has no extension";
+    QTest::newRow("a folder that is not there") << u8 << "no/such/folder/out.png" << "";
+}
+
+void TestEqualize::saveErrorsNameTheFileAndTheCause()
+{
+    QFETCH(int, type);
+    QFETCH(QString, name);
+    QFETCH(QString, cause);
+    const Frame frame = randomFrame(m_rng, hs::SampleType(type), 20, 10, 3, ChannelOrder::Bgr, 10, 200);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    EqualizationService service;
+    QSignalSpy saved(&service, &EqualizationService::saved);
+    const QString path = dir.filePath(name);
+    service.save(path, frame);
+    QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 20000);
+    const Error error = saved.at(0).at(2).value<Error>();
+    QVERIFY(error.isError());
+    QCOMPARE(error.source, path);
+    QVERIFY2(error.message().startsWith(path + QStringLiteral(": ")), qPrintable(error.message()));
+    QVERIFY2(error.cause.size() > 5, qPrintable(error.cause));
+    QVERIFY2(!error.message().contains(QStringLiteral("OpenCV(")), qPrintable(error.message()));
+    if (!cause.isEmpty())
+        QVERIFY2(error.message().contains(cause), qPrintable(error.message()));
+    QVERIFY(!QFileInfo::exists(path));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0);   // nothing half-written
+}
+
+void TestEqualize::curveHasAxesInTheDataUnits_data()
+{
+    QTest::addColumn<int>("type");
+    QTest::newRow("8-bit: 0..255") << int(hs::SampleType::U8);
+    QTest::newRow("16-bit: 0..65535") << int(hs::SampleType::U16);
+}
+
+void TestEqualize::curveHasAxesInTheDataUnits()
+{
+    QFETCH(int, type);
+    const auto sampleType = hs::SampleType(type);
+    const int top = sampleType == hs::SampleType::U16 ? 65535 : 255;
+    const Frame frame = randomFrame(m_rng, sampleType, 60, 40, 1, ChannelOrder::Gray, top / 5, top / 2);
+    EqualizationService service;
+    EqualizeDialog dialog(frame, QStringLiteral("gray.png"), true, &service);
+    dialog.show();
+    QSignalSpy presented(&dialog, &EqualizeDialog::equalized);
+    QTRY_COMPARE_WITH_TIMEOUT(presented.count(), 1, 30000);
+    CurveView* curve = dialog.curveView();
+    QCOMPARE(curve->maxLevel(), double(top));
+    QCOMPARE(curve->ticks().first(), 0.0);
+    QCOMPARE(curve->ticks().last(), double(top));
+    QVERIFY(curve->note().isEmpty());
+    const QImage image = curve->grab().toImage();
+    const QRectF r = curve->plotRect(curve->size());
+    QVERIFY(r.left() > 20 && r.bottom() < curve->height() - 20);   // room for the ticks' labels and the titles
+    // The axes are drawn along the plot's left and bottom edges.
+    const auto at = [&](double x, double y) { return image.pixelColor(int(std::floor(x)), int(std::floor(y))); };
+    QCOMPARE(at(r.center().x(), r.bottom()), curve->axisColor());
+    QCOMPARE(at(r.left(), r.center().y()), curve->axisColor());
+    // Tick labels (text) left of the axis and under it.
+    auto inked = [&](const QRect& area) {
+        int n = 0;
+        for (int y = area.top(); y <= area.bottom(); ++y)
+            for (int x = area.left(); x <= area.right(); ++x)
+                n += image.pixelColor(x, y) != CurveView::background();
+        return n;
+    };
+    QVERIFY(inked(QRect(QPoint(0, int(r.top())), QPoint(int(r.left()) - 6, int(r.bottom())))) > 20);
+    QVERIFY(inked(QRect(QPoint(int(r.left()), int(r.bottom()) + 6), QPoint(int(r.right()), curve->height() - 1))) > 20);
+    // The LUT's curve: at the darkest value present the output is 0, at the brightest the top.
+    const std::vector<std::uint32_t>& lut = dialog.outcome()->luts[0];
+    QCOMPARE(lut[std::size_t(top / 2)], std::uint32_t(top));
+    const double x = r.left() + r.width() * 0.75;   // beyond the brightest input: on the top edge
+    QVERIFY(inked(QRect(int(x) - 2, int(r.top()) - 2, 5, 5)) > 0);
+}
+
+void TestEqualize::claheSaysItHasNoSingleCurve()
+{
+    const Frame frame = randomFrame(m_rng, hs::SampleType::U8, 80, 60, 3, ChannelOrder::Bgr, 30, 160);
+    EqualizationService service;
+    EqualizeDialog dialog(frame, QStringLiteral("colour.png"), true, &service);
+    dialog.show();
+    dialog.setMethod(EqualizeMethod::Clahe);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.outcome() && dialog.outcome()->method == EqualizeMethod::Clahe, 30000);
+    CurveView* curve = dialog.curveView();
+    QVERIFY2(curve->note().contains(QStringLiteral("no single curve")), qPrintable(curve->note()));
+    // No curve and no identity line: the diagonal is background away from the note in the middle.
+    const QImage image = curve->grab().toImage();
+    const QRectF r = curve->plotRect(curve->size());
+    for (double t : {0.04, 0.08, 0.12, 0.88, 0.92, 0.96}) {
+        const QPointF p(r.left() + t * r.width(), r.bottom() - t * r.height());
+        QCOMPARE(image.pixelColor(p.toPoint()), CurveView::background());
+    }
+    // Back to global: a curve again, and no note.
+    dialog.setMethod(EqualizeMethod::Global);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.outcome() && dialog.outcome()->method == EqualizeMethod::Global, 30000);
+    QVERIFY(curve->note().isEmpty());
+}
+
+void TestEqualize::histogramsHaveALogOption()
+{
+    // One tall bin beside small ones: log counts lift the small ones.
+    auto pixels = std::make_shared<std::vector<unsigned char>>(64 * 48);
+    std::uniform_int_distribution<int> value(0, 255);
+    for (std::size_t i = 0; i < pixels->size(); ++i)
+        (*pixels)[i] = static_cast<unsigned char>(i % 4 ? 128 : value(m_rng));
+    const Frame frame(std::shared_ptr<const void>(pixels, pixels->data()), pixels->data(), hs::SampleType::U8, 64, 48, 1, 64, ChannelOrder::Gray);
+    EqualizationService service;
+    EqualizeDialog dialog(frame, QStringLiteral("spike.png"), true, &service);
+    dialog.show();
+    QSignalSpy presented(&dialog, &EqualizeDialog::equalized);
+    QTRY_COMPARE_WITH_TIMEOUT(presented.count(), 1, 30000);
+    QVERIFY(!dialog.beforeHistogram()->logCounts() && !dialog.afterHistogram()->logCounts());
+    const QSize size(300, 160);
+    const QImage linear = dialog.beforeHistogram()->render(size);
+    dialog.logCountsBox()->setChecked(true);
+    QVERIFY(dialog.beforeHistogram()->logCounts() && dialog.afterHistogram()->logCounts());
+    const QImage logarithmic = dialog.beforeHistogram()->render(size);
+    // More of the plot is filled when the small bins rise.
+    auto filled = [](const QImage& image) {
+        const QColor corner = image.pixelColor(image.width() - 2, 2);
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                n += image.pixelColor(x, y) != corner;
+        return n;
+    };
+    QVERIFY2(filled(logarithmic) > filled(linear) + 200, qPrintable(QStringLiteral("%1 vs %2").arg(filled(logarithmic)).arg(filled(linear))));
+    dialog.logCountsBox()->setChecked(false);
+    QVERIFY(!dialog.afterHistogram()->logCounts());
 }
 
 QTEST_MAIN(TestEqualize)

@@ -2,12 +2,16 @@
 
 #include "io/FrameWriter.h"
 #include "app/core/HistogramCounting.h"
+#include "app/core/LumaRecombination.h"
 #include "app/core/PreviewFrame.h"
 
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/HistogramMatching.h"
 
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include <QFileInfo>
 
 #include <algorithm>
 #include <array>
@@ -217,13 +221,13 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
     // Start from the input: what is not changed (alpha, outside the region) stays as it was.
     matOf(frame).copyTo(cv::Mat(int(frame.height()), int(frame.width()), matOf(frame).type(), pixels->data(), stride));
     PlaneResult planes;
+    std::optional<std::pair<std::array<quint64, 3>, std::array<quint64, 3>>> outOfRange;   // luminance modes
     if (luminance) {
         // Y alone: counted and mapped exactly by the same code as a gray image, then put back
         // with the original Cr and Cb (OpenCV's YCrCb, BT.601) and the original alpha.
-        cv::Mat ycc = toYCrCb(frame);
-        std::vector<cv::Mat> ys;
-        cv::split(ycc, ys);
-        const Frame y = frameOfMat(ys[0], frame.type(), ChannelOrder::Gray);
+        cv::Mat yPlane;
+        cv::extractChannel(toYCrCb(frame), yPlane, 0);
+        const Frame y = frameOfMat(yPlane, frame.type(), ChannelOrder::Gray);
         Frame yReference;
         if (request.method == EqualizeMethod::Match) {
             cv::Mat referenceY;
@@ -233,24 +237,18 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
                 cv::extractChannel(matOf(reference), referenceY, 0);
             yReference = frameOfMat(referenceY, reference.type(), ChannelOrder::Gray);
         }
-        cv::Mat yOut = ys[0].clone();
+        cv::Mat yOut = yPlane.clone();
         planes = equalizePlanes(e, request, y, {true, false, false, false}, yReference, region, yOut.data, yOut.step[0]);
         if (planes.error.isError()) {
             out.error = planes.error;
             return out;
         }
-        ys[0] = yOut;
-        cv::Mat merged, colour;
-        cv::merge(ys, merged);
-        const bool rgb = frame.channelOrder() == ChannelOrder::Rgb || frame.channelOrder() == ChannelOrder::Rgba;
-        cv::cvtColor(merged, colour, rgb ? cv::COLOR_YCrCb2RGB : cv::COLOR_YCrCb2BGR);
-        cv::Mat target(int(frame.height()), int(frame.width()), matOf(frame).type(), pixels->data(), stride);
-        if (frame.channels() == 4) {
-            const int from[] = {0, 0, 1, 1, 2, 2};
-            cv::mixChannels(&colour, 1, &target, 1, from, 3);   // alpha stays as copied
-        } else {
-            colour.copyTo(target);
-        }
+        // The new Y put back with the colour: Cr and Cb kept where every channel stays in range,
+        // the chroma scaled where one would not (LumaRecombination.h); alpha stays as copied.
+        const LumaRecombination counts =
+            recombineLuma(frame, y, frameOfMat(yOut, frame.type(), ChannelOrder::Gray), pixels->data(), stride);
+        outOfRange.emplace(counts.below, counts.above);
+        out.chromaScaled = counts.scaled;
         out.lutNames = {QStringLiteral("Y")};
     } else {
         if (request.method == EqualizeMethod::Match && reference.channels() != frame.channels()) {
@@ -284,7 +282,47 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
         out.error = Error::fromStatus(e.compute(valueRequest(equalized.view(), shown), out.after), request.source);
     out.equalized = equalized;
     out.equalizedPreview = previewFrame(equalized);
+    // Where the result meets the ends of the range, from its one-bin-per-value histograms.
+    out.pixels = quint64(frame.width()) * quint64(frame.height());
+    const int colourCount = isColour(frame) ? 3 : 1;
+    for (int display = 0; display < colourCount; ++display) {
+        const int storage = frame.storageIndexOfDisplayChannel(display);
+        ChannelRangeCounts c;
+        c.channel = channelName(frame.channelOrder(), storage);
+        if (outOfRange && storage < 3) {
+            c.below = outOfRange->first[std::size_t(storage)];
+            c.above = outOfRange->second[std::size_t(storage)];
+        }
+        for (const hs::ChannelHistogram& h : out.after.channels)
+            if (h.channel == storage && !h.counts.empty()) {
+                c.atLowest = h.counts.front();
+                c.atHighest = h.counts.back();
+            }
+        out.range.append(c);
+    }
     return out;
+}
+
+// Formats OpenCV writes with 16 bits per sample; the others keep 8.
+bool keepsSixteenBits(const QString& suffix)
+{
+    static const QStringList wide{"png", "tif", "tiff", "pgm", "ppm", "pnm"};
+    return wide.contains(suffix.toLower());
+}
+
+// Why `frame` cannot be written to `path` in the format its extension names (none: it can).
+Error formatProblem(const QString& path, const Frame& frame)
+{
+    const QString suffix = QFileInfo(path).suffix();
+    if (suffix.isEmpty())
+        return Error::make(ErrorKind::WriteFailed, path, QStringLiteral("the name has no extension to choose a format by (add .png or .tif)"));
+    if (!cv::haveImageWriter(("x." + suffix).toStdString()))
+        return Error::make(ErrorKind::WriteFailed, path,
+                           QStringLiteral("no image format is known by the extension .%1 (use .png or .tif)").arg(suffix));
+    if (frame.type() == hs::SampleType::U16 && !keepsSixteenBits(suffix))
+        return Error::make(ErrorKind::WriteFailed, path,
+                           QStringLiteral(".%1 keeps 8 bits per sample and this image has 16 (use .png or .tif)").arg(suffix));
+    return {};
 }
 
 Equalization equalizeOnce(hs::HistogramEngine& engine, const EqualizeRequest& request)
@@ -341,7 +379,9 @@ quint64 EqualizationService::save(const QString& path, const Frame& frame)
             Error error;
             try {
                 error = frame.isNull() ? Error::make(ErrorKind::InvalidInput, path, QStringLiteral("nothing to save"))
-                                       : saveFrame(path, frame);
+                                       : formatProblem(path, frame);
+                if (!error.isError())
+                    error = saveFrame(path, frame);
             } catch (const std::exception& e) {
                 error = Error::make(ErrorKind::WriteFailed, path, QString::fromUtf8(e.what()).trimmed());
             }
@@ -349,4 +389,17 @@ quint64 EqualizationService::save(const QString& path, const Frame& frame)
         },
         [this, id, path](const Error& error) { emit saved(id, path, error); });
     return id;
+}
+
+QString equalizedSavePath(const QString& path, const QString& chosenSuffix, const QString& source, hs::SampleType type)
+{
+    if (path.isEmpty() || !QFileInfo(path).suffix().isEmpty())
+        return path;
+    QString suffix = chosenSuffix;
+    if (suffix.isEmpty()) {
+        const QString own = QFileInfo(source).suffix().toLower();
+        const bool writable = !own.isEmpty() && cv::haveImageWriter(("x." + own).toStdString());
+        suffix = writable && (type != hs::SampleType::U16 || keepsSixteenBits(own)) ? own : QStringLiteral("png");
+    }
+    return path + '.' + suffix;
 }

@@ -15,6 +15,7 @@
 #include <QThread>
 
 #include <QStringList>
+#include <QVector>
 
 #include <memory>
 #include <optional>
@@ -28,7 +29,8 @@ enum class EqualizeMethod {
 
 // Which samples a colour image's equalization changes. Gray images have one channel either way.
 enum class EqualizeChannels {
-    Luminance,    // Y of OpenCV's YCrCb (BT.601) only; Cr and Cb kept, so colours keep their hue
+    Luminance,    // Y of OpenCV's YCrCb (BT.601) only; Cr and Cb kept where every channel stays in
+                  // range, the chroma scaled where one would not: colours keep their hue (LumaRecombination.h)
     PerChannel,   // R, G and B each on its own (alpha is never changed)
 };
 
@@ -52,6 +54,19 @@ struct EqualizeRequest {
     // matching the same colour channels). Its whole area is the target.
     Frame reference;
     bool useGpu = true;
+};
+
+// How one colour channel of a result meets the ends of its sample range. True counts, over the
+// whole image.
+struct ChannelRangeCounts {
+    QString channel;          // "R", "G", "B" or "gray"
+    // Luminance modes only: pixels that the new luminance, with Cr and Cb kept, would have pushed
+    // below 0 / above the top of this channel, and so clipped; their chroma was scaled instead
+    // (LumaRecombination.h). 0 for per-channel LUTs and CLAHE, which map inside the range.
+    quint64 below = 0;
+    quint64 above = 0;
+    quint64 atLowest = 0;     // samples of the result at 0
+    quint64 atHighest = 0;    // at the top of the type (255, 65535)
 };
 
 struct Equalization {
@@ -78,11 +93,19 @@ struct Equalization {
     double engineMs = 0;                  // global and match: histograms, LUT and apply
     quint64 engineSerial = 0;             // which engine ran it: 1 for the service's first
     QString deviceNotice;                 // a GPU fault survived while it ran (empty: none)
+    QVector<ChannelRangeCounts> range;    // colour channels in display order (alpha left out)
+    quint64 pixels = 0;                   // of the image: what range's counts are shares of
+    quint64 chromaScaled = 0;             // luminance modes: pixels whose chroma was scaled to stay in range
     Error error;
 };
 using EqualizationPtr = std::shared_ptr<const Equalization>;
 
 Q_DECLARE_METATYPE(EqualizationPtr)
+
+// The file Save Result writes: `path` as given when it has an extension; otherwise with
+// `chosenSuffix` added (the save dialog's filter: "png", "tif"), or, without one, the source's own
+// format when it keeps `type` whole (a 16-bit result is not put in an 8-bit format), else "png".
+QString equalizedSavePath(const QString& path, const QString& chosenSuffix, const QString& source, hs::SampleType type);
 
 class EqualizationService : public QObject {
     Q_OBJECT
@@ -93,7 +116,10 @@ public:
 
     // Each returns the job's id; the answer (equalized or saved) carries it.
     quint64 equalize(const EqualizeRequest& request);
-    quint64 save(const QString& path, const Frame& frame);   // native depth, through io/FrameWriter
+    // Native depth, through io/FrameWriter. A path without an extension, with one no image format
+    // has, or with a format that would not keep the frame's depth is refused with an Error that
+    // names the file and says why (see equalizedSavePath for adding the extension).
+    quint64 save(const QString& path, const Frame& frame);
 
 signals:
     void equalized(EqualizationPtr result);

@@ -35,8 +35,12 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_message);
     m_table = new TablePanel;
     layout->addWidget(m_table, 1);
-    auto* legend = new QLabel(tr("Histograms normalized to a sum of 1 (cv::compareHist). Same shape: correlation 1, "
-                                 "chi-square 0, intersection 1, Bhattacharyya 0."));
+    m_legend = new QLabel(tr("c: the current histogram, r: the pinned reference, each normalized to a sum of 1 "
+                             "(cv::compareHist, the current first). Chi-square is not symmetric: it divides by the "
+                             "current, so swapping the two gives another value. Same shape: correlation 1, chi-square 0, "
+                             "intersection 1, Bhattacharyya 0."));
+    m_legend->setObjectName("compareLegend");
+    QLabel* legend = m_legend;
     legend->setWordWrap(true);
     legend->setStyleSheet(QStringLiteral("color: gray;"));
     layout->addWidget(legend);
@@ -49,7 +53,8 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent)
 
 void ComparePanel::setReference(const QString& description)
 {
-    m_reference->setText(description.isEmpty() ? tr("No reference pinned") : tr("Reference: %1").arg(description));
+    m_reference->setText(description.isEmpty() ? tr("No reference pinned")
+                                               : tr("Reference (r): %1. Measured: the current histogram (c) against it.").arg(description));
     m_clear->setEnabled(!description.isEmpty());
     m_match->setEnabled(!description.isEmpty());
     if (description.isEmpty()) {
@@ -64,7 +69,7 @@ void ComparePanel::showDistances(const HistogramDistances& d)
 {
     m_message->setText(d.error.isError() ? d.error.cause : QString());
     TableContent t;
-    t.rowLabels = {tr("correlation"), tr("chi-square"), tr("intersection"), tr("Bhattacharyya")};
+    t.rowLabels = {tr("correlation"), chiSquareLabel(), tr("intersection"), tr("Bhattacharyya")};
     t.cells.resize(4);
     for (const ChannelDistances& c : d.channels) {
         t.columns << c.channel;
@@ -75,5 +80,8 @@ void ComparePanel::showDistances(const HistogramDistances& d)
     m_table->setContent(d.channels.isEmpty() ? TableContent{} : t);
 }
 
+QString ComparePanel::chiSquareLabel() { return tr("chi-square Σ(c−r)²/c"); }
+
 QString ComparePanel::referenceText() const { return m_reference->text(); }
+QString ComparePanel::legendText() const { return m_legend->text(); }
 QString ComparePanel::messageText() const { return m_message->text(); }

@@ -1,5 +1,7 @@
-// Comparing with a pinned reference: which histogram is pinned, the four compareHist distances
-// per channel, and buttons to pin, clear, and match the image to the reference.
+// Comparing with a pinned reference: which histogram is pinned (r) and that the current one (c)
+// is measured against it, the four compareHist distances per channel (chi-square labelled with
+// its formula, since it is not symmetric), and buttons to pin, clear, and match the image to the
+// reference.
 #pragma once
 
 #include "app/core/HistogramDistances.h"
@@ -22,6 +24,8 @@ public:
     TablePanel* table() const { return m_table; }
     QString referenceText() const;
     QString messageText() const;
+    QString legendText() const;
+    static QString chiSquareLabel();   // the row of chi-square: says which side it divides by
 
 signals:
     void pinRequested();
@@ -31,6 +35,7 @@ signals:
 private:
     QLabel* m_reference;
     QLabel* m_message;
+    QLabel* m_legend;
     TablePanel* m_table;
     QPushButton* m_pin;
     QPushButton* m_clear;

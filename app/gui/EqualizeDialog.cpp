@@ -3,19 +3,24 @@
 #include "widgets/CurveView.h"
 #include "widgets/HistogramView.h"
 #include "widgets/ImageCanvas.h"
+#include "widgets/TablePanel.h"
 #include "app/gui/FrameImage.h"
 #include "app/gui/SnapshotPresenter.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QVBoxLayout>
 
 namespace {
 
@@ -34,6 +39,30 @@ void setItemEnabled(QComboBox* box, int index, bool enabled)
             item->setEnabled(enabled);
 }
 
+// "10.04 % (26318)": a share of the pixels, never shown as 0 when some are counted (or as 100
+// when some are not), with the true count.
+QString shareText(quint64 count, quint64 total)
+{
+    if (total == 0)
+        return QStringLiteral("–");
+    const double percent = 100.0 * double(count) / double(total);
+    const QString share = count > 0 && percent < 0.01         ? QStringLiteral("< 0.01 %")
+                          : count < total && percent > 99.99 ? QStringLiteral("> 99.99 %")
+                                                             : QString::number(percent, 'f', 2) + QStringLiteral(" %");
+    return QStringLiteral("%1 (%2)").arg(share).arg(count);
+}
+
+// The extension a save dialog's filter names first: "TIFF (*.tif *.tiff)" -> "tif".
+QString suffixOfFilter(const QString& filter)
+{
+    static const QRegularExpression pattern(QStringLiteral("\\*\\.(\\w+)"));
+    const QRegularExpressionMatch m = pattern.match(filter);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+const QString kPngFilter = QStringLiteral("PNG (*.png)");
+const QString kTiffFilter = QStringLiteral("TIFF (*.tif *.tiff)");
+
 }  // namespace
 
 EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool useGpu, EqualizationService* service,
@@ -50,6 +79,15 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     m_status = new QLabel(tr("Equalizing..."));
     m_status->setObjectName("equalizeStatus");
     m_status->setWordWrap(true);
+    m_range = new TablePanel;
+    m_range->setObjectName("equalizeRange");
+    m_range->setToolTip(tr("Shares of the pixels, with their counts. \"Pushed below 0 / above the top\": where the new "
+                           "luminance with Cr and Cb kept would have left the range, so a channel would have been clipped; "
+                           "there the chroma is scaled instead, which keeps the hue. \"At 0 / at the top\": samples of the result "
+                           "at the ends of the range."));
+    m_log = new QCheckBox(tr("Log counts"));
+    m_log->setObjectName("equalizeLog");
+    m_log->setToolTip(tr("Draw both histograms with logarithmic counts, so small bins next to a tall one show"));
 
     m_method = new QComboBox;
     m_method->setObjectName("equalizeMethod");
@@ -98,8 +136,13 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     controls->addRow(tr("CLAHE clip limit"), m_clip);
     controls->addRow(tr("CLAHE tiles"), m_tiles);
     controls->addRow(tr("Region"), m_region);
+    controls->addRow(QString(), m_log);
     auto* controlBox = new QWidget;
-    controlBox->setLayout(controls);
+    auto* side = new QVBoxLayout(controlBox);
+    side->setContentsMargins(0, 0, 0, 0);
+    side->addLayout(controls);
+    side->addWidget(new QLabel(tr("The result at the ends of the range")));
+    side->addWidget(m_range, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     m_save = buttons->addButton(tr("Save Result..."), QDialogButtonBox::ActionRole);
@@ -113,7 +156,7 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     grid->addWidget(m_curve, 1, 2);
     grid->addWidget(m_beforeHistogram, 2, 0);
     grid->addWidget(m_afterHistogram, 2, 1);
-    grid->addWidget(controlBox, 2, 2, Qt::AlignTop);
+    grid->addWidget(controlBox, 2, 2);
     grid->addWidget(m_status, 3, 0, 1, 2);
     grid->addWidget(buttons, 3, 2);
     grid->setRowStretch(1, 3);
@@ -126,10 +169,17 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     }
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_save, &QPushButton::clicked, this, [this] {
+        // The source's format is chosen first when it is one of these; either keeps 16 bits.
+        const QString own = QFileInfo(m_source).suffix().toLower();
+        QString filter = own == QLatin1String("tif") || own == QLatin1String("tiff") ? kTiffFilter : kPngFilter;
         const QString path = QFileDialog::getSaveFileName(this, tr("Save equalized image"), QString(),
-                                                          tr("PNG (*.png);;TIFF (*.tif *.tiff)"));
+                                                          kPngFilter + QStringLiteral(";;") + kTiffFilter, &filter);
         if (!path.isEmpty())
-            save(path);
+            save(path, filter);
+    });
+    connect(m_log, &QCheckBox::toggled, this, [this](bool on) {
+        m_beforeHistogram->setLogCounts(on);
+        m_afterHistogram->setLogCounts(on);
     });
     connect(m_service, &EqualizationService::equalized, this, [this](EqualizationPtr outcome) {
         if (outcome->id == m_request)
@@ -138,7 +188,8 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     connect(m_service, &EqualizationService::saved, this, [this](quint64 id, const QString& path, const Error& error) {
         if (id != m_saveRequest)
             return;
-        m_status->setText(error.isError() ? error.message() : tr("Saved %1").arg(path));
+        m_savedPath = error.isError() ? QString() : path;
+        m_status->setText(error.isError() ? tr("Not saved: %1").arg(error.message()) : tr("Saved %1").arg(path));
         emit saved(error);
     });
     for (QComboBox* box : {m_method, m_channels, m_region})
@@ -203,16 +254,17 @@ void EqualizeDialog::start()
     m_request = m_service->equalize(request());
 }
 
-void EqualizeDialog::save(const QString& path)
+void EqualizeDialog::save(const QString& path, const QString& filter)
 {
     if (!m_outcome || m_outcome->equalized.isNull()) {
         const Error error = Error::make(ErrorKind::InvalidInput, path, tr("nothing to save yet"));
-        m_status->setText(error.message());
+        m_status->setText(tr("Not saved: %1").arg(error.message()));
         emit saved(error);
         return;
     }
-    m_status->setText(tr("Saving %1...").arg(path));
-    m_saveRequest = m_service->save(path, m_outcome->equalized);
+    const QString target = equalizedSavePath(path, suffixOfFilter(filter), m_source, m_outcome->equalized.type());
+    m_status->setText(tr("Saving %1...").arg(target));
+    m_saveRequest = m_service->save(target, m_outcome->equalized);
 }
 
 void EqualizeDialog::present(EqualizationPtr outcome)
@@ -223,6 +275,9 @@ void EqualizeDialog::present(EqualizationPtr outcome)
         m_before->setImage(frameImage(e.inputPreview));
     if (e.error.isError()) {
         m_status->setText(e.error.message());
+        m_curve->setCurves({}, {}, 1);
+        m_curve->setNote({});
+        m_range->setContent({});
         emit equalized();
         return;
     }
@@ -231,13 +286,21 @@ void EqualizeDialog::present(EqualizationPtr outcome)
     m_afterHistogram->setDisplay(displayOf(e.equalized, e.after));
     QVector<QVector<double>> curves;
     QVector<QColor> colors;
-    // CLAHE has one curve per tile, not one per image: no curves then.
     for (std::size_t i = 0; i < e.luts.size(); ++i) {
         curves.append(QVector<double>(e.luts[i].begin(), e.luts[i].end()));
         const QString name = i < std::size_t(e.lutNames.size()) ? e.lutNames[qsizetype(i)] : QString();
         colors.append(name == QStringLiteral("Y") ? QColor(235, 235, 235) : channelColor(name));
     }
-    m_curve->setCurves(curves, colors, m_frame.type() == hs::SampleType::U8 ? 255 : 65535);
+    const int top = m_frame.type() == hs::SampleType::U8 ? 255 : 65535;
+    m_curve->setCurves(curves, colors, top);
+    const QString units = e.lutNames.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.lutNames.join(QStringLiteral(", ")));
+    m_curve->setAxisTitles(tr("input level%1").arg(units), tr("output level%1").arg(units));
+    // CLAHE has one curve per tile, blended between neighbours, not one for the image.
+    m_curve->setNote(e.method == EqualizeMethod::Clahe
+                         ? tr("CLAHE has no single curve: each of its %1 × %1 tiles has its own, blended between neighbouring tiles")
+                               .arg(m_tiles->value())
+                         : QString());
+    showRange(e, top);
     const QString what = e.channels == EqualizeChannels::Luminance ? tr("luminance only") : tr("each channel");
     const QString where = e.region == EqualizeRegion::InsideRegion    ? tr(", inside the region")
                           : e.region == EqualizeRegion::LutFromRegion ? tr(", LUT from the region on the whole image")
@@ -253,6 +316,31 @@ void EqualizeDialog::present(EqualizationPtr outcome)
         m_status->setText(tr("Equalized on %1 in %2 ms (%3%4)").arg(e.backend).arg(e.engineMs, 0, 'f', 3).arg(what, where));
         break;
     }
+    if (e.channels == EqualizeChannels::Luminance && e.chromaScaled > 0)
+        m_status->setText(m_status->text()
+                          + tr(". Chroma scaled to keep the hue on %1 of the pixels, where keeping Cr and Cb would have clipped a channel")
+                                .arg(shareText(e.chromaScaled, e.pixels)));
     m_save->setEnabled(true);
     emit equalized();
+}
+
+void EqualizeDialog::showRange(const Equalization& e, int top)
+{
+    TableContent t;
+    const bool luminance = e.channels == EqualizeChannels::Luminance;
+    if (luminance)
+        t.rowLabels << tr("pushed below 0") << tr("pushed above %1").arg(top);
+    t.rowLabels << tr("at 0") << tr("at %1").arg(top);
+    t.cells.resize(t.rowLabels.size());
+    for (const ChannelRangeCounts& c : e.range) {
+        t.columns << c.channel;
+        int row = 0;
+        if (luminance) {
+            t.cells[row++] << shareText(c.below, e.pixels);
+            t.cells[row++] << shareText(c.above, e.pixels);
+        }
+        t.cells[row++] << shareText(c.atLowest, e.pixels);
+        t.cells[row++] << shareText(c.atHighest, e.pixels);
+    }
+    m_range->setContent(e.range.isEmpty() ? TableContent{} : t);
 }

@@ -1,5 +1,7 @@
-// Presents histogram equalization of one frame: before and after pictures, both histograms,
-// the transfer curves, and saving the result at native depth. Methods: global (exact, on the
+// Presents histogram equalization of one frame: before and after pictures, both histograms
+// (linear or log counts), the transfer curves on axes in the data's units (a note for CLAHE,
+// which has none), how much of the result meets the ends of the range, and saving the result at
+// native depth. Methods: global (exact, on the
 // engine), CLAHE (clip limit and tiles) and matching to a pinned reference; on the luminance
 // only (the default for colour images: colours keep their hue) or on each channel; respecting
 // the region of interest when asked (only inside it, or its LUT applied to the whole image).
@@ -15,11 +17,13 @@
 class CurveView;
 class HistogramView;
 class ImageCanvas;
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class TablePanel;
 
 class EqualizeDialog : public QDialog {
     Q_OBJECT
@@ -37,8 +41,17 @@ public:
     void setRegion(EqualizeRegion region);
     void setClahe(double clipLimit, int tiles);
     EqualizeRequest request() const;                         // what the controls ask for now
-    void save(const QString& path);                          // answers with saved()
+    // Answers with saved(). A path without an extension gets one: `filter`'s (the save dialog's
+    // choice, "TIFF (*.tif *.tiff)"), else the source's format (equalizedSavePath).
+    void save(const QString& path, const QString& filter = {});
     QString statusText() const;
+    QString savedPath() const { return m_savedPath; }        // the file the latest save wrote to
+    // The result against the ends of the range: shares of pixels per colour channel.
+    TablePanel* rangeTable() const { return m_range; }
+    CurveView* curveView() const { return m_curve; }
+    HistogramView* beforeHistogram() const { return m_beforeHistogram; }
+    HistogramView* afterHistogram() const { return m_afterHistogram; }
+    QCheckBox* logCountsBox() const { return m_log; }
 
 signals:
     void equalized();
@@ -48,6 +61,7 @@ private:
     void start();
     void updateControls();
     void present(EqualizationPtr outcome);
+    void showRange(const Equalization& e, int top);
 
     EqualizationService* m_service;
     Frame m_frame;
@@ -69,6 +83,9 @@ private:
     HistogramView* m_afterHistogram;
     CurveView* m_curve;
     QLabel* m_status;
+    TablePanel* m_range;
+    QCheckBox* m_log;
     QPushButton* m_save;
+    QString m_savedPath;
     bool m_updating = false;
 };

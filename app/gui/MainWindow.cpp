@@ -196,9 +196,9 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     connect(m_timeline, &TimelinePanel::scanRequested, this, &MainWindow::toggleScan);
     connect(m_scan, &TimelineScan::lengthFound, this, &MainWindow::lengthFound);
     connect(m_scan, &TimelineScan::finished, this, &MainWindow::scanFinished);
-    // The probe reads one pixel of the frame this thread already holds: cheap, never waits.
-    connect(m_imageView, &ImageCanvas::hoveredPixel, this,
-            [this](const QPoint& p) { m_probe->showProbe(probePixel(m_frame, p.x(), p.y())); });
+    // The probe reads at most 5 × 5 pixels of the frame this thread already holds: cheap, never waits.
+    m_probe->setLuma(m_settings.display.luma);
+    connect(m_imageView, &ImageCanvas::hoveredPixel, this, [this](const QPoint& p) { m_probe->probeAt(m_frame, p); });
     connect(m_imageView, &ImageCanvas::hoverLeft, m_probe, &ProbePanel::clearProbe);
     connect(m_probe, &ProbePanel::roiEdited, m_imageView, &ImageCanvas::setRoi);
     connect(m_histogramView, &HistogramView::hovered, m_hover, &QLabel::setText);
@@ -448,6 +448,7 @@ void MainWindow::setSettings(const HistogramSettings& settings)
     m_histogramView->setLogCounts(settings.display.logCounts);
     m_histogramView->setCumulative(settings.display.cumulative);
     m_histogramView->setHiddenSeries(settings.display.hiddenSeries);
+    m_probe->setLuma(settings.display.luma);
     QSettings store;
     m_settings.save(store);
     resubmit();
