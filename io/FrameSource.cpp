@@ -109,12 +109,12 @@ public:
         m_done = std::uint64_t(index) * (m_chunkPixels ? m_chunkPixels : m_array->pixelCount());
         return true;
     }
-    std::optional<std::pair<double, double>> finiteExtremes() override
+    ChannelExtrema finiteExtremes() override
     {
         // Only floats take their range from the data; integer types have a nominal range.
         const auto type = m_array->spec().type;
         if (!m_chunkPixels || (type != rawformat::RawType::F32 && type != rawformat::RawType::F64))
-            return std::nullopt;
+            return {};
         if (!m_extremesKnown) {
             m_extremes = m_array->finiteExtremes(m_chunkPixels);
             m_extremesKnown = true;
@@ -128,7 +128,7 @@ private:
     std::uint64_t m_chunkPixels;  // 0: the whole array as one frame
     std::uint64_t m_done = 0;
     bool m_extremesKnown = false;
-    std::optional<std::pair<double, double>> m_extremes;
+    ChannelExtrema m_extremes;
 };
 
 class VideoSource final : public FrameSource {

@@ -9,6 +9,9 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
+
+using ChannelExtrema = std::vector<std::optional<std::pair<double, double>>>;
 
 class FrameSource {
 public:
@@ -23,10 +26,11 @@ public:
     // shrank under the reader is an error then).
     virtual bool next(Frame& frame, Error& error) = 0;
     virtual bool seek(qint64 index, Error& error);
-    // The smallest and largest finite samples over every frame, for a source that knows them
-    // before its frames are read (an array of floats delivered in chunks): a range taken from
-    // the data must then come from all of it, not from the first chunk.
-    virtual std::optional<std::pair<double, double>> finiteExtremes() { return std::nullopt; }
+    // Per channel (storage order), the smallest and largest finite samples over every frame, for
+    // a source that knows them before its frames are read (an array of floats delivered in
+    // chunks): a range taken from the data must then come from all of it, not from the first
+    // chunk. Empty when the source does not know them; a channel without a finite sample unset.
+    virtual ChannelExtrema finiteExtremes() { return {}; }
     QStringList warnings;
 };
 

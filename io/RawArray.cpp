@@ -140,9 +140,10 @@ Frame RawArray::chunk(std::uint64_t first, std::uint64_t count) const
     return convert(first, count, qint64(count), 1);
 }
 
-std::optional<std::pair<double, double>> RawArray::finiteExtremes(std::uint64_t chunkPixels) const
+std::vector<std::optional<std::pair<double, double>>> RawArray::finiteExtremes(std::uint64_t chunkPixels) const
 {
-    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    const int channels = std::max(1, m_spec.channels);
+    std::vector<double> lo(static_cast<std::size_t>(channels), HUGE_VAL), hi(lo.size(), -HUGE_VAL);
     const std::uint64_t total = pixelCount();
     for (std::uint64_t first = 0; first < total; first += chunkPixels) {
         const Frame part = chunk(first, std::min(chunkPixels, total - first));
@@ -150,8 +151,9 @@ std::optional<std::pair<double, double>> RawArray::finiteExtremes(std::uint64_t 
         auto scan = [&](auto* values) {
             for (std::size_t i = 0; i < samples; ++i)
                 if (std::isfinite(double(values[i]))) {
-                    lo = std::min(lo, double(values[i]));
-                    hi = std::max(hi, double(values[i]));
+                    const std::size_t c = i % std::size_t(channels);
+                    lo[c] = std::min(lo[c], double(values[i]));
+                    hi[c] = std::max(hi[c], double(values[i]));
                 }
         };
         switch (part.type()) {
@@ -163,9 +165,11 @@ std::optional<std::pair<double, double>> RawArray::finiteExtremes(std::uint64_t 
         case hs::SampleType::F16: break;
         }
     }
-    if (!(lo <= hi))
-        return std::nullopt;
-    return std::pair{lo, hi};
+    std::vector<std::optional<std::pair<double, double>>> out(static_cast<std::size_t>(channels));
+    for (std::size_t c = 0; c < out.size(); ++c)
+        if (lo[c] <= hi[c])
+            out[c] = std::pair{lo[c], hi[c]};
+    return out;
 }
 
 bool RawArray::intact(Error& error) const

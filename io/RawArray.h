@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <utility>
+#include <vector>
 
 class RawArray {
 public:
@@ -26,9 +27,9 @@ public:
     Frame whole() const;
     // Pixels [first, first + count) converted into a copy, as one row.
     Frame chunk(std::uint64_t first, std::uint64_t count) const;
-    // The smallest and largest finite samples as counted (after conversion), read through in
-    // bounded chunks; nullopt when there is no finite sample.
-    std::optional<std::pair<double, double>> finiteExtremes(std::uint64_t chunkPixels) const;
+    // Per channel, the smallest and largest finite samples as counted (after conversion), read
+    // through in bounded chunks; a channel without a finite sample unset.
+    std::vector<std::optional<std::pair<double, double>>> finiteExtremes(std::uint64_t chunkPixels) const;
     // False (error set) when the file shrank while it was mapped: what was read is not the data.
     bool intact(Error& error) const;
     QStringList warnings;

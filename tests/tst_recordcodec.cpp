@@ -39,6 +39,9 @@ private slots:
     void summaryRules_data();
     void summaryRules();
     void warningsRoundTrip();
+    void coarseIsFlaggedInBothEncodings_data();
+    void coarseIsFlaggedInBothEncodings();
+    void readsCsvWrittenBeforeTheCoarseColumn();
     void readsVersion1_data();
     void readsVersion1();
 
@@ -351,11 +354,11 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
         fields[column] = value;
         return header + row + fields.join(',') + "\n";
     };
-    QTest::newRow("csv count 1.5") << csvWith(24, "1.5") << 3 << "c1 is \"1.5\"";
-    QTest::newRow("csv count -5") << csvWith(24, "-5") << 3 << "c1 is \"-5\"";
-    QTest::newRow("csv count 2^63") << csvWith(24, "9223372036854775808") << 3 << "c1 is \"9223372036854775808\"";
-    QTest::newRow("csv count 1e3") << csvWith(24, "1e3") << 3 << "c1 is \"1e3\"";
-    QTest::newRow("csv count empty") << csvWith(24, "") << 3 << "c1 is \"\"";
+    QTest::newRow("csv count 1.5") << csvWith(25, "1.5") << 3 << "c1 is \"1.5\"";
+    QTest::newRow("csv count -5") << csvWith(25, "-5") << 3 << "c1 is \"-5\"";
+    QTest::newRow("csv count 2^63") << csvWith(25, "9223372036854775808") << 3 << "c1 is \"9223372036854775808\"";
+    QTest::newRow("csv count 1e3") << csvWith(25, "1e3") << 3 << "c1 is \"1e3\"";
+    QTest::newRow("csv count empty") << csvWith(25, "") << 3 << "c1 is \"\"";
     QTest::newRow("csv min above max") << csvWith(18, "9") << 3 << "min 9 is above max 3";
     QTest::newRow("csv infinite min") << csvWith(18, "-inf") << 3 << "min is \"-inf\", not a finite number";
     QTest::newRow("csv bins 0") << csvWith(10, "0") << 3 << "bins 0 is outside";
@@ -365,8 +368,9 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
     QTest::newRow("csv binning") << csvWith(13, "log") << 3 << "binning is \"log\"";
     QTest::newRow("csv type") << csvWith(9, "u12") << 3 << "type is \"u12\"";
     QTest::newRow("csv region, part of it") << csvWith(6, "-1") << 3 << "x is \"\"";
+    QTest::newRow("csv coarse") << csvWith(23, "maybe") << 3 << "coarse is \"maybe\", not true or false";
     QTest::newRow("csv mixed layouts") << header + row + RecordCodec::csvLine(randomRecord("b.png", 8, false)) << 3
-                                       << "31 fields where the header has 27 (one CSV file holds one column layout)";
+                                       << "32 fields where the header has 28 (one CSV file holds one column layout)";
     QTest::newRow("csv bad header") << QByteArray("schema,record,file\n") << 1 << "column 4 should be \"frame\"";
     QTest::newRow("csv header with gaps") << QByteArray(header).replace(",c2,", ",c7,") << 1 << "should be \"c2\"";
     QTest::newRow("csv broken quoting") << header + row + "histoscope.histogram/2,histogram,\"a.png\n" << 3 << "ends inside a quoted field";
@@ -456,7 +460,7 @@ void TestRecordCodec::summaryRules_data()
     QTest::newRow("csv with a byte-order mark") << "\xef\xbb\xbf" + RecordCodec::csvHeader(16) + RecordCodec::csvLine(r)
                                                    + RecordCodec::summaryCsvLine({1, 1, 0, 1}, 16) << true << "";
     QTest::newRow("csv summary only") << RecordCodec::csvHeader(0) + RecordCodec::summaryCsvLine({0, 0, 2, 0}, 0) << true << "";
-    QTest::newRow("csv summary lacks frames") << RecordCodec::csvHeader(0) + "histoscope.histogram/2,summary,records=0;files=0;failed=0,,,,,,,,,,,,,,,,,,,,\n"
+    QTest::newRow("csv summary lacks frames") << RecordCodec::csvHeader(0) + "histoscope.histogram/2,summary,records=0;files=0;failed=0,,,,,,,,,,,,,,,,,,,,,\n"
                                               << false << "the summary lacks frames";
 }
 
@@ -477,6 +481,83 @@ void TestRecordCodec::summaryRules()
         QVERIFY2(!problem.isError(), qPrintable(problem.message()));
     else
         QVERIFY2(problem.message().contains(error), qPrintable(problem.message()));
+}
+
+// Issue 20, item 5: estimates made from bins too wide for the data are flagged in the record,
+// JSON (`statistics.coarse`) and CSV (the `coarse` column) alike. The rows are built so the
+// test knows where the samples are: all but one in one bin of a range an outlier made 1e30 wide,
+// or spread over bins of the data's own range.
+void TestRecordCodec::coarseIsFlaggedInBothEncodings_data()
+{
+    QTest::addColumn<double>("hi");
+    QTest::addColumn<bool>("spread");
+    QTest::addColumn<bool>("coarse");
+    QTest::newRow("bulk in bin 0 of [-2.97, 1e30)") << 1e30 << false << true;
+    QTest::newRow("spread over [-2.97, 2.5)") << 2.5 << true << false;
+}
+
+void TestRecordCodec::coarseIsFlaggedInBothEncodings()
+{
+    QFETCH(double, hi);
+    QFETCH(bool, spread);
+    QFETCH(bool, coarse);
+    HistogramRecord r;
+    r.file = QStringLiteral("outlier.npy");
+    r.channel = QStringLiteral("R");
+    r.sampleType = hs::SampleType::F32;
+    hs::ChannelHistogram& h = r.histogram;
+    h.binning = {true, 256, -2.97, hi, false};
+    h.counts.assign(256, 0);
+    for (int i = 0; i < 5000; ++i)
+        ++h.counts[spread ? std::size_t(m_rng() % 256) : 0];
+    ++h.counts[255];
+    h.hasValues = true;
+    h.minValue = -2.97;
+    h.maxValue = spread ? 2.49 : 2.5;
+    const QJsonObject json = RecordCodec::recordJson(r);
+    QCOMPARE(json["statistics"].toObject()["coarse"].toBool(), coarse);
+    QVERIFY(json["statistics"].toObject().contains("coarse"));
+
+    const QByteArray csv = RecordCodec::csvHeader(256) + RecordCodec::csvLine(r);
+    QBuffer buffer;
+    buffer.setData(csv);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    CsvReader reader(&buffer);
+    QList<QByteArray> header, row;
+    Error error;
+    QVERIFY(reader.readRow(header, error) && reader.readRow(row, error));
+    const qsizetype column = header.indexOf("coarse");
+    QVERIFY(column > header.indexOf("nan") && column < header.indexOf("c0"));
+    QCOMPARE(row[column], QByteArray(coarse ? "true" : "false"));
+}
+
+// The column came within version 2: a CSV file written before it still merges.
+void TestRecordCodec::readsCsvWrittenBeforeTheCoarseColumn()
+{
+    const HistogramRecord r = randomRecord("old.png", 8, false);
+    auto dropColumn = [](const QByteArray& line, int column) {
+        QList<QByteArray> fields = line.trimmed().split(',');
+        fields.removeAt(column);
+        return fields.join(',') + '\n';
+    };
+    const int coarse = int(RecordCodec::csvHeader(8).trimmed().split(',').indexOf("coarse"));
+    QVERIFY(coarse > 0);
+    QByteArray bytes = dropColumn(RecordCodec::csvHeader(8), coarse) + dropColumn(RecordCodec::csvLine(r), coarse)
+                     + dropColumn(RecordCodec::summaryCsvLine({1, 1, 0, 1}, 8), coarse);
+    QBuffer buffer(&bytes);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    RecordReader reader(&buffer, QStringLiteral("old.csv"));
+    RecordLine line;
+    Error error;
+    QList<HistogramRecord> read;
+    while (reader.next(line, error))
+        if (line.kind == RecordLine::Kind::Histogram)
+            read << line.record;
+    QVERIFY2(!error.isError(), qPrintable(error.message()));
+    QVERIFY(reader.sawSummary());
+    QCOMPARE(read.size(), 1);
+    QVERIFY(read[0].histogram.counts == r.histogram.counts);
+    QCOMPARE(RecordCodec::recordJson(read[0])["statistics"], RecordCodec::recordJson(r)["statistics"]);
 }
 
 void TestRecordCodec::readsVersion1_data()

@@ -121,6 +121,10 @@ private slots:
     void wideBinsStayInsideTheData_data();
     void wideBinsStayInsideTheData();
     void floatsClipOutsideTheRange();
+    void floatEstimatesStayInsideTheData_data();
+    void floatEstimatesStayInsideTheData();
+    void coarseFollowsTheMiddleHalf_data();
+    void coarseFollowsTheMiddleHalf();
     void emptyHistogram();
 };
 
@@ -213,16 +217,27 @@ void TestStatistics::wideBinsStayInsideTheData()
     QVERIFY(!s.exact);
     QCOMPARE(s.min, o.min);
     QCOMPARE(s.max, o.max);
-    // The documented rule: the lower edge of the bin holding the oracle's percentile, clamped
-    // to the data's [min, max]; never outside the data (a 16-bit max is never 65536).
+    // The documented rule: the smallest value the bin holding the oracle's percentile can hold
+    // (for integers the first integer at or above its lower edge), clamped to the data's
+    // [min, max]; never outside the data (a 16-bit max is never 65536), never a fraction.
     const double width = 65536.0 / bins;
+    auto firstValueOfBin = [&](double value) {
+        const std::uint64_t bin = std::uint64_t(value) * std::uint64_t(bins) / 65536u;  // (v - lo) * bins / range
+        return double((bin * 65536u + std::uint64_t(bins) - 1) / std::uint64_t(bins));  // ceil(bin * w)
+    };
     for (std::size_t i = 0; i < hs::kPercentiles.size(); ++i) {
         const double value = o.percentile(hs::kPercentiles[i]);
-        const double edge = std::floor(value / width) * width;
-        QCOMPARE(s.percentiles[i], std::clamp(edge, *o.min, *o.max));
+        QCOMPARE(s.percentiles[i], std::clamp(firstValueOfBin(value), *o.min, *o.max));
         QVERIFY(s.percentiles[i] >= *o.min && s.percentiles[i] <= *o.max);
+        QCOMPARE(s.percentiles[i], std::floor(s.percentiles[i]));
+        QVERIFY(value - s.percentiles[i] < width);   // known to within one bin
     }
     QVERIFY(s.median >= *o.min && s.median <= *o.max);
+    // The mean: from the centres of the bins cut to [min, max], so inside the data and within
+    // half a bin of numpy's.
+    QVERIFY(s.mean >= *o.min && s.mean <= *o.max);
+    QVERIFY2(std::abs(s.mean - double(o.mean)) <= width / 2, qPrintable(QString::number(s.mean - double(o.mean))));
+    QCOMPARE(s.resolution, width);
     // A wide bin that holds 0 or 65535 with other values cannot tell how many hit the extreme.
     if (*o.min > 0)
         QCOMPARE(s.clippedLowShare, std::optional<double>(0.0));
@@ -256,6 +271,131 @@ void TestStatistics::floatsClipOutsideTheRange()
     QCOMPARE(*s.clippedHighShare, double(above) / double(o.nonNan));
     QCOMPARE(s.min, o.min);   // -0.5..., not the range's 0
     QVERIFY(s.median >= 0.0 && s.median < 1.0);
+}
+
+namespace {
+
+// The bin the engine puts a float in, as docs/SCHEMA.md and HistogramTypes.h state it:
+// floor((v - lo) * (float(bins) / (hi - lo))) in float32, the last bin for rounding up to it.
+std::uint32_t floatBinOf(float v, float lo, float hi, std::uint32_t bins)
+{
+    const float scale = float(bins) / (hi - lo);
+    return std::min(std::uint32_t((v - lo) * scale), bins - 1);
+}
+
+std::vector<float> floatSamples(int count, double lo, double hi, QRandomGenerator& rng)
+{
+    std::vector<float> v(static_cast<std::size_t>(count));
+    for (float& x : v) {
+        // A skewed bulk: most samples low, a tail up to hi.
+        const double u = rng.generateDouble();
+        x = float(lo + (hi - lo) * u * u);
+    }
+    return v;
+}
+
+}  // namespace
+
+// Issue 20, item 5: a float channel binned over a range that one outlier (here another channel's)
+// made 1e30 wide had mean 1.95e27 with max 2.5, and median -1.69 against numpy's 0.18. Every
+// estimate stays inside [min, max] and within a bin of numpy's; estimates of bins too wide for
+// the data say so (coarse).
+void TestStatistics::floatEstimatesStayInsideTheData_data()
+{
+    QTest::addColumn<double>("dataLo");
+    QTest::addColumn<double>("dataHi");
+    QTest::addColumn<double>("rangeHi");   // the counted range is [dataLo, rangeHi)
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<bool>("coarse");
+    QTest::newRow("range widened to 1e30 by an outlier") << -2.97 << 2.5 << 1e30 << 256 << true;
+    QTest::newRow("range widened to 1e6") << -2.97 << 2.5 << 1e6 << 256 << true;
+    QTest::newRow("the channel's own range") << -2.97 << 2.5 << 2.5000002 << 256 << false;
+    QTest::newRow("own range, 33 bins") << 0.0 << 37.25 << 37.250004 << 33 << false;
+    QTest::newRow("own range, 1 bin") << 0.0 << 1.0 << 1.0000001 << 1 << true;
+}
+
+void TestStatistics::floatEstimatesStayInsideTheData()
+{
+    QFETCH(double, dataLo);
+    QFETCH(double, dataHi);
+    QFETCH(double, rangeHi);
+    QFETCH(int, bins);
+    QFETCH(bool, coarse);
+    QRandomGenerator rng(seed() ^ qHash(QByteArray(QTest::currentDataTag())));
+    std::vector<float> values = floatSamples(4099, dataLo, dataHi, rng);
+    values[3] = float(dataLo);
+    values[4] = float(dataHi);
+    const hs::ChannelBinning binning{true, std::uint32_t(bins), double(float(dataLo)), rangeHi, false};
+    const hs::ChannelHistogram h = histogramOf(values.data(), std::int64_t(values.size()), hs::SampleType::F32, binning);
+    const Oracle o = oracleOf(std::vector<double>(values.begin(), values.end()), binning.lo, rangeHi, 0, 0);
+    QCOMPARE(o.inRange, std::uint64_t(values.size()));
+    hs::StatisticsContext context;
+    context.type = hs::SampleType::F32;
+    const hs::ChannelStatistics s = hs::computeStatistics(h, context);
+    QVERIFY(!s.exact);
+    QCOMPARE(s.min, o.min);
+    QCOMPARE(s.max, o.max);
+    const double width = (rangeHi - binning.lo) / bins;
+    QCOMPARE(s.resolution, width);
+    auto inside = [&](double v) { return v >= *o.min && v <= *o.max; };
+    QVERIFY2(inside(s.mean), qPrintable(QString::number(s.mean)));
+    QVERIFY2(inside(s.median), qPrintable(QString::number(s.median)));
+    QVERIFY(inside(s.mode));
+    for (double p : s.percentiles)
+        QVERIFY(inside(p));
+    // Within what the bins give: a position is a lower bound within one bin of numpy's, the
+    // mean within half a bin (of the bin cut to the data), whatever the bins' width.
+    const double cut = std::min(width, *o.max - *o.min);
+    QVERIFY2(std::abs(s.mean - double(o.mean)) <= cut / 2 * (1 + 1e-6), qPrintable(QString::number(s.mean - double(o.mean))));
+    QVERIFY(o.percentile(50) - s.median <= cut * (1 + 1e-6) && s.median <= o.percentile(50) + 1e-6 * cut);
+    QCOMPARE(s.coarse, coarse);
+}
+
+// The flag's definition, from the samples: the oracle's 25th and 75th percentiles fall in one bin
+// (by the engine's float formula) and that bin holds more than one value between min and max.
+void TestStatistics::coarseFollowsTheMiddleHalf_data()
+{
+    QTest::addColumn<QString>("shape");
+    QTest::newRow("spread over the range") << "spread";
+    QTest::newRow("bulk in one bin, tail outside it") << "bulk";
+    QTest::newRow("one value repeated (min = max)") << "constant";
+    QTest::newRow("80 % at one value, the rest spread") << "spike";
+    QTest::newRow("half below one edge, half above") << "straddle";
+}
+
+void TestStatistics::coarseFollowsTheMiddleHalf()
+{
+    QFETCH(QString, shape);
+    QRandomGenerator rng(seed() ^ qHash(shape));
+    const float lo = 0.0f, hi = 8.0f;
+    const std::uint32_t bins = 64;   // bins of 0.125
+    std::vector<float> values(3001);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const float u = float(rng.generateDouble());
+        if (shape == "spread")
+            values[i] = 8.0f * u * 0.999f;
+        else if (shape == "bulk")
+            values[i] = i % 10 < 9 ? 2.0f + 0.1f * u : 7.0f * u;
+        else if (shape == "constant")
+            values[i] = 3.3f;
+        else if (shape == "spike")
+            values[i] = i % 10 < 8 ? 1.5f : 7.9f * u;
+        else
+            values[i] = i % 2 ? 1.99f + 0.009f * u : 2.0f + 0.01f * u;
+    }
+    const hs::ChannelHistogram h = histogramOf(values.data(), std::int64_t(values.size()), hs::SampleType::F32,
+                                               hs::ChannelBinning{true, bins, lo, hi, false});
+    const Oracle o = oracleOf(std::vector<double>(values.begin(), values.end()), lo, hi, 0, 0);
+    const std::uint32_t q1 = floatBinOf(float(o.percentile(25)), lo, hi, bins);
+    const std::uint32_t q3 = floatBinOf(float(o.percentile(75)), lo, hi, bins);
+    const double binLo = lo + (hi - lo) / bins * q1, binHi = lo + (hi - lo) / bins * (q1 + 1);
+    const bool moreThanOneValue = std::max(binLo, *o.min) < std::min(binHi, *o.max);
+    const hs::ChannelStatistics s = hs::computeStatistics(h, {hs::SampleType::F32, {}, {}, {}});
+    QCOMPARE(s.coarse, q1 == q3 && moreThanOneValue);
+    if (shape == "bulk" || shape == "spike")
+        QVERIFY(s.coarse);   // the rows mean what they say
+    if (shape == "constant" || shape == "spread" || shape == "straddle")
+        QVERIFY(!s.coarse);
 }
 
 void TestStatistics::emptyHistogram()

@@ -4,6 +4,7 @@
 #include "app/cli/Console.h"
 #include "app/cli/FirstFrameRequest.h"
 #include "app/core/FrameRequest.h"
+#include "app/core/StatisticsText.h"
 #include "io/FrameSource.h"
 
 #include "app/core/EngineHolder.h"
@@ -157,18 +158,20 @@ int runHistogramCommand(const QStringList& arguments)
     for (const NamedChannel& channel : displayOrderedChannels(first, result)) {
         const hs::ChannelHistogram& h = *channel.histogram;
         const hs::ChannelStatistics st = hs::computeStatistics(h, statisticsContext(first, h));
+        // Estimates read "≈" with the digits their bins give, as in the app's Statistics panel.
+        const bool counted = st.count > 0;
+        auto value = [&](double v) { return counted ? statisticText(v, st) : QStringLiteral("-"); };
         text += QStringLiteral("%1  %2 bins [%3, %4)  count %5  mean %6  sd %7  median %8  min %9  max %10")
                     .arg(channel.name, -4)
                     .arg(h.counts.size())
                     .arg(h.binning.lo)
                     .arg(hs::upperEdge(h.binning))
                     .arg(st.count)
-                    .arg(st.mean, 0, 'g', 6)
-                    .arg(st.stdDevPopulation, 0, 'g', 6)
-                    .arg(st.median, 0, 'g', 6)
-                    .arg(st.min ? QString::number(*st.min, 'g', 6) : QStringLiteral("?"))
-                    .arg(st.max ? QString::number(*st.max, 'g', 6) : QStringLiteral("?"));
-        text += QStringLiteral("  entropy %1 bits  below %2  above %3  NaN %4\n").arg(st.entropyBits, 0, 'f', 3).arg(h.below).arg(h.above).arg(h.nan);
+                    .arg(value(st.mean), value(st.stdDevPopulation), value(st.median),
+                         st.min ? QString::number(*st.min, 'g', 6) : QStringLiteral("?"),
+                         st.max ? QString::number(*st.max, 'g', 6) : QStringLiteral("?"));
+        text += QStringLiteral("  entropy %1 bits  below %2  above %3  NaN %4  (%5)\n")
+                    .arg(st.entropyBits, 0, 'f', 3).arg(h.below).arg(h.above).arg(h.nan).arg(precisionText(st));
         text += QStringLiteral("      |%1|\n").arg(sparkline(h, 64));
     }
     if (!printOutput(text)) {

@@ -5,25 +5,20 @@
 hs::HistogramRequest firstFrameRequest(const Frame& frame, FrameSource& source, const CountSettings& counting,
                                        QStringList* notices)
 {
-    const ResolvedRequest resolved = resolveRequest(frame, counting);
-    hs::HistogramRequest request = resolved.request;
-    const auto extremes = source.finiteExtremes();
-    if (!extremes) {
-        if (notices)
-            *notices = resolved.notices;
-        return request;
+    // Each channel over its own range (one outlier in B leaves R's bins alone); an array counted
+    // in chunks over the whole array's per-channel extremes, by the same rule as for one frame.
+    RangeOptions options{RangeScope::PerChannel, {}, {}};
+    if (const ChannelExtrema whole = source.finiteExtremes(); !whole.empty()) {
+        ChannelExtremes extremes;
+        for (std::size_t c = 0; c < whole.size() && c < extremes.size(); ++c)
+            if (whole[c])
+                extremes[c] = ValueRange{whole[c]->first, whole[c]->second};
+        options.extremes = extremes;
     }
-    // A frame of just the extremes gets the range the whole array would get.
-    const float values[2] = {float(extremes->first), float(extremes->second)};
-    const Frame whole(nullptr, reinterpret_cast<const unsigned char*>(values), hs::SampleType::F32, 2, 1, 1, sizeof values,
-                      ChannelOrder::Gray);
-    const ResolvedRequest wholeResolved = resolveRequest(whole, counting);
+    const ResolvedRequest resolved = resolveRequest(frame, counting, std::nullopt, options);
     if (notices)
-        *notices = wholeResolved.notices;
-    const hs::ChannelBinning binning = wholeResolved.request.binning[0];
-    for (hs::ChannelBinning& b : request.binning)
-        b = {b.active, binning.bins, binning.lo, binning.hi, binning.identity};  // each channel keeps its own active flag
-    return request;
+        *notices = resolved.notices;
+    return resolved.request;
 }
 
 hs::HistogramRequest FileBinning::requestFor(const Frame& frame)

@@ -1,6 +1,7 @@
-// The request for a file's first frame, whose binning every later frame shares. For an array of
-// floats converted in chunks the range comes from the whole array's extremes, by the same rule
-// as for one frame, so the counts equal those of the array counted whole.
+// The request for a file's first frame, whose binning every later frame shares. A range taken
+// from the data is each channel's own (RangeScope::PerChannel). For an array of floats converted
+// in chunks it comes from the whole array's extremes, by the same rule as for one frame, so the
+// counts equal those of the array counted whole.
 #pragma once
 
 #include "app/core/HistogramSettings.h"

@@ -21,7 +21,8 @@ Error thrown(const std::exception& e)
 void compareInto(hs::HistogramEngine& engine, const HistogramJob& job, StrategyComparison& comparison)
 {
     comparison.backend = engineDescription(engine);
-    hs::HistogramRequest request = frameRequest(job.frame, job.settings.counting, job.roi);
+    // Binned as the live count bins it: one range for the plot's axis.
+    hs::HistogramRequest request = frameRequest(job.frame, job.settings.counting, job.roi, {RangeScope::Shared, {}, {}});
     hs::HistogramResult reference;
     comparison.error = Error::fromStatus(hs::referenceHistogram(request, reference), {});
     for (hs::Strategy s : hs::allStrategies()) {
@@ -113,11 +114,48 @@ std::shared_ptr<HistogramSnapshot> countJob(hs::HistogramEngine& engine, const H
     return snapshot;
 }
 
+namespace {
+
+// The channels whose statistics are coarse only because they share the plot's one range: their
+// own data would be binned over another (the command line's records bin each channel alone).
+QString sharedRangeNotice(const HistogramSnapshot& snapshot, const CountSettings& counting,
+                          const ChannelExtremes& extremes)
+{
+    const hs::HistogramRequest own = frameRequest(snapshot.frame, counting, snapshot.roi, {RangeScope::PerChannel, extremes, {}});
+    QStringList names;
+    const hs::ChannelBinning* shared = nullptr;
+    for (const auto& [name, h] : displayOrderedChannels(snapshot.frame, snapshot.result)) {
+        const std::size_t i = std::size_t(h - snapshot.result.channels.data());
+        const hs::ChannelBinning& mine = own.binning[std::size_t(h->channel)];
+        shared = &h->binning;
+        if (i < snapshot.statistics.size() && snapshot.statistics[i].coarse
+            && (mine.lo != h->binning.lo || mine.hi != h->binning.hi))
+            names << name;
+    }
+    if (names.isEmpty())
+        return {};
+    return QStringLiteral("%1: coarse statistics, as every channel is counted over one range, [%2, %3), for the plot; "
+                          "histoscope-cli bins each channel over its own")
+        .arg(names.join(QStringLiteral(", ")), QString::number(shared->lo, 'g', 4), QString::number(hs::upperEdge(*shared), 'g', 4));
+}
+
+}  // namespace
+
 void countSnapshot(hs::HistogramEngine& engine, const HistogramJob& job, HistogramSnapshot& snapshot)
 {
     QElapsedTimer timer;
     timer.start();
-    const ResolvedRequest resolved = resolveRequest(job.frame, job.settings.counting, job.roi);
+    // One range for every channel and the luma plane, so the plot draws them on one axis and
+    // equal data give equal numbers (a grey image's luma and its channels).
+    const std::optional<Frame> luma = lumaPlane(job.frame, job.settings.display.luma);
+    RangeOptions ranges{RangeScope::Shared, {}, {}};
+    const bool fromData = hs::isFloatType(job.frame.type()) || job.settings.counting.rangeMode == RangeMode::DataMinMax;
+    if (fromData) {
+        ranges.extremes = channelFiniteExtremes(job.frame, job.roi);
+        if (luma)
+            ranges.alsoHold = finiteExtremes(*luma, job.roi);
+    }
+    const ResolvedRequest resolved = resolveRequest(job.frame, job.settings.counting, job.roi, ranges);
     snapshot.notices = resolved.notices;
     if (resolved.error.isError()) {
         snapshot.error = resolved.error;
@@ -125,13 +163,20 @@ void countSnapshot(hs::HistogramEngine& engine, const HistogramJob& job, Histogr
         return;
     }
     hs::Status status = engine.compute(resolved.request, snapshot.result);
-    if (status) {
-        if (auto luma = lumaPlane(job.frame, job.settings.display.luma)) {
-            hs::HistogramResult lumaResult;
-            status = engine.compute(frameRequest(*luma, job.settings.counting, job.roi), lumaResult);
-            if (status && !lumaResult.channels.empty())
-                snapshot.luma = lumaResult.channels.front();
-        }
+    if (status && luma) {
+        hs::ImageView view = luma->view();
+        view.roi = job.roi;
+        hs::ChannelBinning binning;
+        for (const hs::ChannelBinning& b : resolved.request.binning)
+            if (b.active) {
+                binning = b;
+                break;
+            }
+        const hs::HistogramRequest lumaRequest = hs::makeRequest(view, binning, job.settings.counting.strategy);
+        hs::HistogramResult lumaResult;
+        status = engine.compute(lumaRequest, lumaResult);
+        if (status && !lumaResult.channels.empty())
+            snapshot.luma = lumaResult.channels.front();
     }
     snapshot.error = Error::fromStatus(status, {});
     if (status)
@@ -141,6 +186,9 @@ void countSnapshot(hs::HistogramEngine& engine, const HistogramJob& job, Histogr
         snapshot.statistics.push_back(hs::computeStatistics(h, statisticsContext(job.frame, h)));
     if (snapshot.luma)
         snapshot.lumaStatistics = hs::computeStatistics(*snapshot.luma, statisticsContext(job.frame, *snapshot.luma));
+    if (status && fromData && ranges.extremes)
+        if (const QString notice = sharedRangeNotice(snapshot, job.settings.counting, *ranges.extremes); !notice.isEmpty())
+            snapshot.notices << notice;
     if (status)
         snapshot.plot = plotChannels(snapshot);
     snapshot.wallMs = double(timer.nsecsElapsed()) / 1e6;

@@ -216,7 +216,7 @@ bool parseSummaryText(const QByteArray& text, RunSummary& s, Error& error)
 
 }  // namespace
 
-qsizetype CsvLayout::columns() const { return fixedColumns(version).size() + bins; }
+qsizetype CsvLayout::columns() const { return fixedColumns(version).size() + (version >= 2 && coarseColumn ? 1 : 0) + bins; }
 
 QString RecordCodec::schemaName(int version) { return QStringLiteral("histoscope.histogram/%1").arg(version); }
 
@@ -233,6 +233,7 @@ QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
     QJsonObject stats;
     stats["count"] = qint64(s.count);
     stats["exact"] = s.exact;
+    stats["coarse"] = s.coarse;
     stats["min"] = optionalJson(s.min);
     stats["max"] = optionalJson(s.max);
     stats["mean"] = s.mean;
@@ -309,7 +310,7 @@ QByteArray RecordCodec::csvField(const QByteArray& field)
 
 QByteArray RecordCodec::csvHeader(int bins)
 {
-    QByteArray line = fixedColumns(kVersion).join(',').toUtf8();
+    QByteArray line = fixedColumns(kVersion).join(',').toUtf8() + ",coarse";
     for (int b = 0; b < bins; ++b)
         line += ",c" + QByteArray::number(b);
     return line + '\n';
@@ -333,7 +334,7 @@ QByteArray RecordCodec::csvLine(const HistogramRecord& r)
                                 QByteArray(h.binning.identity ? "identity" : "uniform"), QByteArray::number(s.count),
                                 shortNumber(s.mean), shortNumber(s.stdDevPopulation), shortNumber(s.median),
                                 optionalCsv(s.min), optionalCsv(s.max), QByteArray::number(h.below), QByteArray::number(h.above),
-                                QByteArray::number(h.nan)})
+                                QByteArray::number(h.nan), QByteArray(s.coarse ? "true" : "false")})
         line += ',' + f;
     for (std::uint64_t c : h.counts) {
         line += ',';
@@ -346,7 +347,7 @@ QByteArray RecordCodec::summaryCsvLine(const RunSummary& s, int bins)
 {
     QByteArray line = schemaName().toUtf8() + ",summary,";
     line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
-    line += QByteArray(fixedColumns(kVersion).size() - 3 + bins, ',');
+    line += QByteArray(fixedColumns(kVersion).size() - 3 + 1 + bins, ',');  // + coarse
     return line + '\n';
 }
 
@@ -511,10 +512,12 @@ bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& la
                         .arg(schemaName(layout.version)).arg(i + 1).arg(fixed[i]));
             return false;
         }
-    layout.bins = int(fields.size() - fixed.size());
+    layout.coarseColumn = layout.version >= 2 && fields.size() > fixed.size() && fields[fixed.size()] == "coarse";
+    const qsizetype firstBin = fixed.size() + (layout.coarseColumn ? 1 : 0);
+    layout.bins = int(fields.size() - firstBin);
     for (int b = 0; b < layout.bins; ++b)
-        if (fields[fixed.size() + b] != "c" + QByteArray::number(b)) {
-            error = schemaError(QStringLiteral("column %1 of the header should be \"c%2\"").arg(fixed.size() + b + 1).arg(b));
+        if (fields[firstBin + b] != "c" + QByteArray::number(b)) {
+            error = schemaError(QStringLiteral("column %1 of the header should be \"c%2\"").arg(firstBin + b + 1).arg(b));
             return false;
         }
     return true;
@@ -532,7 +535,9 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
             .arg(QString::fromUtf8(f[0].left(40)), schemaName(layout.version)));
         return false;
     }
-    const Columns c = columnsOf(layout.version);
+    Columns c = columnsOf(layout.version);
+    if (layout.version >= 2 && layout.coarseColumn)
+        ++c.firstBin;
     out.version = layout.version;
     const QByteArray kind = c.record >= 0 ? f[c.record] : QByteArray("histogram");
     if (kind == "summary") {
@@ -595,6 +600,9 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
         if (!f[c.max].isEmpty() && !csvNumber(f[c.max], QStringLiteral("max"), max, error))
             return false;
         h.binning.identity = inferIdentity(h, f[c.max].isEmpty() ? std::nullopt : std::optional<double>(max));
+    } else if (layout.coarseColumn && f[c.firstBin - 1] != "true" && f[c.firstBin - 1] != "false") {
+        error = schemaError(QStringLiteral("coarse is \"%1\", not true or false").arg(QString::fromUtf8(f[c.firstBin - 1].left(40))));
+        return false;
     } else if (f[c.binning] == "identity" || f[c.binning] == "uniform") {
         h.binning.identity = f[c.binning] == "identity";
         std::optional<double> extremes[2];

@@ -26,6 +26,8 @@ struct RecordLine {
 struct CsvLayout {
     int version = 2;
     int bins = 0;
+    // The `coarse` column, added within version 2 after `nan`: files written before it lack it.
+    bool coarseColumn = true;
     qsizetype columns() const;
 };
 

@@ -1,6 +1,7 @@
 #include "app/gui/SnapshotPresenter.h"
 
 #include "app/core/FrameRequest.h"
+#include "app/core/StatisticsText.h"
 
 #include "histoscope/HistogramStatistics.h"
 
@@ -101,23 +102,25 @@ hs::ChannelStatistics statisticsOf(const HistogramSnapshot& snapshot, const hs::
 TableContent statisticsTable(const HistogramSnapshot& snapshot)
 {
     TableContent t;
-    t.rowLabels = {"count", "min", "max", "mean", "std dev (population)", "std dev (sample)", "median", "mode", "p1", "p5", "p25", "p75", "p95",
-                   "clipped low %", "clipped high %", "entropy (bits)", "below range", "above range", "NaN"};
+    t.rowLabels = {"count", "precision", "min", "max", "mean", "std dev (population)", "std dev (sample)", "median", "mode", "p1", "p5",
+                   "p25", "p75", "p95", "clipped low %", "clipped high %", "entropy (bits)", "below range", "above range", "NaN"};
     t.cells.resize(t.rowLabels.size());
     for (const auto& [name, h] : orderedChannels(snapshot)) {
         t.columns << name;
         const hs::ChannelStatistics s = statisticsOf(snapshot, h);
-        auto num = [](double v) { return QString::number(v, 'g', 6); };
+        // Exact values as they are; estimates marked "≈" with the digits their bins give.
+        auto value = [&s](double v) { return statisticText(v, s); };
         auto maybe = [](std::optional<double> v, double scale = 1, int decimals = -1) {
             if (!v)
                 return QStringLiteral("—");
             return decimals < 0 ? QString::number(*v * scale, 'g', 6) : QString::number(*v * scale, 'f', decimals);
         };
-        const QString approx = s.exact ? QString() : QStringLiteral("≈");
-        const QStringList values{QString::number(s.count), maybe(s.min), maybe(s.max), approx + num(s.mean),
-                                 approx + num(s.stdDevPopulation), approx + num(s.stdDevSample),
-                                 num(s.median), num(s.mode), num(s.percentiles[0]), num(s.percentiles[1]),
-                                 num(s.percentiles[2]), num(s.percentiles[3]), num(s.percentiles[4]),
+        const bool counted = s.count > 0;
+        auto position = [&](double v) { return counted ? value(v) : QStringLiteral("—"); };
+        const QStringList values{QString::number(s.count), precisionText(s), maybe(s.min), maybe(s.max), position(s.mean),
+                                 position(s.stdDevPopulation), position(s.stdDevSample), position(s.median), position(s.mode),
+                                 position(s.percentiles[0]), position(s.percentiles[1]), position(s.percentiles[2]),
+                                 position(s.percentiles[3]), position(s.percentiles[4]),
                                  maybe(s.clippedLowShare, 100, 3), maybe(s.clippedHighShare, 100, 3),
                                  QString::number(s.entropyBits, 'f', 4), QString::number(s.below), QString::number(s.above),
                                  QString::number(s.nan)};

@@ -116,32 +116,58 @@ ChannelStatistics computeStatistics(const ChannelHistogram& h, const StatisticsC
     if (s.count == 0)
         return s;
 
-    // A position inside the data: the bin's value (identity) or its lower edge clamped to the
-    // data's exact range, so no reported position lies outside what was counted.
+    // What each bin can hold: [first, last], cut to the data's exact [min, max]. For integer
+    // samples the integers the engine puts in it (bin = (v - ceil(lo)) * bins / range, so bin i
+    // starts at the first integer at or above its lower edge); for floats its edges.
     const double dataLo = s.min.value_or(-std::numeric_limits<double>::infinity());
-    const double dataHi = s.max.value_or(std::numeric_limits<double>::infinity());
-    auto position = [&](std::uint32_t bin) {
-        if (exact)
-            return b.lo + double(bin);
-        return std::clamp(binLowerEdge(b, bin), std::min(dataLo, dataHi), dataHi);
+    const double dataHi = std::max(dataLo, s.max.value_or(std::numeric_limits<double>::infinity()));
+    const bool integers = exact || (context.type && !isFloatType(*context.type));
+    const double ilo = std::ceil(b.lo);
+    const std::uint64_t irange = std::uint64_t(std::max(1.0, std::ceil(upperEdge(b)) - ilo));
+    struct Span {
+        double first, last;   // the values the bin can hold, cut to [min, max]
+        double position;      // the smallest of them: the reported position
+        bool oneValue;
     };
+    auto spanOf = [&](std::uint32_t bin) {
+        double first, last;
+        if (exact) {
+            first = last = b.lo + double(bin);
+        } else if (integers) {
+            first = ilo + double((std::uint64_t(bin) * irange + b.bins - 1) / b.bins);
+            last = ilo + double(((std::uint64_t(bin) + 1) * irange + b.bins - 1) / b.bins) - 1;
+        } else {
+            first = binLowerEdge(b, bin);
+            last = binLowerEdge(b, bin + 1);
+        }
+        Span span{std::max(first, dataLo), std::min(last, dataHi), std::clamp(first, dataLo, dataHi), false};
+        if (!(span.first <= span.last))   // float rounding put a sample beside its exact bin
+            span.first = span.last = span.position;
+        span.oneValue = span.first == span.last;
+        return span;
+    };
+    auto position = [&](std::uint32_t bin) { return spanOf(bin).position; };
 
-    // Moments over bin offsets from lo: exact integer sums for identity bins (an offset is
-    // below 2^32 and a count below 2^64, so every product and sum fits in 128 bits).
-    const double width = binWidth(b);
-    const double centre = exact ? 0.0 : 0.5 * width;
+    // Moments: exact integer sums of bin offsets for identity bins (an offset is below 2^32 and
+    // a count below 2^64, so every product and sum fits in 128 bits); otherwise from the centre
+    // of what each bin can hold, so the mean never leaves [min, max].
     unsigned __int128 sumIndex = 0;
     long double sumCentres = 0;
     std::uint64_t best = 0;
     std::uint32_t modeBin = 0;
+    auto centre = [&](std::uint32_t bin) {
+        const Span span = spanOf(bin);
+        return ((long double)span.first + (long double)span.last) / 2;
+    };
     for (std::uint32_t i = 0; i < h.counts.size(); ++i) {
         const std::uint64_t n = h.counts[i];
         if (!n)
             continue;
-        if (exact)
+        if (exact) {
             sumIndex += (unsigned __int128)i * n;
-        else
-            sumCentres += ((long double)i * width + centre) * (long double)n;
+        } else {
+            sumCentres += centre(i) * (long double)n;
+        }
         if (n > best) {
             best = n;
             modeBin = i;
@@ -150,21 +176,26 @@ ChannelStatistics computeStatistics(const ChannelHistogram& h, const StatisticsC
         s.entropyBits -= p * std::log2(p);
     }
     const long double count = (long double)s.count;
-    const long double meanOffset = exact ? (long double)sumIndex / count : sumCentres / count;
+    const long double mean = exact ? (long double)b.lo + (long double)sumIndex / count : sumCentres / count;
     long double squares = 0;
     for (std::uint32_t i = 0; i < h.counts.size(); ++i) {
         if (!h.counts[i])
             continue;
-        const long double d = (long double)i * (long double)width + (long double)centre - meanOffset;
+        const long double d = (exact ? (long double)b.lo + (long double)i : centre(i)) - mean;
         squares += d * d * (long double)h.counts[i];
     }
-    s.mean = double((long double)b.lo + meanOffset);
+    s.mean = exact ? double(mean) : std::clamp(double(mean), dataLo, dataHi);
     s.stdDevPopulation = double(std::sqrt(squares / count));
     s.stdDevSample = s.count > 1 ? double(std::sqrt(squares / (count - 1))) : 0.0;
     s.mode = position(modeBin);
     s.median = position(percentileBin(h, 50));
     for (std::size_t i = 0; i < kPercentiles.size(); ++i)
         s.percentiles[i] = position(percentileBin(h, kPercentiles[i]));
+    if (!exact) {
+        s.resolution = binWidth(b);
+        const std::uint32_t quartile = percentileBin(h, 25);
+        s.coarse = quartile == percentileBin(h, 75) && !spanOf(quartile).oneValue;
+    }
     return s;
 }
 

@@ -1,9 +1,11 @@
 // Per-channel statistics of a histogram, with one definition (docs/SCHEMA.md, "Statistics").
 // Every value is a value of the data, never a bin artefact: with one bin per integer value
 // (identity binning) every statistic is exact; with wider bins or float samples, positions
-// (percentiles, median, mode) are the lower edge of the bin the rank falls in, clamped to the
-// data's exact [min, max], and the mean and standard deviations are bin-centre estimates,
-// flagged by `exact == false`.
+// (percentiles, median, mode) are the smallest value the bin the rank falls in can hold (its
+// lower edge; for integer samples the first integer in it), clamped to the data's exact
+// [min, max], and the mean and standard deviations are estimates from the centres of the bins,
+// each bin first cut to [min, max], flagged by `exact == false`, known to within `resolution`
+// and marked `coarse` when the bins are too wide to tell the data apart.
 #pragma once
 
 #include "histoscope/HistogramTypes.h"
@@ -21,6 +23,13 @@ struct ChannelStatistics {
     std::uint64_t above = 0;        // samples >= hi
     std::uint64_t nan = 0;
     bool exact = false;             // one bin per integer value: mean and deviations are exact
+    // Estimates only (exact == false): the bin width, to within which every position and the
+    // mean are known; 0 when exact.
+    double resolution = 0;
+    // Estimates made from bins too wide for the data: the middle half of the counted samples
+    // (ranks 25 % to 75 %) falls in one bin that can hold more than one value of the data, so
+    // the median, the quartiles and the mean are little more than that bin.
+    bool coarse = false;
     std::optional<double> min;      // the smallest non-NaN sample, when known exactly
     std::optional<double> max;      // the largest non-NaN sample, when known exactly
     double mean = 0;                // of the in-range samples
