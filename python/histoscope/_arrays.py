@@ -117,13 +117,13 @@ class Array:
         return np
 
     def contiguous(self):
-        """A C-contiguous copy (the library's own)."""
+        """A C-contiguous, aligned copy (the library's own)."""
         if self.lib == "torch":
             return resolve(self.obj.contiguous(), self.stream)
         if self.lib == "cupy":
             import cupy
             return resolve(cupy.ascontiguousarray(self.obj), self.stream)
-        return resolve(np.ascontiguousarray(self.obj))
+        return resolve(np.array(self.obj, order="C", copy=True))
 
     def astype(self, dtype):
         """A C-contiguous copy converted to `dtype` (a NumPy dtype)."""

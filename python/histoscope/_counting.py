@@ -188,7 +188,7 @@ class _Prefix:
     """C(b) = the number of samples below the integer b, from the engine's exact counts over
     [L, end) in bins of k integers (k = 1: one bin per value), refining a bin a bound cuts."""
 
-    def __init__(self, view, strategy, type, lo, end, extra):
+    def __init__(self, view, strategy, type, lo, end, extra, cuts):
         t_lo, t_hi = _TYPE_RANGE[type]
         # Values outside the type cannot occur: the counted range stays within it (and the
         # engine's +-2^34).
@@ -200,7 +200,13 @@ class _Prefix:
             ch = view.count([(True, 1, float(self.L), float(self.L + 1), True)] + extra, strategy).channels[0]
             self.below, self.k, self.cs = ch.below, 1, np.zeros(1, np.int64)
             return
+        # Bins of k integers: every bin a bound cuts costs a pass of k bins, so for a span of
+        # more than 2^24 values about sqrt(span * bounds) fine bins keep the bins counted in all
+        # passes few (one pass of one bin per value when the span allows).
         self.k = -(-width // MAX_BINS)
+        if self.k > 1:
+            fine = int(min(MAX_BINS, max(1, math.isqrt(width * max(1, cuts)))))
+            self.k = -(-width // fine)
         fine = -(-width // self.k)
         ch = view.count([(True, fine, float(self.L), float(self.L + fine * self.k), self.k == 1)] + extra,
                         strategy).channels[0]
@@ -260,7 +266,13 @@ def _edges(dtype, nbins, first, last):
 
 
 def _float_histogram(arr, dtype, nbins, range, strategy):
-    if arr.dtype not in (np.dtype(np.float16), np.dtype(np.float32)):
+    if range is None and arr.size and arr.dtype not in ENGINE_TYPES:
+        # NumPy's edges come from the data's own extremes, before they are rounded to float32.
+        first, last = arr.extremes()
+        if not (math.isfinite(first) and math.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+        range = (dtype.type(first), dtype.type(last))
+    if arr.dtype not in ENGINE_TYPES:
         arr = arr.astype(np.float32)  # the engine counts f16 and f32 samples
     arr, view = _flat(arr, ENGINE_TYPES[arr.dtype])
     if range is None:
@@ -332,7 +344,7 @@ def _integer_histogram(arr, dtype, nbins, range, strategy):
             range = (0, 1) if not ch.has_values else (dtype.type(int(ch.min_value)), dtype.type(int(ch.max_value)))
     edges = _edges(dtype, nbins, *range)
     bounds = _integer_bounds(edges)
-    prefix = _Prefix(view, strategy, type, int(bounds[0]), int(bounds[-1]), extra)
+    prefix = _Prefix(view, strategy, type, int(bounds[0]), int(bounds[-1]), extra, nbins)
     below_of = prefix(bounds)
     total = arr.size
     return np.diff(below_of), edges, int(below_of[0]), total - int(below_of[-1]), 0, ran or strategy
