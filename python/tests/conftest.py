@@ -14,6 +14,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a CUDA device with PyTorch or CuPy (skipped without)")
     # numpy.histogram's own notice when given bool data (histoscope converts the same way, silently).
     config.addinivalue_line("filterwarnings", "ignore:Converting input from bool:RuntimeWarning")
+    config.addinivalue_line("filterwarnings", "ignore:make_current is deprecated:DeprecationWarning")
 
 
 @pytest.fixture
