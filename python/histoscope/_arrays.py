@@ -1,0 +1,366 @@
+"""Inputs: where an array's elements are, and how its results go back.
+
+NumPy arrays, anything with the buffer protocol or ``__dlpack__`` (host memory), PyTorch tensors
+and CuPy arrays (host or CUDA), and other ``__cuda_array_interface__`` objects (through CuPy or
+PyTorch). The engine reads rows of packed elements with any row stride, so most views (crops,
+steps, transposes, negative steps where order does not matter) are read in place; a layout it
+cannot read is copied once by the array's own library, never read wrongly.
+"""
+import sys
+
+import numpy as np
+
+from . import _native
+
+# NumPy dtype -> the engine's sample type, for the types it reads as they are.
+ENGINE_TYPES = {
+    np.dtype(np.uint8): "u8",
+    np.dtype(np.uint16): "u16",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.uint32): "u32",
+    np.dtype(np.float16): "f16",
+    np.dtype(np.float32): "f32",
+}
+SAMPLE_BYTES = {"u8": 1, "u16": 2, "i32": 4, "u32": 4, "f16": 2, "f32": 4}
+_LITTLE = sys.byteorder == "little"
+
+_torch_dtypes = None
+
+
+def _torch_to_numpy_dtype(torch, dtype):
+    global _torch_dtypes
+    if _torch_dtypes is None:
+        names = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
+                 "uint16", "uint32", "uint64"]
+        _torch_dtypes = {getattr(torch, n): np.dtype(n) for n in names if hasattr(torch, n)}
+    try:
+        return _torch_dtypes[dtype]
+    except KeyError:
+        raise TypeError(f"torch tensors of {dtype} are not counted (integers, bool, float16, float32 or float64)") from None
+
+
+class Stream:
+    """The CUDA stream a device input is ordered on: the caller's current one or the one given.
+
+    The engine counts on a stream of its own (its public API takes none), so the caller's
+    stream is synchronised first: the counted data is what the caller's stream had written.
+    """
+
+    __slots__ = ("lib", "stream")
+
+    def __init__(self, lib, stream):
+        self.lib = lib
+        self.stream = stream
+
+    def synchronize(self):
+        self.stream.synchronize()
+
+
+def _torch_stream(torch, device, stream):
+    if stream is None:
+        return torch.cuda.current_stream(device)
+    if isinstance(stream, int):
+        return torch.cuda.ExternalStream(stream, device=device)
+    if hasattr(stream, "cuda_stream"):      # torch.cuda.Stream
+        return stream
+    if hasattr(stream, "ptr"):              # cupy.cuda.Stream
+        return torch.cuda.ExternalStream(stream.ptr, device=device)
+    raise TypeError("stream must be a torch.cuda.Stream, a cupy.cuda.Stream or a cudaStream_t as an int")
+
+
+def _cupy_stream(cupy, stream):
+    if stream is None:
+        return cupy.cuda.get_current_stream()
+    if isinstance(stream, int):
+        return cupy.cuda.ExternalStream(stream)
+    if hasattr(stream, "ptr"):              # cupy.cuda.Stream
+        return stream
+    if hasattr(stream, "cuda_stream"):      # torch.cuda.Stream
+        return cupy.cuda.ExternalStream(stream.cuda_stream)
+    raise TypeError("stream must be a cupy.cuda.Stream, a torch.cuda.Stream or a cudaStream_t as an int")
+
+
+class Array:
+    """One input array as the engine sees it, and the library it came from."""
+
+    __slots__ = ("obj", "lib", "pointer", "device", "dtype", "shape", "strides", "stream")
+
+    def __init__(self, obj, lib, pointer, device, dtype, shape, strides, stream=None):
+        self.obj = obj            # keeps the memory alive for the call
+        self.lib = lib            # "numpy", "torch" or "cupy"
+        self.pointer = pointer
+        self.device = device      # -1: host memory; else the CUDA device ordinal
+        self.dtype = dtype        # a NumPy dtype
+        self.shape = shape
+        self.strides = strides    # in bytes
+        self.stream = stream      # Stream for device input
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    # -- what the library does for us: a copy in another layout or type -----------------------
+    def _module(self):
+        if self.lib == "torch":
+            import torch
+            return torch
+        if self.lib == "cupy":
+            import cupy
+            return cupy
+        return np
+
+    def contiguous(self):
+        """A C-contiguous, aligned copy (the library's own)."""
+        if self.lib == "torch":
+            return resolve(self.obj.contiguous(), self.stream)
+        if self.lib == "cupy":
+            import cupy
+            return resolve(cupy.ascontiguousarray(self.obj), self.stream)
+        return resolve(np.array(self.obj, order="C", copy=True))
+
+    def astype(self, dtype):
+        """A C-contiguous copy converted to `dtype` (a NumPy dtype)."""
+        dtype = np.dtype(dtype)
+        if self.lib == "torch":
+            import torch
+            return resolve(self.obj.to(getattr(torch, dtype.name)).contiguous(), self.stream)
+        if self.lib == "cupy":
+            import cupy
+            return resolve(cupy.ascontiguousarray(self.obj.astype(dtype)), self.stream)
+        return resolve(np.ascontiguousarray(self.obj, dtype=dtype))
+
+    def stack(self, other):
+        """(N, 2) of self and other (1-D, same length), C-contiguous, in one type."""
+        mod = self._module()
+        if self.lib != other.lib or self.device != other.device:
+            raise ValueError("x and y must be arrays of one library on one device")
+        dtype = np.result_type(self.dtype, other.dtype)
+        if self.lib == "torch":
+            import torch
+            t = getattr(torch, dtype.name)
+            return resolve(torch.stack([self.obj.to(t), other.obj.to(t)], dim=-1).contiguous(), self.stream)
+        return resolve(mod.ascontiguousarray(mod.stack([self.obj.astype(dtype), other.obj.astype(dtype)], axis=-1)),
+                       self.stream)
+
+    def finite_extremes(self):
+        """(min, max) of the finite elements, or None: the library's reductions."""
+        x = self.obj
+        if self.lib == "torch":
+            x = x[x.isfinite()]
+            return None if x.numel() == 0 else (float(x.min()), float(x.max()))
+        mod = self._module()
+        x = x[mod.isfinite(x)]
+        return None if x.size == 0 else (float(x.min()), float(x.max()))
+
+    def extremes(self):
+        """(min, max) as Python numbers: the library's reductions."""
+        return self.obj.min().item(), self.obj.max().item()
+
+    # -- results back in the input's kind ------------------------------------------------------
+    def output(self, array):
+        """A NumPy result as the input's kind: a tensor on its device for torch and CuPy input."""
+        if self.lib == "torch":
+            import torch
+            t = torch.from_numpy(array)
+            if self.device < 0:
+                return t
+            with torch.cuda.stream(self.stream.stream):
+                return t.to(torch.device("cuda", self.device))
+        if self.lib == "cupy":
+            import cupy
+            with cupy.cuda.Device(self.device), self.stream.stream:
+                return cupy.asarray(array)
+        return array
+
+    def synchronize(self):
+        """Orders the count after the caller's stream (device input)."""
+        if self.stream is not None:
+            self.stream.synchronize()
+
+
+def _from_numpy(x):
+    if not x.dtype.isnative:
+        x = x.astype(x.dtype.newbyteorder("="))
+    return Array(x, "numpy", x.__array_interface__["data"][0], -1, x.dtype, x.shape, x.strides)
+
+
+def _from_torch(t, stream):
+    import torch
+    dtype = _torch_to_numpy_dtype(torch, t.dtype)
+    item = t.element_size()
+    strides = tuple(s * item for s in t.stride())
+    if t.device.type == "cpu":
+        return Array(t, "torch", t.data_ptr(), -1, dtype, tuple(t.shape), strides)
+    if t.device.type != "cuda":
+        raise TypeError(f"torch tensors on {t.device.type} are not counted (CPU or CUDA)")
+    device = t.device.index if t.device.index is not None else torch.cuda.current_device()
+    return Array(t, "torch", t.data_ptr(), device, dtype, tuple(t.shape), strides,
+                 Stream("torch", _torch_stream(torch, device, stream)))
+
+
+def _from_cupy(a, stream):
+    import cupy
+    if not isinstance(a, cupy.ndarray):
+        a = cupy.asarray(a)
+    dtype = a.dtype
+    if not dtype.isnative:
+        raise TypeError("CuPy arrays of non-native byte order are not counted")
+    return Array(a, "cupy", a.data.ptr, a.device.id, dtype, a.shape, a.strides, Stream("cupy", _cupy_stream(cupy, stream)))
+
+
+def _from_cuda_interface(x, stream):
+    try:
+        import cupy
+        return _from_cupy(cupy.asarray(x), stream)
+    except ImportError:
+        pass
+    try:
+        import torch
+        return _from_torch(torch.as_tensor(x, device="cuda"), stream)
+    except ImportError:
+        raise TypeError("a __cuda_array_interface__ array is counted through CuPy or PyTorch; neither is installed") from None
+
+
+def resolve(x, stream=None):
+    """The Array of any supported input (no copy)."""
+    if isinstance(x, np.ndarray):
+        return _from_numpy(x)
+    module = type(x).__module__
+    if module.startswith("torch"):
+        return _from_torch(x, stream)
+    if module.startswith("cupy"):
+        return _from_cupy(x, stream)
+    if isinstance(x, Array):
+        return x
+    if hasattr(x, "__cuda_array_interface__"):
+        return _from_cuda_interface(x, stream)
+    if hasattr(x, "__dlpack__"):
+        device = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
+        if device in (1, 3):  # kDLCPU, kDLCUDAHost: host memory NumPy can wrap
+            return _from_numpy(np.from_dlpack(x))
+        for name, lib in (("torch", "torch"), ("cupy", "cupy")):
+            try:
+                mod = __import__(name)
+            except ImportError:
+                continue
+            return resolve(mod.from_dlpack(x), stream)
+        raise TypeError("a CUDA DLPack tensor is counted through PyTorch or CuPy; neither is installed")
+    try:
+        return _from_numpy(np.asarray(memoryview(x)))
+    except TypeError:
+        pass
+    return _from_numpy(np.asarray(x))
+
+
+class View:
+    """An interleaved view the engine counts: rows of `width` pixels of `channels` samples."""
+
+    __slots__ = ("pointer", "device", "type", "width", "height", "stride", "channels", "reversed")
+
+    def __init__(self, pointer, device, type, width, height, stride, channels, reversed=False):
+        self.pointer = pointer
+        self.device = device
+        self.type = type
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.channels = channels
+        self.reversed = reversed  # the channels lie in memory in reverse order
+
+    def count(self, binnings, strategy):
+        return _native.count(self.pointer, self.device, self.type, self.width, self.height, self.stride,
+                             self.channels, binnings, strategy, strategy == "cpu")
+
+    def count2d(self, pairs, strategy, standard="bt709", rgb=(0, 1, 2)):
+        return _native.count2d(self.pointer, self.device, self.type, self.width, self.height, self.stride,
+                               self.channels, pairs, standard, list(rgb), strategy, strategy == "cpu")
+
+
+def _aligned(pointer, stride, sample):
+    return pointer % sample == 0 and stride % sample == 0
+
+
+def flat_view(arr, type, channels=1):
+    """Every element of `arr`, in some order, as rows of pixels (one element each, of `channels`
+    samples of `type`); None when the layout is not rows of packed elements."""
+    item = arr.dtype.itemsize
+    pointer = arr.pointer
+    dims = []
+    for n, s in zip(arr.shape, arr.strides):
+        if n == 0:
+            return View(pointer, arr.device, type, 0, 0, 0, channels)
+        if n == 1:
+            continue
+        if s < 0:  # the order of the elements does not change their counts
+            pointer += (n - 1) * s
+            s = -s
+        if s == 0:
+            return None  # a broadcast: each view element counts, so it must be materialised
+        dims.append((n, s))
+    dims.sort(key=lambda d: d[1], reverse=True)
+    merged = []
+    for n, s in dims:
+        if merged and merged[-1][1] == n * s:
+            merged[-1] = (merged[-1][0] * n, s)
+        else:
+            merged.append((n, s))
+    sample = SAMPLE_BYTES[type]
+    if pointer % sample:
+        return None
+    if not merged:
+        return View(pointer, arr.device, type, 1, 1, 0, channels)
+    if len(merged) == 1:
+        n, s = merged[0]
+        if s == item:
+            return View(pointer, arr.device, type, n, 1, 0, channels)
+        if s > item and s % sample == 0:
+            return View(pointer, arr.device, type, 1, n, s, channels)  # one element per row
+        return None
+    if len(merged) == 2:
+        (rows, row_stride), (width, s) = merged
+        if s == item and row_stride >= width * item and row_stride % sample == 0:
+            return View(pointer, arr.device, type, width, rows, row_stride, channels)
+    return None
+
+
+def image_view(arr, type, keep_columns=False):
+    """An H x W or H x W x C array as an interleaved image view; None when its pixels are not
+    packed rows. Rows (and, unless keep_columns, columns) may run backwards; channels may too,
+    which the view records."""
+    if arr.ndim not in (2, 3):
+        raise ValueError(f"an image is an H x W or H x W x C array, not {arr.ndim}-D")
+    height, width = arr.shape[0], arr.shape[1]
+    channels = arr.shape[2] if arr.ndim == 3 else 1
+    if not 1 <= channels <= 4:
+        raise ValueError(f"an image has 1 to 4 channels, not {channels}")
+    item = arr.dtype.itemsize
+    rs, cs = arr.strides[0], arr.strides[1]
+    ks = arr.strides[2] if arr.ndim == 3 else item
+    pointer = arr.pointer
+    reversed_channels = False
+    if channels > 1 and ks == -item:
+        pointer += (channels - 1) * ks
+        reversed_channels = True
+    elif channels > 1 and ks != item:
+        return None
+    pixel = channels * item
+    if width > 1 and cs < 0 and not keep_columns:
+        pointer += (width - 1) * cs
+        cs = -cs
+    if width > 1 and cs != pixel:
+        return None
+    if height > 1 and rs < 0:
+        pointer += (height - 1) * rs
+        rs = -rs
+    if height <= 1:
+        rs = width * pixel
+    if rs < width * pixel or not _aligned(pointer, rs, SAMPLE_BYTES[type]):
+        return None
+    return View(pointer, arr.device, type, width, height, rs, channels, reversed_channels)

@@ -1,0 +1,686 @@
+"""The counting functions, with NumPy's and PyTorch's names and semantics.
+
+Everything here decides *what* to count (which view of the input, which binning) and turns the
+engine's exact counts into NumPy's shapes; the counting itself, the statistics and the scopes'
+integer luma/Cb/Cr are the engine's (histoscope._native, on this thread's engine).
+"""
+import builtins
+import math
+import operator
+
+import numpy as np
+
+from . import _native
+from ._arrays import ENGINE_TYPES, View, flat_view, image_view, resolve
+
+MAX_BINS = _native.MAX_BINS
+MAX_CELLS = _native.MAX_CELLS
+_NEGATIVE = "bincount counts non-negative integers: the array holds negative values"
+_TYPE_RANGE = {"u8": (0, 255), "u16": (0, 65535), "i32": (-2**31, 2**31 - 1), "u32": (0, 2**32 - 1)}
+# The CLI's range for integer images (io/Frame.cpp's nominal range), [lo, hi).
+_NOMINAL_RANGE = {"u8": (0.0, 256.0), "u16": (0.0, 65536.0), "i32": (-32768.0, 32768.0), "u32": (0.0, 65536.0)}
+
+
+def _flat(arr, type, channels=1):
+    """arr and its flat view; a C-contiguous copy first when its layout is not rows of elements."""
+    view = flat_view(arr, type, channels)
+    if view is None:
+        arr = arr.contiguous()
+        view = flat_view(arr, type, channels)
+    return arr, view
+
+
+def _image(arr, type, keep_columns=False):
+    view = image_view(arr, type, keep_columns)
+    if view is None:
+        arr = arr.contiguous()
+        view = image_view(arr, type, keep_columns)
+    return arr, view
+
+
+def _bins_argument(bins, allow_zero=False):
+    try:
+        n = operator.index(bins)
+    except TypeError:
+        raise TypeError("`bins` must be an integer: histoscope counts equal-width bins "
+                        "(numpy.histogram's edge arrays and estimator names are not taken)") from None
+    if n < (0 if allow_zero else 1):
+        raise ValueError("`bins` must be positive, when an integer")
+    if n > MAX_BINS:
+        raise ValueError(f"`bins` is at most {MAX_BINS} (2**24), not {n}")
+    return n
+
+
+def _image_input(arr):
+    """The input in a sample type the engine reads per channel (a converted copy otherwise)."""
+    dtype = arr.dtype
+    if dtype in ENGINE_TYPES:
+        return arr, ENGINE_TYPES[dtype]
+    if dtype.kind == "b":
+        return arr.astype(np.uint8), "u8"
+    if dtype.kind == "f":
+        return arr.astype(np.float32), "f32"
+    if dtype.kind in "iu":
+        if arr.size == 0:
+            return arr.astype(np.int32), "i32"
+        lo, hi = arr.extremes()
+        if -2**31 <= lo and hi < 2**31:
+            return arr.astype(np.int32), "i32"
+        if lo >= 0 and hi < 2**32:
+            return arr.astype(np.uint32), "u32"
+        raise ValueError(f"the engine counts integers of up to 32 bits; this {dtype} array holds values from {lo} to {hi}")
+    raise TypeError(f"arrays of {dtype} are not counted (integers, bool, float16, float32 or float64)")
+
+
+# ---- bincount ---------------------------------------------------------------------------------
+
+def bincount(x, minlength=0, *, strategy="auto", stream=None):
+    """Counts of each non-negative integer value, as ``numpy.bincount`` / ``torch.bincount``.
+
+    ``x`` is a 1-D array of non-negative integers of any width (bool, int8 to int64, uint8 to
+    uint64; 64-bit values up to 2**32 - 1): a NumPy array, anything with the buffer protocol or
+    ``__dlpack__``, or a PyTorch or CuPy tensor on the CPU or a CUDA device. Returns
+    ``max(x.max() + 1, minlength)`` int64 counts: a tensor on the input's device for torch and
+    CuPy input, a NumPy array otherwise. Negative values raise ValueError, as NumPy's do.
+
+    Device input is counted on its device, after the caller's current CUDA stream (or
+    ``stream``: a torch or CuPy stream, or a cudaStream_t as an int) has written it; the result
+    is made in that stream. Passing ``minlength`` >= the largest value + 1 counts in one pass;
+    otherwise values beyond ``max(minlength, 256)`` take a second pass with the exact bins.
+
+    ``strategy`` is an engine strategy (``histoscope.strategies()``), ``"auto"`` by default.
+    """
+    arr = resolve(x, stream)
+    if arr.ndim != 1:
+        raise ValueError(f"bincount takes a 1-D array, not {arr.ndim}-D")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("minlength must not be negative")
+    dtype = arr.dtype
+    if dtype.kind not in "biu":
+        raise TypeError(f"bincount counts integers, not {dtype}")
+    arr.synchronize()
+    if arr.size == 0:
+        return arr.output(np.zeros(minlength, np.int64))
+    item = dtype.itemsize
+    if item <= 2:
+        # Every value of the type in one identity pass; a signed type's negatives are the top half.
+        type, values = ("u8", 256) if item == 1 else ("u16", 65536)
+        arr, view = _flat(arr, type)
+        table = view.count([(True, values, 0.0, float(values), True)], strategy).channels[0].counts
+        if dtype.kind == "i" and table[values // 2:].any():
+            raise ValueError(_NEGATIVE)
+        top = int(np.flatnonzero(table)[-1])
+        out = np.zeros(max(top + 1, minlength), np.int64)
+        out[:top + 1] = table[:top + 1]
+        return arr.output(out)
+    if item == 4:
+        type, channels = ("i32" if dtype.kind == "i" else "u32"), 1
+    elif item == 8:
+        # 64-bit keys as two 32-bit channels (little-endian: low word first); the high words are
+        # counted in one bin, so a value outside [0, 2**32) is seen in the same pass.
+        type, channels = "u32", 2
+    else:
+        raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
+    arr, view = _flat(arr, type, channels)
+    guess = min(max(minlength, 256), MAX_BINS)
+    high = [(True, 1, 0.0, 1.0, True)] if channels == 2 else []
+    counted = view.count([(True, guess, 0.0, float(guess), True)] + high, strategy)
+    ch = counted.channels[0]
+    if channels == 2 and counted.channels[1].above:
+        if dtype.kind == "i" and counted.channels[1].max_value >= 2**31:
+            raise ValueError(_NEGATIVE)
+        raise ValueError("bincount counts values up to 2**32 - 1: this array holds larger ones")
+    if ch.below:
+        raise ValueError(_NEGATIVE)
+    top = int(ch.max_value)
+    out = np.zeros(max(top + 1, minlength), np.int64)
+    if not ch.above:
+        n = min(guess, out.size)
+        out[:n] = ch.counts[:n]
+        return arr.output(out)
+    rest = [None] if channels == 2 else []
+    for lo in range(0, top + 1, MAX_BINS):
+        bins = min(MAX_BINS, top + 1 - lo)
+        out[lo:lo + bins] = view.count([(True, bins, float(lo), float(lo + bins), True)] + rest, strategy).channels[0].counts
+    return arr.output(out)
+
+
+# ---- histogram --------------------------------------------------------------------------------
+
+class Histogram(tuple):
+    """``(counts, edges)`` as numpy.histogram returns them, and what the bins do not hold:
+    ``below`` (samples under the range), ``above`` (over it) and ``nan``, each an exact count;
+    ``outside`` is their sum. ``strategy`` is the engine strategy that counted."""
+
+    def __new__(cls, counts, edges, below, above, nan, strategy):
+        self = super().__new__(cls, (counts, edges))
+        self.below, self.above, self.nan, self.strategy = int(below), int(above), int(nan), strategy
+        return self
+
+    @property
+    def counts(self):
+        return self[0]
+
+    @property
+    def edges(self):
+        return self[1]
+
+    @property
+    def outside(self):
+        return self.below + self.above + self.nan
+
+    def __repr__(self):
+        return (f"Histogram(counts={self[0]!r}, edges={self[1]!r}, below={self.below}, above={self.above}, "
+                f"nan={self.nan})")
+
+
+def _integer_bounds(edges):
+    """Integer v lies in bin i iff b[i] <= v < b[i + 1] (NumPy's rule, its last bin closed)."""
+    edges = np.asarray(edges, dtype=np.float64)
+    b = np.empty(edges.size, dtype=np.int64)
+    b[:-1] = np.ceil(edges[:-1])
+    b[-1] = math.floor(edges[-1]) + 1
+    return np.maximum.accumulate(b)
+
+
+class _Prefix:
+    """C(b) = the number of samples below the integer b, from the engine's exact counts over
+    [L, end) in bins of k integers (k = 1: one bin per value), refining a bin a bound cuts."""
+
+    def __init__(self, view, strategy, type, lo, end, extra, cuts):
+        t_lo, t_hi = _TYPE_RANGE[type]
+        # Values outside the type cannot occur: the counted range stays within it (and the
+        # engine's +-2^34).
+        self.L = max(lo, t_lo)
+        self.end = max(min(end, t_hi + 1), self.L)
+        self.view, self.strategy, self.extra = view, strategy, extra
+        width = self.end - self.L
+        if width == 0:
+            ch = view.count([(True, 1, float(self.L), float(self.L + 1), True)] + extra, strategy).channels[0]
+            self.below, self.k, self.cs = ch.below, 1, np.zeros(1, np.int64)
+            return
+        # Bins of k integers: every bin a bound cuts costs a pass of k bins, so for a span of
+        # more than 2^24 values about sqrt(span * bounds) fine bins keep the bins counted in all
+        # passes few (one pass of one bin per value when the span allows).
+        self.k = -(-width // MAX_BINS)
+        if self.k > 1:
+            fine = int(min(MAX_BINS, max(1, math.isqrt(width * max(1, cuts)))))
+            self.k = -(-width // fine)
+        fine = -(-width // self.k)
+        ch = view.count([(True, fine, float(self.L), float(self.L + fine * self.k), self.k == 1)] + extra,
+                        strategy).channels[0]
+        self.below = ch.below
+        self.cs = np.concatenate(([0], np.cumsum(ch.counts, dtype=np.int64)))
+        self.refined = {}
+
+    def __call__(self, bounds):
+        b = np.clip(bounds, self.L, self.end) - self.L
+        j, r = np.divmod(b, self.k)
+        out = self.below + self.cs[j]
+        for jj in np.unique(j[r > 0]):
+            lo = self.L + int(jj) * self.k
+            counts = self.view.count([(True, self.k, float(lo), float(lo + self.k), True)] + self.extra,
+                                     self.strategy).channels[0].counts
+            part = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+            sel = (j == jj) & (r > 0)
+            out[sel] += part[r[sel]]
+        return out
+
+
+def histogram(a, bins=10, range=None, *, strategy="auto", strict=False, stream=None):
+    """``(counts, edges)`` of ``a`` over ``bins`` equal bins, as ``numpy.histogram``.
+
+    ``a`` is any array (flattened), of integers, bool or floats, on the host or a CUDA device.
+    ``range`` is ``(lo, hi)``; by default the data's min and max, as NumPy's. The last bin is
+    closed, as NumPy's. Integer data gives exactly NumPy's counts. Float data follows the
+    engine's float rule (docs/SCHEMA.md, "Python"): float16/float32 samples are binned in
+    float32 arithmetic and float64 samples are rounded to float32 first, so a sample within a
+    float32 rounding of an inner edge may land in the neighbouring bin.
+
+    Nothing is dropped silently: the result carries ``below``, ``above`` and ``nan`` (exact
+    counts of the samples outside the bins); ``strict=True`` raises ValueError when any exist.
+    For torch and CuPy input ``counts`` and ``edges`` are tensors on the input's device.
+    """
+    arr = resolve(a, stream)
+    nbins = _bins_argument(bins)
+    dtype = arr.dtype
+    if dtype.kind == "b":
+        dtype = np.dtype(np.uint8)  # as numpy.histogram converts bool
+    elif dtype.kind not in "iuf":
+        raise TypeError(f"histogram counts integers, bool and floats, not {dtype}")
+    arr.synchronize()
+    if dtype.kind == "f":
+        counts, edges, below, above, nan, ran = _float_histogram(arr, dtype, nbins, range, strategy)
+    else:
+        counts, edges, below, above, nan, ran = _integer_histogram(arr, dtype, nbins, range, strategy)
+    if strict and below + above + nan:
+        raise ValueError(f"{below} samples fell below the range, {above} above it and {nan} were NaN "
+                         "(histogram(strict=True))")
+    return Histogram(arr.output(counts), arr.output(edges), below, above, nan, ran)
+
+
+def _edges(dtype, nbins, first, last):
+    """NumPy's own edges for this dtype and range (numpy.histogram_bin_edges, same checks)."""
+    return np.histogram_bin_edges(np.empty(0, dtype=dtype), nbins, (first, last))
+
+
+def _float_histogram(arr, dtype, nbins, range, strategy):
+    if range is None and arr.size and arr.dtype not in ENGINE_TYPES:
+        # NumPy's edges come from the data's own extremes, before they are rounded to float32.
+        first, last = arr.extremes()
+        if not (math.isfinite(first) and math.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+        range = (dtype.type(first), dtype.type(last))
+    if arr.dtype not in ENGINE_TYPES:
+        arr = arr.astype(np.float32)  # the engine counts f16 and f32 samples
+    arr, view = _flat(arr, ENGINE_TYPES[arr.dtype])
+    if range is None:
+        if arr.size == 0:
+            first, last = 0, 1
+        else:
+            ch = view.count([(True, 1, 0.0, 1.0, False)], strategy).channels[0]
+            if ch.nan:
+                raise ValueError("autodetected range of [nan, nan] is not finite")
+            first, last = dtype.type(ch.min_value), dtype.type(ch.max_value)
+            if not (math.isfinite(first) and math.isfinite(last)):
+                raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+        range = (first, last)
+    edges = _edges(dtype, nbins, *range)
+    lo, top = float(edges[0]), float(edges[-1])
+    # The last bin is closed: the engine's half-open range ends just above float32(top).
+    hi = float(np.nextafter(np.float32(top), np.float32(np.inf)))
+    if not math.isfinite(hi):
+        hi = top
+    counted = view.count([(True, nbins, lo, hi, False)], strategy)
+    ch = counted.channels[0]
+    return np.array(ch.counts, dtype=np.int64), edges, ch.below, ch.above, ch.nan, counted.strategy
+
+
+def _integer_histogram(arr, dtype, nbins, range, strategy):
+    item = dtype.itemsize
+    if item <= 2:
+        # One identity pass over every value of the type, then NumPy's bins over that table.
+        type, values = ("u8", 256) if item == 1 else ("u16", 65536)
+        arr, view = _flat(arr, type)
+        counted = view.count([(True, values, 0.0, float(values), True)], strategy)
+        table = np.array(counted.channels[0].counts, dtype=np.int64)
+        base = 0
+        if dtype.kind == "i":
+            table = np.concatenate((table[values // 2:], table[:values // 2]))
+            base = -(values // 2)
+        if range is None:
+            nz = np.flatnonzero(table)
+            range = (0, 1) if nz.size == 0 else (dtype.type(base + nz[0]), dtype.type(base + nz[-1]))
+        edges = _edges(dtype, nbins, *range)
+        bounds = _integer_bounds(edges)
+        cs = np.concatenate(([0], np.cumsum(table)))
+        below_of = cs[np.clip(bounds - base, 0, table.size)]
+        total = int(cs[-1])
+        return (np.diff(below_of), edges, int(below_of[0]), total - int(below_of[-1]), 0, counted.strategy)
+    extra = []
+    if item == 4:
+        type = "i32" if dtype.kind == "i" else "u32"
+        arr, view = _flat(arr, type)
+    elif item == 8:
+        type = "u32"
+        arr, view = _flat(arr, type, 2)
+        extra = [None]
+    else:
+        raise TypeError(f"histogram counts integers of up to 64 bits, not {dtype}")
+    ran = None
+    if range is None or extra:
+        probe = [(True, 1, 0.0, 1.0, True)]
+        counted = view.count(probe + ([(True, 1, 0.0, 1.0, True)] if extra else []), strategy)
+        ran = counted.strategy
+        if extra and counted.channels[1].above:
+            # Not all in [0, 2**32): the library converts to a 32-bit type when the values fit.
+            arr, type = _image_input(arr)
+            arr, view = _flat(arr, type)
+            extra = []
+            counted = view.count(probe, strategy)
+        ch = counted.channels[0]
+        if range is None:
+            range = (0, 1) if not ch.has_values else (dtype.type(int(ch.min_value)), dtype.type(int(ch.max_value)))
+    edges = _edges(dtype, nbins, *range)
+    bounds = _integer_bounds(edges)
+    prefix = _Prefix(view, strategy, type, int(bounds[0]), int(bounds[-1]), extra, nbins)
+    below_of = prefix(bounds)
+    total = arr.size
+    return np.diff(below_of), edges, int(below_of[0]), total - int(below_of[-1]), 0, ran or strategy
+
+
+# ---- image_histogram --------------------------------------------------------------------------
+
+class ChannelResult:
+    """One channel of an image histogram: its exact counts, what fell outside, the data's
+    extremes and the statistics of docs/SCHEMA.md (the engine's, keyed as a record's)."""
+
+    __slots__ = ("channel", "counts", "below", "above", "nan", "min", "max", "statistics")
+
+    def __init__(self, channel, native, type, bit_depth):
+        self.channel = channel
+        self.counts = np.array(native.counts, dtype=np.int64)
+        self.below, self.above, self.nan = native.below, native.above, native.nan
+        self.min = native.min_value if native.has_values else None
+        self.max = native.max_value if native.has_values else None
+        self.statistics = native.statistics(type, bit_depth)
+
+    def __repr__(self):
+        s = self.statistics
+        return f"ChannelResult(channel={self.channel}, count={s['count']}, mean={s['mean']:.6g}, median={s['median']:.6g})"
+
+
+class ImageHistogram:
+    """Per-channel histograms of an image, in the array's channel order.
+
+    ``counts`` is (channels, bins) int64; ``edges`` the bins+1 edges; ``channels`` the
+    ChannelResult of each counted channel; ``lo``, ``hi``, ``bins`` and ``binning``
+    (``"identity"``: one bin per integer value, every statistic exact; ``"uniform"``) as a
+    record has them; ``type`` the counted sample type; ``strategy`` and ``timings`` the engine's.
+    """
+
+    def __init__(self, channels, lo, hi, bins, identity, type, counted):
+        self.channels = channels
+        self.lo, self.hi, self.bins = lo, hi, bins
+        self.binning = "identity" if identity else "uniform"
+        self.type = type
+        self.strategy = counted.strategy
+        self.reason = counted.reason
+        self.timings = counted.timings
+        self.counts = np.stack([c.counts for c in channels]) if channels else np.zeros((0, bins), np.int64)
+        self.edges = np.linspace(lo, hi, bins + 1)
+
+    def __repr__(self):
+        return (f"ImageHistogram(channels={[c.channel for c in self.channels]}, bins={self.bins}, "
+                f"range=[{self.lo}, {self.hi}), binning={self.binning!r}, type={self.type!r})")
+
+
+def _channel_list(channels, count):
+    if channels is None:
+        return list(builtins.range(count))
+    if isinstance(channels, int):
+        channels = [channels]
+    chosen = []
+    for c in channels:
+        c = operator.index(c)
+        if not 0 <= c < count:
+            raise ValueError(f"channel {c} is outside the image's {count} channel(s)")
+        if c in chosen:
+            raise ValueError(f"channel {c} is listed twice")
+        chosen.append(c)
+    if not chosen:
+        raise ValueError("no channel to count")
+    return sorted(chosen)
+
+
+def _next_float_up(x):
+    return float(np.nextafter(np.float32(x), np.float32(np.inf)))
+
+
+def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None, strategy="auto", stream=None):
+    """Per-channel histograms and statistics of an H x W or H x W x C image (C = 1 to 4).
+
+    Counted as ``histoscope-cli histogram`` counts a file: ``range`` is ``(lo, hi)``, half-open;
+    by default the type's range (uint8 [0, 256), uint16 [0, 65536), int32 [-32768, 32768),
+    uint32 [0, 65536); floats [0, 1), widened to hold every finite sample). ``bins`` = 0 counts
+    one bin per integer value. ``channels`` lists the channels to count (array indices; all by
+    default). ``bit_depth`` (10, 12, 14...) sets the clipping points of integer data held in a
+    wider type. Samples outside the range and NaN are counted per channel (``below``,
+    ``above``, ``nan``). The statistics are the engine's (docs/SCHEMA.md "Statistics"): the
+    same numbers the CLI writes. int8/int16/int64 images are counted as int32, float64 ones as
+    float32 (a converted copy).
+    """
+    arr = resolve(img, stream)
+    if arr.ndim not in (2, 3):
+        raise ValueError(f"an image is an H x W or H x W x C array, not {arr.ndim}-D")
+    count = arr.shape[2] if arr.ndim == 3 else 1
+    if not 1 <= count <= 4:
+        raise ValueError(f"an image has 1 to 4 channels, not {count}")
+    chosen = _channel_list(channels, count)
+    nbins = _bins_argument(bins, allow_zero=True)
+    arr.synchronize()
+    arr, type = _image_input(arr)
+    arr, view = _image(arr, type)
+    integer = type not in ("f16", "f32")
+    memory = [(count - 1 - c) if view.reversed else c for c in chosen]
+    if range is None:
+        if integer:
+            lo, hi = _NOMINAL_RANGE[type]
+        else:
+            probe = [(True, 1, 0.0, 1.0, False) if c in memory else None for c in builtins.range(count)]
+            found = [ch for ch in view.count(probe, strategy).channels if ch.has_values]
+            extremes = None
+            if found:
+                extremes = (min(ch.min_value for ch in found), max(ch.max_value for ch in found))
+                if not (math.isfinite(extremes[0]) and math.isfinite(extremes[1])):
+                    extremes = arr.finite_extremes()
+            if extremes is None or (extremes[0] >= 0 and extremes[1] < 1):
+                lo, hi = 0.0, 1.0
+            else:
+                lo, hi = min(0.0, extremes[0]), (_next_float_up(extremes[1]) if extremes[1] >= 1 else 1.0)
+    else:
+        lo, hi = (float(v) for v in range)
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+            raise ValueError(f"range [{lo}, {hi}) is empty or not finite")
+        if integer and not math.ceil(lo) < math.ceil(hi):
+            raise ValueError(f"range [{lo}, {hi}) holds no integer")
+    if nbins == 0:
+        if not integer:
+            raise ValueError("bins=0 (one bin per value) needs integer data")
+        values = math.ceil(hi) - math.ceil(lo)
+        if values > MAX_BINS:
+            raise ValueError(f"one bin per value over [{lo}, {hi}) would need {values} bins, more than {MAX_BINS}")
+        nbins, identity = values, True
+    else:
+        identity = integer and math.ceil(hi) - math.ceil(lo) == nbins
+    binnings = [(True, nbins, lo, hi, identity) if c in memory else None for c in builtins.range(count)]
+    counted = view.count(binnings, strategy)
+    results = []
+    for ch in counted.channels:
+        index = (count - 1 - ch.channel) if view.reversed else ch.channel
+        results.append(ChannelResult(index, ch, type, bit_depth))
+    results.sort(key=lambda r: r.channel)
+    b = counted.channels[0].binning
+    upper = b[2] + b[1] if b[4] else b[3]
+    return ImageHistogram(results, b[2], upper, nbins, identity, type, counted)
+
+
+# ---- 2-D: histogram2d and the scopes ----------------------------------------------------------
+
+class Histogram2D:
+    """One exact 2-D histogram: ``counts`` (x bins, y bins) of the pixels inside both ranges,
+    ``slots`` the engine's full grid with each axis' below/above/NaN margins (docs/SCOPES.md),
+    ``x_edges``/``y_edges``, the axes' quantities, ``outside_x``/``outside_y`` (below, above,
+    nan) and the strategy that counted."""
+
+    def __init__(self, grid, counted, channel=None):
+        self.slots = np.array(grid.slots, dtype=np.int64)
+        self.x_quantity, self.x_channel, xb, xlo, xhi, xid = grid.x
+        self.y_quantity, self.y_channel, yb, ylo, yhi, yid = grid.y
+        self.counts = self.slots[:xb, :yb]
+        self.x_edges = np.linspace(xlo, xlo + xb if xid else xhi, xb + 1)
+        self.y_edges = np.linspace(ylo, ylo + yb if yid else yhi, yb + 1)
+        self.outside_x = tuple(int(v) for v in self.slots[xb:].sum(axis=1))
+        self.outside_y = tuple(int(v) for v in self.slots[:, yb:].sum(axis=0))
+        self.channel = channel
+        self.strategy = counted.strategy
+        self.timings = counted.timings
+
+    def __repr__(self):
+        return (f"Histogram2D({self.x_quantity} x {self.y_quantity}, bins {self.counts.shape}, "
+                f"in range {int(self.counts.sum())}, strategy {self.strategy!r})")
+
+
+def _scope(img, kind, parade, standard, rgb, bins, strategy, stream):
+    arr = resolve(img, stream)
+    if arr.ndim not in (2, 3):
+        raise ValueError(f"an image is an H x W or H x W x C array, not {arr.ndim}-D")
+    count = arr.shape[2] if arr.ndim == 3 else 1
+    arr.synchronize()
+    arr, type = _image_input(arr)
+    arr, view = _image(arr, type, keep_columns=True)
+
+    def mem(c):
+        c = operator.index(c)
+        if not 0 <= c < count:
+            raise ValueError(f"channel {c} is outside the image's {count} channel(s)")
+        return (count - 1 - c) if view.reversed else c
+
+    parade_mem = [mem(c) for c in parade] if parade is not None else []
+    rgb_mem = [mem(c) for c in rgb] if count >= 3 else [0, 1, 2]
+    pairs = _native.scope_pairs(kind, type, view.width, view.channels, parade_mem, standard, rgb_mem, operator.index(bins))
+    counted = view.count2d(pairs, strategy, standard, rgb_mem)
+    grids = counted.histograms
+    if kind == "parade":
+        return [Histogram2D(g, counted, channel=c) for g, c in zip(grids, parade)]
+    return Histogram2D(grids[0], counted)
+
+
+def parade(img, channels=None, *, column_bins=0, strategy="auto", stream=None):
+    """RGB parade: one (column, value) histogram per channel of an image (all by default), as
+    the engine's scopes count them (docs/SCOPES.md). ``column_bins`` = 0: one bin per column."""
+    arr = resolve(img, stream)
+    count = arr.shape[2] if arr.ndim == 3 else 1
+    return _scope(arr, "parade", _channel_list(channels, count), "bt709", (0, 1, 2), column_bins, strategy, stream)
+
+
+def waveform(img, *, standard="bt709", rgb=(0, 1, 2), column_bins=0, strategy="auto", stream=None):
+    """Luma waveform: the (column, Y') histogram of an RGB(A) image, Y' by the standard's
+    exact integer formula (``"bt709"`` or ``"bt601"``; docs/SCOPES.md). ``rgb``: the array
+    channels holding R, G and B."""
+    return _scope(img, "waveform", None, standard, rgb, column_bins, strategy, stream)
+
+
+def vectorscope(img, *, standard="bt709", rgb=(0, 1, 2), bins=0, strategy="auto", stream=None):
+    """Vectorscope: the (Cb, Cr) histogram of an RGB(A) image, exact integer chroma codes of
+    the standard (docs/SCOPES.md); ``bins`` per axis (0: 256)."""
+    return _scope(img, "vectorscope", None, standard, rgb, bins, strategy, stream)
+
+
+def _pair_view(ax, ay):
+    """x and y as channels of one interleaved view: in place when they are columns of one
+    array (x = a[:, i], y = a[:, j]), else an (N, 2) copy."""
+    item = ax.dtype.itemsize
+    if (ax.dtype == ay.dtype and ax.dtype in ENGINE_TYPES and ax.device == ay.device and ax.strides == ay.strides
+            and ax.size > 1):
+        step = ax.strides[0]
+        delta = ay.pointer - ax.pointer
+        base = min(ax.pointer, ay.pointer)
+        channels = abs(delta) // item + 1 if delta % item == 0 else 0
+        if delta and 2 <= channels <= 4 and step > 0 and step >= channels * item:
+            type = ENGINE_TYPES[ax.dtype]
+            if base % item == 0 and step % item == 0:
+                cx, cy = (0, channels - 1) if delta > 0 else (channels - 1, 0)
+                if step == channels * item:
+                    return ax, View(base, ax.device, type, ax.size, 1, 0, channels), cx, cy
+                return ax, View(base, ax.device, type, 1, ax.size, step, channels), cx, cy
+    both, type = _image_input(ax.stack(ay))
+    return both, View(both.pointer, both.device, type, both.shape[0], 1, 0, 2), 0, 1
+
+
+def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
+    """``(counts, x_edges, y_edges)`` of the pairs (x[i], y[i]), as ``numpy.histogram2d``.
+
+    ``bins`` is an int or (x bins, y bins); ``range`` is ``((xlo, xhi), (ylo, yhi))``, by default
+    each axis' min and max. Each axis' last bin is closed, as NumPy's. Integer data gives NumPy's
+    counts exactly while (x values) x (y values) of the range fit in 2**24 cells; beyond, and
+    for floats, the engine's binning rule applies (docs/SCHEMA.md, "Python"). The result
+    carries ``outside``: the pairs in no bin (either value outside its range, or NaN).
+    """
+    ax, ay = resolve(x, stream), resolve(y, stream)
+    if ax.ndim != 1 or ay.ndim != 1 or ax.size != ay.size:
+        raise ValueError("x and y must be 1-D arrays of one length")
+    if isinstance(bins, (tuple, list)):
+        bx, by = (_bins_argument(b) for b in bins)
+    else:
+        bx = by = _bins_argument(bins)
+    ranges = list(range) if range is not None else [None, None]
+    for a in (ax, ay):
+        if a.dtype.kind not in "biuf":
+            raise TypeError(f"histogram2d counts integers, bool and floats, not {a.dtype}")
+    ax.synchronize()
+    keep, view, cx, cy = _pair_view(ax, ay)
+    integer = view.type not in ("f16", "f32")
+    n = ax.size
+    if any(r is None for r in ranges):
+        probe = [None] * view.channels
+        probe[cx] = probe[cy] = (True, 1, 0.0, 1.0, integer)
+        chans = {ch.channel: ch for ch in view.count(probe, strategy).channels}
+        for axis, c in enumerate((cx, cy)):
+            if ranges[axis] is None:
+                ch = chans[c]
+                if n == 0:
+                    ranges[axis] = (0.0, 1.0)
+                    continue
+                if ch.nan or not (math.isfinite(ch.min_value) and math.isfinite(ch.max_value)):
+                    raise ValueError(f"autodetected range of [{ch.min_value}, {ch.max_value}] is not finite")
+                lo, hi = ch.min_value, ch.max_value
+                ranges[axis] = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
+    edges = []
+    for (lo, hi), nb in zip(ranges, (bx, by)):
+        lo, hi = float(lo), float(hi)
+        if lo > hi:
+            raise ValueError("max must be larger than min in range parameter.")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges.append(np.linspace(lo, hi, nb + 1))
+    if integer:
+        bounds = [_integer_bounds(e) for e in edges]
+        t_lo, t_hi = _TYPE_RANGE[view.type]
+        spans = [(max(int(b[0]), t_lo), max(min(int(b[-1]), t_hi + 1), max(int(b[0]), t_lo))) for b in bounds]
+        widths = [max(1, e - s) for s, e in spans]
+        if widths[0] * widths[1] <= MAX_CELLS:
+            pairs = [(("channel", cx, widths[0], float(spans[0][0]), float(spans[0][0] + widths[0]), True),
+                      ("channel", cy, widths[1], float(spans[1][0]), float(spans[1][0] + widths[1]), True))]
+            counted = view.count2d(pairs, strategy)
+            grid = np.array(counted.histograms[0].slots, dtype=np.int64)[:widths[0], :widths[1]]
+            if spans[0][1] == spans[0][0]:
+                grid[:] = 0  # no integer inside the x range
+            if spans[1][1] == spans[1][0]:
+                grid[:] = 0
+            S = np.zeros((widths[0] + 1, widths[1] + 1), np.int64)
+            S[1:, 1:] = grid.cumsum(0).cumsum(1)
+            ix = np.clip(bounds[0] - spans[0][0], 0, widths[0])
+            iy = np.clip(bounds[1] - spans[1][0], 0, widths[1])
+            counts = S[np.ix_(ix[1:], iy[1:])] - S[np.ix_(ix[:-1], iy[1:])] - S[np.ix_(ix[1:], iy[:-1])] \
+                + S[np.ix_(ix[:-1], iy[:-1])]
+            return _Histogram2DResult(ax.output(counts), ax.output(edges[0]), ax.output(edges[1]),
+                                      n - int(counts.sum()), counted.strategy)
+        axes = [("channel", c, nb, float(b[0]), float(b[-1]), False) for c, nb, b in zip((cx, cy), (bx, by), bounds)]
+    else:
+        axes = []
+        for c, nb, e in zip((cx, cy), (bx, by), edges):
+            hi = _next_float_up(e[-1])
+            axes.append(("channel", c, nb, float(e[0]), hi if math.isfinite(hi) else float(e[-1]), False))
+    counted = view.count2d([tuple(axes)], strategy)
+    g = counted.histograms[0]
+    counts = np.array(g.slots, dtype=np.int64)[:bx, :by]
+    return _Histogram2DResult(ax.output(counts), ax.output(edges[0]), ax.output(edges[1]), n - int(counts.sum()),
+                              counted.strategy)
+
+
+class _Histogram2DResult(tuple):
+    """``(counts, x_edges, y_edges)`` as numpy.histogram2d returns them; ``outside`` counts
+    the pairs in no bin."""
+
+    def __new__(cls, counts, xedges, yedges, outside, strategy):
+        self = super().__new__(cls, (counts, xedges, yedges))
+        self.outside, self.strategy = int(outside), strategy
+        return self
+
+
+# ---- what runs where --------------------------------------------------------------------------
+
+def strategies():
+    """The engine's strategies: ``[{"name", "gpu", "available"}]``, ``auto`` first. A GPU
+    strategy is available when this process sees a CUDA device."""
+    gpu = _native.cuda_device_count() > 0 and _native.built_with_cuda()
+    return [{"name": name, "gpu": is_gpu, "available": gpu or not is_gpu} for name, is_gpu in _native.strategies()]
+
+
+def device(index=0):
+    """Where counting runs: ``{"backend": "cuda" | "cpu", "notice", "built_with_cuda",
+    "cuda_devices"}``, and for a GPU its ``name``, ``compute_capability``,
+    ``multiprocessors``, ``memory_bytes`` and ``l2_bytes``."""
+    return _native.engine_info(index)

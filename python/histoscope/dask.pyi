@@ -1,0 +1,19 @@
+# Type stubs of histoscope.dask.
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+SCHEMA: str
+
+class DaskHistogram(Tuple[Any, Any]):
+    outside: Any  # dask.delayed.Delayed of {"below", "above", "nan"}
+
+def bincount(darr: Any, minlength: int = 0, *, split_every: int = 8, strategy: str = "auto") -> Any: ...
+def histogram(darr: Any, bins: int, range: Tuple[float, float], *, split_every: int = 8,
+              strategy: str = "auto") -> DaskHistogram: ...
+def image_histograms(paths: Union[str, Sequence[str]], *, shards: Optional[int] = None, bins: Optional[int] = None,
+                     range: Optional[Tuple[float, float]] = None, channels: Optional[Union[str, Sequence[str]]] = None,
+                     strategy: Optional[str] = None, cpu: bool = False, jobs: Optional[int] = None,
+                     per_frame: bool = False, recursive: bool = False, strict: bool = False,
+                     extra_args: Sequence[str] = ()) -> Any: ...
+def cli_path() -> str: ...
+def summary(records: Iterable[Dict[str, Any]]) -> Dict[str, Any]: ...
+def write_jsonl(records: Iterable[Dict[str, Any]], path: str) -> Dict[str, Any]: ...

@@ -1,0 +1,367 @@
+// histoscope._native: the engine's public API for Python, at the level of views and binnings.
+// The NumPy- and PyTorch-shaped functions (bincount, histogram, ...) are in histoscope/*.py on top
+// of this; here are only what needs C++: counting a view with the GIL released, on this thread's
+// engine, the statistics of docs/SCHEMA.md (hs::computeStatistics, the one definition), the scope
+// requests of Histogram2D.h.
+#include "Engines.h"
+
+#include "histoscope/Histogram2D.h"
+#include "histoscope/HistogramEngine.h"
+#include "histoscope/HistogramStatistics.h"
+#include "histoscope/HistogramTypes.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace hs::python {
+
+namespace {
+
+// (active, bins, lo, hi, identity): how Python passes a ChannelBinning.
+using BinningTuple = std::tuple<bool, std::uint32_t, double, double, bool>;
+// (quantity, channel, bins, lo, hi, identity): one axis of a 2-D histogram.
+using AxisTuple = std::tuple<std::string, int, std::uint32_t, double, double, bool>;
+
+SampleType sampleTypeOf(const std::string& name)
+{
+    const auto type = sampleTypeFromName(name);
+    if (!type)
+        throw py::value_error("unknown sample type '" + name + "'");
+    return *type;
+}
+
+Strategy strategyOf(const std::string& name)
+{
+    const auto strategy = strategyFromName(name);
+    if (!strategy) {
+        std::string names;
+        for (Strategy s : allStrategies())
+            names += (names.empty() ? "" : ", ") + std::string(strategyName(s));
+        throw py::value_error("unknown strategy '" + name + "' (one of: " + names + ")");
+    }
+    return *strategy;
+}
+
+ImageView viewOf(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width, std::int64_t height,
+                 std::size_t strideBytes, int channels)
+{
+    ImageView view;
+    view.data = reinterpret_cast<const void*>(pointer);
+    view.space = device >= 0 ? MemorySpace::Device : MemorySpace::Host;
+    view.type = sampleTypeOf(type);
+    view.width = width;
+    view.height = height;
+    view.strideBytes = strideBytes;
+    view.channels = channels;
+    return view;
+}
+
+ChannelBinning binningOf(const BinningTuple& t)
+{
+    ChannelBinning b;
+    std::tie(b.active, b.bins, b.lo, b.hi, b.identity) = t;
+    return b;
+}
+
+BinningTuple tupleOf(const ChannelBinning& b) { return {b.active, b.bins, b.lo, b.hi, b.identity}; }
+
+// The engine that counts a view of `device` memory (-1: host memory, counted where the default
+// engine counts, on the GPU when there is one, or on the CPU only with cpuOnly).
+int engineKey(int device, bool cpuOnly) { return device >= 0 ? device : (cpuOnly ? kCpuOnly : 0); }
+
+py::dict timingsOf(const PhaseTimings& t)
+{
+    py::dict d;
+    d["upload_ms"] = t.uploadMs;
+    d["clear_ms"] = t.clearMs;
+    d["tally_ms"] = t.tallyMs;
+    d["merge_ms"] = t.mergeMs;
+    d["download_ms"] = t.downloadMs;
+    return d;
+}
+
+py::object optionalValue(const std::optional<double>& v) { return v ? py::object(py::float_(*v)) : py::object(py::none()); }
+
+// The statistics object of a record (docs/SCHEMA.md, "Statistics"), key for key.
+py::dict statisticsOf(const ChannelHistogram& h, const std::optional<std::string>& type, std::optional<int> bitDepth)
+{
+    StatisticsContext context;
+    if (type)
+        context.type = sampleTypeOf(*type);
+    context.bitDepth = bitDepth;
+    const ChannelStatistics s = computeStatistics(h, context);
+    py::dict d;
+    d["count"] = s.count;
+    d["exact"] = s.exact;
+    d["min"] = optionalValue(s.min);
+    d["max"] = optionalValue(s.max);
+    d["mean"] = s.mean;
+    d["std"] = s.stdDevPopulation;
+    d["std_sample"] = s.stdDevSample;
+    d["median"] = s.median;
+    d["mode"] = s.mode;
+    py::dict percentiles;
+    for (std::size_t i = 0; i < kPercentiles.size(); ++i) {
+        char key[16];
+        std::snprintf(key, sizeof key, "%g", kPercentiles[i]);
+        percentiles[key] = s.percentiles[i];
+    }
+    d["percentiles"] = percentiles;
+    d["clipped_low"] = optionalValue(s.clippedLowShare);
+    d["clipped_high"] = optionalValue(s.clippedHighShare);
+    d["entropy_bits"] = s.entropyBits;
+    d["below"] = s.below;
+    d["above"] = s.above;
+    d["nan"] = s.nan;
+    return d;
+}
+
+// Counts as int64 without a copy: the array's base is the Python object that owns them.
+// Every count is below 2^63 (a count of samples in memory), so the bits read the same.
+py::array_t<std::int64_t> countsView(const std::vector<std::uint64_t>& counts, py::handle owner,
+                                     std::vector<py::ssize_t> shape)
+{
+    std::vector<py::ssize_t> strides(shape.size());
+    py::ssize_t step = sizeof(std::int64_t);
+    for (std::size_t i = shape.size(); i-- > 0;) {
+        strides[i] = step;
+        step *= shape[i];
+    }
+    return py::array_t<std::int64_t>(shape, strides, reinterpret_cast<const std::int64_t*>(counts.data()), owner);
+}
+
+// A result whose channels are shared with the Python objects that show them, so that counts
+// reach NumPy without a copy however often they are read.
+struct Counted {
+    std::vector<std::shared_ptr<ChannelHistogram>> channels;
+    HistogramResult result;  // without its channels
+};
+
+struct Counted2D {
+    std::vector<std::shared_ptr<Histogram2D>> histograms;
+    Histogram2DResult result;  // without its histograms
+};
+
+std::shared_ptr<Counted> count(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width,
+                               std::int64_t height, std::size_t strideBytes, int channels,
+                               const std::vector<std::optional<BinningTuple>>& binnings, const std::string& strategy,
+                               bool cpuOnly)
+{
+    HistogramRequest request;
+    request.image = viewOf(pointer, device, type, width, height, strideBytes, channels);
+    request.strategy = strategyOf(strategy);
+    if (binnings.size() > std::size_t(kMaxChannels))
+        throw py::value_error("at most " + std::to_string(kMaxChannels) + " channels are counted");
+    for (std::size_t c = 0; c < request.binning.size(); ++c) {
+        request.binning[c].active = false;
+        if (c < binnings.size() && binnings[c])
+            request.binning[c] = binningOf(*binnings[c]);
+    }
+    const int key = engineKey(device, cpuOnly);
+    auto counted = std::make_shared<Counted>();
+    Status status;
+    {
+        py::gil_scoped_release unlocked;
+        HistogramEngine& engine = engineFor(key);
+        if (device >= 0 && !engine.hasGpu())
+            status = Status::error(ErrorCode::NoDevice, "device memory needs a GPU engine: " + engine.notice());
+        else
+            status = engine.compute(request, counted->result);
+    }
+    raiseOnError(status, key);
+    for (ChannelHistogram& h : counted->result.channels)
+        counted->channels.push_back(std::make_shared<ChannelHistogram>(std::move(h)));
+    counted->result.channels.clear();
+    return counted;
+}
+
+Axis2D axisOf(const AxisTuple& t)
+{
+    Axis2D axis;
+    const std::string& name = std::get<0>(t);
+    const auto quantity = quantityFromName(name);
+    if (!quantity)
+        throw py::value_error("unknown quantity '" + name + "'");
+    axis.quantity = *quantity;
+    axis.channel = std::get<1>(t);
+    axis.binning.bins = std::get<2>(t);
+    axis.binning.lo = std::get<3>(t);
+    axis.binning.hi = std::get<4>(t);
+    axis.binning.identity = std::get<5>(t);
+    return axis;
+}
+
+AxisTuple tupleOf(const Axis2D& a)
+{
+    return {std::string(quantityName(a.quantity)), a.channel, a.binning.bins, a.binning.lo, a.binning.hi, a.binning.identity};
+}
+
+YCbCrStandard standardOf(const std::string& name)
+{
+    const auto standard = standardFromName(name);
+    if (!standard)
+        throw py::value_error("unknown standard '" + name + "' (bt601 or bt709)");
+    return *standard;
+}
+
+std::shared_ptr<Counted2D> count2D(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width,
+                                   std::int64_t height, std::size_t strideBytes, int channels,
+                                   const std::vector<std::pair<AxisTuple, AxisTuple>>& pairs, const std::string& standard,
+                                   std::array<int, 3> rgb, const std::string& strategy, bool cpuOnly)
+{
+    Histogram2DRequest request;
+    request.image = viewOf(pointer, device, type, width, height, strideBytes, channels);
+    for (const auto& [x, y] : pairs)
+        request.pairs.push_back({axisOf(x), axisOf(y)});
+    request.standard = standardOf(standard);
+    request.rgb = rgb;
+    request.strategy = strategyOf(strategy);
+    const int key = engineKey(device, cpuOnly);
+    auto counted = std::make_shared<Counted2D>();
+    Status status;
+    {
+        py::gil_scoped_release unlocked;
+        Histogram2DEngine& engine = engine2DFor(key);
+        if (device >= 0 && !engine.hasGpu())
+            status = Status::error(ErrorCode::NoDevice, "device memory needs a GPU engine: " + engine.notice());
+        else
+            status = engine.compute(request, counted->result);
+    }
+    raiseOnError(status, key);
+    for (Histogram2D& h : counted->result.histograms)
+        counted->histograms.push_back(std::make_shared<Histogram2D>(std::move(h)));
+    counted->result.histograms.clear();
+    return counted;
+}
+
+// The axes of the engine's own scope requests (Histogram2D.h), for Python to count with count2d.
+std::vector<std::pair<AxisTuple, AxisTuple>> scopePairs(const std::string& kind, const std::string& type, std::int64_t width,
+                                                        int channels, const std::vector<int>& parade, const std::string& standard,
+                                                        std::array<int, 3> rgb, std::uint32_t bins)
+{
+    ImageView view;
+    view.type = sampleTypeOf(type);
+    view.width = width;
+    view.height = 1;
+    view.channels = channels;
+    Histogram2DRequest request;
+    if (kind == "parade")
+        request = paradeRequest(view, parade, bins);
+    else if (kind == "waveform")
+        request = lumaWaveformRequest(view, standardOf(standard), rgb, bins);
+    else if (kind == "vectorscope")
+        request = vectorscopeRequest(view, standardOf(standard), rgb, bins);
+    else
+        throw py::value_error("unknown scope '" + kind + "' (parade, waveform or vectorscope)");
+    std::vector<std::pair<AxisTuple, AxisTuple>> pairs;
+    for (const AxisPair& p : request.pairs)
+        pairs.emplace_back(tupleOf(p.x), tupleOf(p.y));
+    return pairs;
+}
+
+py::dict engineInfo(int device)
+{
+    const int key = device < 0 ? kCpuOnly : device;
+    // Read-only members (backend, notice, deviceInfo) may be called from any thread.
+    HistogramEngine& engine = engineFor(key);
+    py::dict d;
+    d["backend"] = engine.hasGpu() ? "cuda" : "cpu";
+    d["notice"] = engine.notice();
+    d["built_with_cuda"] = HistogramEngine::builtWithCuda();
+    d["cuda_devices"] = HistogramEngine::cudaDeviceCount();
+    if (const auto info = engine.deviceInfo()) {
+        d["device"] = device < 0 ? 0 : device;
+        d["name"] = info->name;
+        d["compute_capability"] = py::make_tuple(info->computeMajor, info->computeMinor);
+        d["multiprocessors"] = info->multiprocessors;
+        d["memory_bytes"] = info->globalMemoryBytes;
+        d["l2_bytes"] = info->l2Bytes;
+    }
+    return d;
+}
+
+}  // namespace
+
+}  // namespace hs::python
+
+PYBIND11_MODULE(_native, m)
+{
+    using namespace hs;
+    using namespace hs::python;
+    m.doc() = "HistoScope's engine, at the level of views and binnings (use the histoscope package instead).";
+
+    py::class_<ChannelHistogram, std::shared_ptr<ChannelHistogram>>(m, "Channel")
+        .def_readonly("channel", &ChannelHistogram::channel)
+        .def_property_readonly("binning", [](const ChannelHistogram& h) { return tupleOf(h.binning); })
+        .def_property_readonly("counts", [](py::object self) {
+            const auto& h = self.cast<const ChannelHistogram&>();
+            return countsView(h.counts, self, {py::ssize_t(h.counts.size())});
+        })
+        .def_readonly("below", &ChannelHistogram::below)
+        .def_readonly("above", &ChannelHistogram::above)
+        .def_readonly("nan", &ChannelHistogram::nan)
+        .def_readonly("has_values", &ChannelHistogram::hasValues)
+        .def_readonly("min_value", &ChannelHistogram::minValue)
+        .def_readonly("max_value", &ChannelHistogram::maxValue)
+        .def("statistics", &statisticsOf, py::arg("type") = py::none(), py::arg("bit_depth") = py::none(),
+             "The statistics of docs/SCHEMA.md (hs::computeStatistics), keyed as a record's.");
+
+    py::class_<Counted, std::shared_ptr<Counted>>(m, "Counted")
+        .def_readonly("channels", &Counted::channels)
+        .def_property_readonly("strategy", [](const Counted& c) { return std::string(strategyName(c.result.strategyRan)); })
+        .def_property_readonly("reason", [](const Counted& c) { return c.result.strategyReason; })
+        .def_property_readonly("timings", [](const Counted& c) { return timingsOf(c.result.timings); })
+        .def_property_readonly("samples", [](const Counted& c) { return c.result.samples; });
+
+    py::class_<Histogram2D, std::shared_ptr<Histogram2D>>(m, "Grid")
+        .def_property_readonly("x", [](const Histogram2D& h) { return tupleOf(h.axes.x); })
+        .def_property_readonly("y", [](const Histogram2D& h) { return tupleOf(h.axes.y); })
+        .def_property_readonly("slots", [](py::object self) {
+            const auto& h = self.cast<const Histogram2D&>();
+            return countsView(h.grid, self, {py::ssize_t(h.xSlots()), py::ssize_t(h.ySlots())});
+        });
+
+    py::class_<Counted2D, std::shared_ptr<Counted2D>>(m, "Counted2D")
+        .def_readonly("histograms", &Counted2D::histograms)
+        .def_property_readonly("strategy", [](const Counted2D& c) { return std::string(strategyName(c.result.strategyRan)); })
+        .def_property_readonly("reason", [](const Counted2D& c) { return c.result.strategyReason; })
+        .def_property_readonly("timings", [](const Counted2D& c) { return timingsOf(c.result.timings); })
+        .def_property_readonly("pixels", [](const Counted2D& c) { return c.result.pixels; });
+
+    m.def("count", &count, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"), py::arg("height"),
+          py::arg("stride"), py::arg("channels"), py::arg("binnings"), py::arg("strategy") = "auto",
+          py::arg("cpu_only") = false,
+          "Counts an interleaved view (device -1: host memory) on this thread's engine, the GIL released.");
+    m.def("count2d", &count2D, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"), py::arg("height"),
+          py::arg("stride"), py::arg("channels"), py::arg("pairs"), py::arg("standard") = "bt709",
+          py::arg("rgb") = std::array<int, 3>{0, 1, 2}, py::arg("strategy") = "auto", py::arg("cpu_only") = false);
+    m.def("scope_pairs", &scopePairs, py::arg("kind"), py::arg("type"), py::arg("width"), py::arg("channels"),
+          py::arg("parade") = std::vector<int>{}, py::arg("standard") = "bt709",
+          py::arg("rgb") = std::array<int, 3>{0, 1, 2}, py::arg("bins") = 0u);
+    m.def("strategies", [] {
+        std::vector<std::pair<std::string, bool>> out;
+        for (Strategy s : allStrategies())
+            out.emplace_back(std::string(strategyName(s)), isGpuStrategy(s));
+        return out;
+    });
+    m.def("strategy_accepts", [](const std::string& strategy, const std::string& type, std::uint32_t bins) {
+        return strategyAccepts(strategyOf(strategy), sampleTypeOf(type), bins);
+    });
+    m.def("engine_info", &engineInfo, py::arg("device") = 0);
+    m.def("cuda_device_count", &HistogramEngine::cudaDeviceCount);
+    m.def("built_with_cuda", &HistogramEngine::builtWithCuda);
+    m.def("release_engines", &releaseThreadEngines, "Releases this thread's engines (a later call builds new ones).");
+    m.attr("MAX_BINS") = kMaxBins;
+    m.attr("MAX_CELLS") = kMaxCells;
+    m.attr("CUB_MAX_BINS") = kCubMaxBins;
+}

@@ -1,0 +1,169 @@
+"""histoscope.histogram against numpy.histogram: integer data exactly (counts and edges, NumPy's
+closed last bin, any range), float data by the engine's documented rule (docs/SCHEMA.md,
+"Python"), and what falls outside the bins reported, never dropped."""
+import numpy as np
+import pytest
+
+import histoscope
+from conftest import sample
+
+INTEGERS = [np.bool_, np.uint8, np.int8, np.uint16, np.int16, np.int32, np.uint32, np.int64, np.uint64]
+KINDS = ["uniform", "zipf", "hot", "one", "extremes"]
+
+
+def interval(dtype, wide):
+    if dtype == np.bool_:
+        return 0, 1
+    info = np.iinfo(dtype)
+    if wide:
+        return int(max(info.min, -2**31)), int(min(info.max, 2**32 - 1 if info.min == 0 else 2**31 - 1))
+    return int(max(info.min, -5000)), int(min(info.max, 5000))
+
+
+def numpy_outside(x, lo, hi):
+    v = x.astype(np.float64)
+    return int((v < lo).sum()), int((v > hi).sum())
+
+
+def check(x, bins, range=None):
+    ours = histoscope.histogram(x, bins, range)
+    counts, edges = np.histogram(x, bins, range)
+    np.testing.assert_array_equal(ours.edges, edges)
+    assert ours.edges.dtype == edges.dtype
+    np.testing.assert_array_equal(ours.counts, counts)
+    below, above = numpy_outside(x, edges[0], edges[-1])
+    assert (ours.below, ours.above, ours.nan) == (below, above, 0)
+    assert int(ours.counts.sum()) + ours.outside == x.size
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("dtype", INTEGERS, ids=lambda d: np.dtype(d).name)
+def test_integers_equal_numpy(rng, dtype, kind):
+    lo, hi = interval(dtype, wide=False)
+    x = sample(rng, kind, int(rng.integers(1, 20_000)), lo, hi, dtype)
+    for bins in (1, 10, int(rng.integers(2, 300)), 1000):
+        check(x, bins)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64], ids=lambda d: np.dtype(d).name)
+def test_integers_over_a_span_wider_than_2_24(rng, dtype):
+    # Bins of many values: fine bins of k integers, refined where NumPy's edges cut one.
+    lo, hi = interval(dtype, wide=True)
+    x = sample(rng, "uniform", 5000, lo, hi, dtype)
+    for bins in (1, 10, 7, 333):
+        check(x, bins)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.uint32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_integers_with_explicit_ranges(rng, dtype):
+    lo, hi = interval(dtype, wide=False)
+    x = sample(rng, "uniform", 10_000, lo, hi, dtype)
+    a, b = sorted(rng.uniform(lo, hi, 2))
+    for r in [(a, b), (float(lo), float(hi)), (lo - 1000.5, hi + 3.25), (0.25, 0.75), (int(a), int(a)), (-1e12, 1e12)]:
+        for bins in (1, 9, 64):
+            check(x, bins, r)
+
+
+def test_empty_and_one_element(rng):
+    for dtype in (np.uint8, np.int32, np.float32, np.float64):
+        empty = np.zeros(0, dtype)
+        check(empty, 10) if dtype not in (np.float32, np.float64) else None
+        ours, edges = histoscope.histogram(empty, 10)
+        np.testing.assert_array_equal(ours, np.histogram(empty, 10)[0])
+        np.testing.assert_array_equal(edges, np.histogram(empty, 10)[1])
+        one = np.array([rng.integers(0, 100)], dtype)
+        ours, edges = histoscope.histogram(one, 5)
+        np.testing.assert_array_equal(ours, np.histogram(one, 5)[0])
+        np.testing.assert_array_equal(edges, np.histogram(one, 5)[1])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_floats_away_from_edges_equal_numpy(rng, dtype):
+    # Samples at bin centres: no float rounding can move them, so the counts are NumPy's.
+    bins = int(rng.integers(2, 50))
+    lo = float(rng.integers(-100, 100))
+    width = float(2 ** int(rng.integers(-3, 3)))
+    centres = lo + width * (np.arange(bins) + 0.5)
+    x = rng.choice(centres, 20_000).astype(dtype)
+    x[:2] = [lo, lo + width * bins]  # the range's ends: NumPy's first and (closed) last bin
+    ours = histoscope.histogram(x, bins)
+    counts, edges = np.histogram(x, bins)
+    np.testing.assert_array_equal(ours.counts, counts)
+    np.testing.assert_array_equal(ours.edges, edges)
+    assert ours.outside == 0
+
+
+def engine_rule(x, bins, lo, hi):
+    """The documented float rule (docs/SCHEMA.md, "Python"), in NumPy float32 arithmetic:
+    bin = floor((v - lo) * (bins / (hi' - lo))), hi' just above float32(hi), the last bin
+    clamped; below lo, at or above hi' and NaN counted apart."""
+    v = x.astype(np.float32)
+    flo = np.float32(lo)
+    fhi = np.nextafter(np.float32(hi), np.float32(np.inf))
+    scale = np.float32(bins) / (fhi - flo)
+    finite = ~np.isnan(v)
+    inside = finite & (v >= flo) & (v < fhi)
+    idx = np.minimum(((v[inside] - flo) * scale).astype(np.int64), bins - 1)
+    return (np.bincount(idx, minlength=bins), int((finite & (v < flo)).sum()), int((finite & (v >= fhi)).sum()),
+            int((~finite).sum()))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_floats_follow_the_documented_rule(rng, dtype):
+    x = (rng.standard_normal(50_000) * 10 ** rng.uniform(-2, 3)).astype(dtype)
+    for bins, r in [(10, None), (int(rng.integers(2, 500)), None), (33, (-1.0, 2.5))]:
+        ours = histoscope.histogram(x, bins, r)
+        edges = np.histogram_bin_edges(x, bins, r)
+        counts, below, above, nan = engine_rule(x, bins, edges[0], edges[-1])
+        np.testing.assert_array_equal(ours.edges, edges)
+        np.testing.assert_array_equal(ours.counts, counts)
+        assert (ours.below, ours.above, ours.nan) == (below, above, nan)
+        # NumPy's own counts differ only by samples within a float32 rounding of an inner edge
+        # (float16 samples, as coarse as NumPy's float16 edges, sit on them far more often).
+        if dtype != np.float16:
+            assert np.abs(ours.counts - np.histogram(x, bins, r)[0]).sum() <= 2 * max(1, x.size // 10_000)
+
+
+def test_nan_and_infinities_are_counted_apart(rng):
+    x = rng.random(10_000).astype(np.float32)
+    special = rng.choice(x.size, 30, replace=False)
+    x[special[:10]] = np.nan
+    x[special[10:20]] = np.inf
+    x[special[20:]] = -np.inf
+    ours = histoscope.histogram(x, 16, (0.0, 1.0))
+    finite = x[np.isfinite(x)]
+    np.testing.assert_array_equal(ours.counts, np.histogram(finite, 16, (0.0, 1.0))[0])
+    assert (ours.below, ours.above, ours.nan) == (10, 10, 10)
+    with pytest.raises(ValueError, match="strict"):
+        histoscope.histogram(x, 16, (0.0, 1.0), strict=True)
+    # NumPy refuses to find a range from data with NaN or an infinity: so does histoscope.
+    for bad in (np.nan, np.inf):
+        y = x.copy()
+        y[~np.isfinite(y)] = 0.5
+        y[0] = bad
+        with pytest.raises(ValueError, match="autodetected range"):
+            np.histogram(y)
+        with pytest.raises(ValueError, match="autodetected range"):
+            histoscope.histogram(y)
+
+
+@pytest.mark.parametrize("view", ["2d", "transposed", "step", "reversed-2d", "broadcast"])
+def test_any_shape_and_view(rng, view):
+    base = rng.integers(0, 1000, (120, 70)).astype(np.int32)
+    x = {"2d": base, "transposed": base.T, "step": base[::3, 1::2], "reversed-2d": base[::-1, ::-2],
+         "broadcast": np.broadcast_to(base[0], (5, 70))}[view]
+    check(x, 17)
+
+
+def test_bad_arguments():
+    x = np.arange(10)
+    with pytest.raises(ValueError, match="positive"):
+        histoscope.histogram(x, 0)
+    with pytest.raises(TypeError, match="integer"):
+        histoscope.histogram(x, [0, 1, 2])
+    with pytest.raises(ValueError, match="max must be larger than min"):
+        histoscope.histogram(x, 5, (3, 1))
+    with pytest.raises(ValueError, match="not finite"):
+        histoscope.histogram(x, 5, (0, np.inf))
+    with pytest.raises(TypeError):
+        histoscope.histogram(np.array(["a", "b"]))

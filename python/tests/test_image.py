@@ -1,0 +1,175 @@
+"""image_histogram, the scopes and histogram2d against NumPy oracles on fresh random images, and
+image_histogram's statistics against the CLI's own records of the same array (one definition)."""
+import json
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import histoscope
+from conftest import sample
+
+
+def numpy_statistics(values):
+    """The statistics of docs/SCHEMA.md for one value per bin, from the samples themselves."""
+    v = np.sort(values.astype(np.float64).ravel())
+    n = v.size
+
+    def rank(p):  # inverted CDF: the smallest x with at least p % of the samples <= x
+        return v[max(0, math.ceil(p / 100 * n) - 1)]
+
+    _, counts = np.unique(v, return_counts=True)
+    p = counts / n
+    return {"count": n, "min": v[0], "max": v[-1], "mean": v.mean(), "std": v.std(), "std_sample": v.std(ddof=1),
+            "median": rank(50), "percentiles": {str(q): rank(q) for q in (1, 5, 25, 75, 95)},
+            "entropy_bits": float(-(p * np.log2(p)).sum())}
+
+
+@pytest.mark.parametrize("kind", ["uniform", "zipf", "hot", "one"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16], ids=lambda d: np.dtype(d).name)
+def test_per_channel_counts_and_exact_statistics(rng, dtype, kind):
+    top = 255 if dtype == np.uint8 else 4095
+    h, w = (int(v) for v in rng.integers(1, 90, 2))
+    img = sample(rng, kind, h * w * 3, 0, top, dtype).reshape(h, w, 3)
+    got = histoscope.image_histogram(img, bins=0 if dtype == np.uint16 else 256, range=(0, top + 1))
+    assert got.binning == "identity" and [c.channel for c in got.channels] == [0, 1, 2]
+    for c in range(3):
+        ch = got.channels[c]
+        np.testing.assert_array_equal(ch.counts, np.bincount(img[..., c].ravel(), minlength=top + 1))
+        ref = numpy_statistics(img[..., c])
+        s = ch.statistics
+        assert s["exact"] and s["count"] == ref["count"]
+        for key in ("min", "max", "median"):
+            assert s[key] == ref[key], key
+        assert s["percentiles"] == ref["percentiles"]
+        for key in ("mean", "std", "std_sample", "entropy_bits"):
+            assert s[key] == pytest.approx(ref[key], rel=1e-12, abs=1e-12), key
+
+
+def test_channel_order_views_and_selection(rng):
+    img = rng.integers(0, 256, (40, 30, 4), dtype=np.uint8)
+    for view, expect in [(img[..., ::-1], img[..., ::-1]), (img[5:30, 2:20], img[5:30, 2:20]),
+                         (img[::-1, ::2], img[::-1, ::2]), (img[..., 1], img[..., 1:2])]:
+        got = histoscope.image_histogram(view)
+        assert len(got.channels) == expect.shape[2]
+        for c, ch in enumerate(got.channels):
+            assert ch.channel == c
+            np.testing.assert_array_equal(ch.counts, np.bincount(expect[..., c].ravel(), minlength=256))
+    got = histoscope.image_histogram(img, channels=[3, 1])
+    assert [c.channel for c in got.channels] == [1, 3]
+    np.testing.assert_array_equal(got.counts[1], np.bincount(img[..., 3].ravel(), minlength=256))
+    with pytest.raises(ValueError, match="outside"):
+        histoscope.image_histogram(img, channels=[4])
+    with pytest.raises(ValueError, match="1 to 4 channels"):
+        histoscope.image_histogram(np.zeros((4, 4, 5), np.uint8))
+
+
+def test_float_images_count_nan_and_infinities_apart(rng):
+    img = rng.random((50, 40, 3)).astype(np.float32) * 3 - 1
+    img.reshape(-1)[rng.choice(img.size, 12, replace=False)] = [np.nan] * 4 + [np.inf] * 4 + [-np.inf] * 4
+    got = histoscope.image_histogram(img, bins=64)
+    finite = img[np.isfinite(img)]
+    # The CLI's rule: [0, 1) widened to hold every finite sample.
+    assert got.lo == min(0.0, float(finite.min()))
+    assert got.hi == float(np.nextafter(np.float32(finite.max()), np.float32(np.inf)))
+    for c, ch in enumerate(got.channels):
+        v = img[..., c]
+        assert ch.nan == int(np.isnan(v).sum()) and ch.above == int(np.isposinf(v).sum())
+        assert ch.below == int(np.isneginf(v).sum())
+        assert ch.counts.sum() == np.isfinite(v).sum()
+
+
+def cli():
+    from histoscope import dask as hd
+    try:
+        return hd.cli_path()
+    except RuntimeError:
+        return None
+
+
+@pytest.mark.skipif(cli() is None, reason="histoscope-cli is not built (engine-only build)")
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32], ids=lambda d: np.dtype(d).name)
+def test_statistics_are_the_clis(rng, tmp_path, dtype):
+    if dtype == np.float32:
+        img = (rng.standard_normal((37, 23, 3)) * 2).astype(np.float32)
+    else:
+        img = sample(rng, "zipf", 37 * 23 * 3, 0, int(np.iinfo(dtype).max), dtype).reshape(37, 23, 3)
+    path = tmp_path / "image.npy"
+    np.save(path, img)
+    run = subprocess.run([cli(), "batch", str(path), "--format", "jsonl"], capture_output=True, text=True, check=True)
+    records = [json.loads(line) for line in run.stdout.splitlines()]
+    histograms = [r for r in records if r["record"] == "histogram"]
+    got = histoscope.image_histogram(img)
+    assert len(histograms) == 3
+    for record, ch in zip(histograms, got.channels):
+        assert record["counts"] == ch.counts.tolist()
+        assert (record["bins"], record["lo"], record["hi"], record["binning"]) == (got.bins, got.lo, got.hi, got.binning)
+        assert record["statistics"] == json.loads(json.dumps(ch.statistics))
+
+
+def luma_cb_cr(img, standard):
+    r, g, b = (img[..., i].astype(np.int64) for i in range(3))
+    if standard == "bt601":
+        y = (19595 * r + 38470 * g + 7471 * b + 32768) >> 16
+        cb = 128 + ((-11058 * r - 21710 * g + 32768 * b) >> 16)
+        cr = 128 + ((32768 * r - 27439 * g - 5329 * b) >> 16)
+    else:
+        y = (13933 * r + 46871 * g + 4732 * b + 32768) >> 16
+        cb = 128 + ((-7509 * r - 25259 * g + 32768 * b) >> 16)
+        cr = 128 + ((32768 * r - 29763 * g - 3005 * b) >> 16)
+    return y, cb, cr
+
+
+@pytest.mark.parametrize("standard", ["bt601", "bt709"])
+def test_scopes_equal_numpy(rng, standard):
+    h, w = (int(v) for v in rng.integers(2, 70, 2))
+    img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    img[rng.random((h, w)) < 0.3] = rng.integers(0, 256, 3)  # a hot colour
+    columns = np.broadcast_to(np.arange(w), (h, w))
+    for c, p in enumerate(histoscope.parade(img)):
+        ref = np.zeros((w, 256), np.int64)
+        np.add.at(ref, (columns.ravel(), img[..., c].ravel()), 1)
+        assert p.channel == c and p.outside_x == (0, 0, 0)
+        np.testing.assert_array_equal(p.counts, ref)
+    y, cb, cr = luma_cb_cr(img, standard)
+    wave = histoscope.waveform(img, standard=standard)
+    ref = np.zeros((w, 256), np.int64)
+    np.add.at(ref, (columns.ravel(), y.ravel()), 1)
+    np.testing.assert_array_equal(wave.counts, ref)
+    vs = histoscope.vectorscope(img, standard=standard)
+    ref = np.zeros((256, 256), np.int64)
+    np.add.at(ref, (cb.ravel(), cr.ravel()), 1)
+    np.testing.assert_array_equal(vs.counts, ref)
+    # BGR storage: rgb says where R, G and B are; the columns keep their order in a reversed view.
+    bgr = np.ascontiguousarray(img[..., ::-1])
+    np.testing.assert_array_equal(histoscope.vectorscope(bgr, standard=standard, rgb=(2, 1, 0)).counts, vs.counts)
+    np.testing.assert_array_equal(histoscope.waveform(img[:, ::-1], standard=standard).counts, wave.counts[::-1])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_histogram2d_integers_equal_numpy(rng, dtype):
+    n = int(rng.integers(1, 20_000))
+    x = sample(rng, "zipf", n, -100 if dtype != np.uint8 else 0, 200, dtype)
+    y = sample(rng, "uniform", n, 0, 250, dtype)
+    for bins, r in [(10, None), ((7, 13), None), (5, ((0.5, 120.25), (-3, 300)))]:
+        counts, xe, ye = histoscope.histogram2d(x, y, bins, r)
+        ref, rx, ry = np.histogram2d(x, y, bins, r)
+        np.testing.assert_array_equal(xe, rx)
+        np.testing.assert_array_equal(ye, ry)
+        np.testing.assert_array_equal(counts, ref)
+    pairs = np.stack([x, y], axis=1)  # columns of one array: counted in place
+    np.testing.assert_array_equal(histoscope.histogram2d(pairs[:, 0], pairs[:, 1], 9)[0],
+                                  np.histogram2d(pairs[:, 0], pairs[:, 1], 9)[0])
+
+
+def test_histogram2d_floats_at_bin_centres_equal_numpy(rng):
+    centres = np.arange(8) + 0.5
+    x = rng.choice(centres, 5000).astype(np.float32)
+    y = rng.choice(centres * 2, 5000).astype(np.float32)
+    x[0], y[0] = np.nan, 1.0
+    result = histoscope.histogram2d(x, y, 8, ((0, 8), (0, 16)))
+    ref, _, _ = np.histogram2d(x, y, 8, ((0, 8), (0, 16)))
+    np.testing.assert_array_equal(result[0], ref)
+    assert result.outside == 1
