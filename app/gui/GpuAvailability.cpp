@@ -19,6 +19,6 @@ QString fallBackWithoutGpu(CountSettings& counting, const GpuAvailability& gpu)
         return {};
     const QString saved = strategyDisplayName(counting.strategy);
     counting.strategy = hs::Strategy::Auto;
-    return QCoreApplication::translate("GpuAvailability", "The saved strategy \"%1\" needs a GPU and %2: counting with \"auto\" instead")
+    return QCoreApplication::translate("GpuAvailability", "Saved strategy \"%1\" needs a GPU, and %2: counting with \"auto\"")
         .arg(saved, gpu.reason);
 }

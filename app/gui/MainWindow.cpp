@@ -35,6 +35,7 @@
 #include <QSizePolicy>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -146,8 +147,11 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     statusBar()->addWidget(m_backend);
     statusBar()->addWidget(m_frameLabel);
     statusBar()->addPermanentWidget(m_hover);
-    if (!settingNotices.isEmpty())
-        statusBar()->showMessage(settingNotices.join(QStringLiteral("; ")), 15000);
+    if (!settingNotices.isEmpty()) {
+        // Once the window is shown: a message shown before would not hide the status line's
+        // labels, and be drawn over them.
+        QTimer::singleShot(0, this, [this, text = settingNotices.join(QStringLiteral("; "))] { statusBar()->showMessage(text, 15000); });
+    }
     m_histogramView->setLogCounts(m_settings.display.logCounts);
     m_histogramView->setCumulative(m_settings.display.cumulative);
     m_histogramView->setHiddenSeries(m_settings.display.hiddenSeries);
@@ -223,6 +227,7 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
         updateCounters();
     });
     updateActions();
+    refreshNotice();   // a saved setting that cannot apply here
     m_geometry.restore();
 }
 
@@ -427,6 +432,8 @@ void MainWindow::reachedEnd()
     if (!m_multiFrame || m_live)
         return;
     m_timeline->setAtEnd(true);
+    if (m_deviceNotices.contains(statusBar()->currentMessage()))
+        return;   // a GPU fault survived outranks it (the timeline's counter says "end")
     statusBar()->showMessage(tr("End of %1: frame %2 is the last of its %3. Play starts again from the first")
                                  .arg(sourceName())
                                  .arg(m_frameCount - 1)
@@ -649,14 +656,14 @@ void MainWindow::showComparison(ComparisonPtr comparison)
         if (std::none_of(comparison->timings.begin(), comparison->timings.end(),
                          [s](const StrategyTiming& t) { return t.strategy == s; }))
             skipped << strategyDisplayName(s);
-    m_comparisonChart->setFootnote(
-        skipped.isEmpty() ? QString()
-                          : tr("Not compared: %1 (%2 GPU strategies). They need a CUDA GPU, and %3; this comparison ran on %4.")
-                                .arg(skipped.join(QStringLiteral(", ")))
-                                .arg(skipped.size())
-                                .arg(!m_gpu.present ? m_gpu.reason : !m_settings.counting.useGpu ? tr("\"Use the GPU\" is off")
-                                                                                                 : tr("the engine counts on the CPU"))
-                                .arg(comparison->backend));
+    const QString why = !m_gpu.present                 ? m_gpu.reason
+                        : !m_settings.counting.useGpu ? tr("\"Use the GPU\" is off")
+                                                      : tr("the engine counts on the CPU: %1").arg(comparison->backend);
+    m_comparisonChart->setFootnote(skipped.isEmpty() ? QString()
+                                                     : tr("Not compared: %1 (%2 GPU strategies). They need a CUDA GPU, and %3.")
+                                                           .arg(skipped.join(QStringLiteral(", ")))
+                                                           .arg(skipped.size())
+                                                           .arg(why));
     if (comparison->error.isError())
         showError(ErrorCause::Tool, comparison->error.message());
     if (auto* dock = qobject_cast<QDockWidget*>(m_comparisonChart->parentWidget())) {
