@@ -4,6 +4,8 @@
 // histogram; expectations are computed here from the samples.
 #include "app/core/FrameRequest.h"
 
+#include "histoscope/HistogramEngine.h"
+#include "histoscope/HistogramStatistics.h"
 #include "histoscope/ReferenceHistogram.h"
 
 #include "gpu/testing/TestCases.h"
@@ -62,6 +64,12 @@ private slots:
     void minMaxAndBitDepth();
     void noChannelMeansNothingToCount();
     void outOfRangeIsWarned();
+    void floatRangesArePerChannel();
+    void sharedRangeHoldsEveryActiveChannel();
+    void fractionalRangeOnIntegersIsWhatIsBinned_data();
+    void fractionalRangeOnIntegersIsWhatIsBinned();
+    void everyFiniteFloatSpanIsCountable_data();
+    void everyFiniteFloatSpanIsCountable();
 };
 
 void TestFrameRequest::floatRangeHoldsEveryFiniteSample_data()
@@ -205,6 +213,193 @@ void TestFrameRequest::outOfRangeIsWarned()
     result.channels[0].below = 0;
     result.channels[0].above = 0;
     QVERIFY(outOfRangeWarning(result).isEmpty());
+}
+
+namespace {
+
+// An RGB float frame of `pixels` pixels, R, G and B drawn from skewed values in [-3, 2.5), with
+// one 1e30 in B: what issue 20's item 5 made.
+std::vector<float> outlierRgb(int pixels, QRandomGenerator& rng)
+{
+    std::vector<float> v(std::size_t(pixels) * 3);
+    for (float& x : v) {
+        const double u = rng.generateDouble();
+        x = float(-3.0 + 5.5 * u * u);
+    }
+    v[3 * 17 + 2] = 1e30f;
+    return v;
+}
+
+// numpy.median(x) by the inverted-CDF rule, and numpy.mean(x), of channel `c` of `v`.
+std::pair<double, double> numpyMedianMean(const std::vector<float>& v, int channels, int c)
+{
+    std::vector<double> x;
+    for (std::size_t i = std::size_t(c); i < v.size(); i += std::size_t(channels))
+        x.push_back(v[i]);
+    std::sort(x.begin(), x.end());
+    long double sum = 0;
+    for (double d : x)
+        sum += d;
+    return {x[(x.size() + 1) / 2 - 1], double(sum / x.size())};
+}
+
+}  // namespace
+
+// Issue 20, item 5: one float outlier in B widened every channel's default range to 1e30, and R
+// reported mean 1.95e27 (max 2.5) and median -1.69 against numpy's 0.18. Each channel's range
+// is now its own: R's and G's statistics are within a bin of numpy's; B's are flagged coarse.
+void TestFrameRequest::floatRangesArePerChannel()
+{
+    QRandomGenerator rng(seed());
+    const std::vector<float> samples = outlierRgb(64 * 48, rng);
+    const Frame frame = makeFrame(samples, hs::SampleType::F32, 64, 3, ChannelOrder::Rgb);
+    const ResolvedRequest resolved = resolveRequest(frame, CountSettings{});
+    QVERIFY(!resolved.error.isError());
+    const hs::HistogramResult result = countOf(resolved.request);
+    QCOMPARE(result.channels.size(), std::size_t(3));
+    for (const hs::ChannelHistogram& h : result.channels) {
+        const auto [median, mean] = numpyMedianMean(samples, 3, h.channel);
+        const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContext(frame, h));
+        QCOMPARE(s.count, std::uint64_t(64 * 48));   // every finite sample counted
+        QVERIFY2(s.mean >= *s.min && s.mean <= *s.max && s.median >= *s.min && s.median <= *s.max,
+                 qPrintable(QString::number(s.mean)));
+        const double width = (hs::upperEdge(h.binning) - h.binning.lo) / h.binning.bins;
+        if (h.channel == 2) {
+            QVERIFY(hs::upperEdge(h.binning) > 1e30);
+            QVERIFY(s.coarse);   // B's own range is 1e30 wide: its estimates say so
+            continue;
+        }
+        QVERIFY2(hs::upperEdge(h.binning) < 2.6, qPrintable(QString::number(hs::upperEdge(h.binning))));
+        QVERIFY(!s.coarse);
+        QVERIFY2(std::abs(s.mean - mean) <= width / 2, qPrintable(QString("%1 vs numpy %2").arg(s.mean).arg(mean)));
+        QVERIFY(median - s.median >= 0 && median - s.median <= width);
+    }
+}
+
+// The app's scope: one range for the channels its plot draws on one axis, holding every active
+// channel's data and the samples asked for besides (the luma plane), and only theirs.
+void TestFrameRequest::sharedRangeHoldsEveryActiveChannel()
+{
+    QRandomGenerator rng(seed());
+    const std::vector<float> samples = outlierRgb(32 * 32, rng);
+    const Frame frame = makeFrame(samples, hs::SampleType::F32, 32, 3, ChannelOrder::Rgb);
+    const RangeOptions shared{RangeScope::Shared, {}, ValueRange{-7.0, 0.0}};
+    const ResolvedRequest all = resolveRequest(frame, CountSettings{}, std::nullopt, shared);
+    for (int c = 0; c < 3; ++c) {
+        QCOMPARE(all.request.binning[c].lo, -7.0);
+        QCOMPARE(all.request.binning[c].hi, all.request.binning[0].hi);
+    }
+    QVERIFY(all.request.binning[0].hi > 1e30);
+    CountSettings noBlue;
+    noBlue.channelMask = 0x3;   // R and G: B's outlier no longer sets their range
+    const ResolvedRequest rg = resolveRequest(frame, noBlue, std::nullopt, shared);
+    QVERIFY(!rg.request.binning[2].active);
+    QVERIFY(rg.request.binning[0].hi < 2.6 && rg.request.binning[0].hi == rg.request.binning[1].hi);
+}
+
+// Issue 20, item 6: --range 100.25:200.75 --bins 33 on 16-bit data counted [101, 201) but
+// recorded [100.25, 200.75), so edges rebuilt from the record were up to 33 % off per bin. The
+// range binned is the range given back, with a notice that says so.
+void TestFrameRequest::fractionalRangeOnIntegersIsWhatIsBinned_data()
+{
+    QTest::addColumn<double>("lo");
+    QTest::addColumn<double>("hi");
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<double>("binnedLo");
+    QTest::addColumn<double>("binnedHi");
+    QTest::newRow("100.25:200.75, 33 bins") << 100.25 << 200.75 << 33 << 101.0 << 201.0;
+    QTest::newRow("-0.5:4095.5, 256 bins") << -0.5 << 4095.5 << 256 << 0.0 << 4096.0;
+    QTest::newRow("99.9:100.1, 1 bin") << 99.9 << 100.1 << 1 << 100.0 << 101.0;
+}
+
+void TestFrameRequest::fractionalRangeOnIntegersIsWhatIsBinned()
+{
+    QFETCH(double, lo);
+    QFETCH(double, hi);
+    QFETCH(int, bins);
+    QFETCH(double, binnedLo);
+    QFETCH(double, binnedHi);
+    QRandomGenerator rng(seed());
+    std::vector<std::uint16_t> samples(50 * 40);
+    for (auto& v : samples)
+        v = std::uint16_t(rng.bounded(4200));
+    const Frame frame = makeFrame(samples, hs::SampleType::U16, 50, 1, ChannelOrder::Gray);
+    CountSettings settings;
+    settings.rangeMode = RangeMode::Manual;
+    settings.bins = bins;
+    settings.manualRanges[std::size_t(RangeKind::Int16)] = ValueRange{lo, hi};
+    const ResolvedRequest resolved = resolveRequest(frame, settings);
+    const hs::ChannelBinning& b = resolved.request.binning[0];
+    QCOMPARE(b.lo, binnedLo);
+    QCOMPARE(hs::upperEdge(b), binnedHi);
+    QCOMPARE(resolved.notices.size(), 1);
+    QVERIFY2(resolved.notices.first().contains(QStringLiteral("[%1, %2)").arg(binnedLo).arg(binnedHi)), qPrintable(resolved.notices.first()));
+    // The edges a reader rebuilds from lo, hi and bins (docs/SCHEMA.md: bin i covers
+    // [lo + i w, lo + (i + 1) w)) give the engine's counts exactly.
+    std::vector<std::uint64_t> rebuilt(std::size_t(bins), 0);
+    const double w = (b.hi - b.lo) / bins;
+    for (std::uint16_t v : samples)
+        if (v >= b.lo && v < b.hi)
+            ++rebuilt[std::min<std::size_t>(std::size_t(std::floor((v - b.lo) / w)), std::size_t(bins) - 1)];
+    QVERIFY(countOf(resolved.request).channels[0].counts == rebuilt);
+}
+
+// Issue 20, item 7: [3.4e38, -3.4e38, 0.5] could not be counted at default settings ("range is
+// too narrow or too wide for 32-bit floats"). The automatic range is one the engine takes for
+// every finite float input; samples beyond it are counted in below and above, and said.
+void TestFrameRequest::everyFiniteFloatSpanIsCountable_data()
+{
+    constexpr float max = std::numeric_limits<float>::max();
+    QTest::addColumn<float>("lo");
+    QTest::addColumn<float>("hi");
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<bool>("narrowed");
+    QTest::newRow("±3.4e38, type range") << -3.4e38f << 3.4e38f << int(RangeMode::DataType) << true;
+    QTest::newRow("±3.4e38, min-max") << -3.4e38f << 3.4e38f << int(RangeMode::DataMinMax) << true;
+    QTest::newRow("±FLT_MAX, type range") << -max << max << int(RangeMode::DataType) << true;
+    QTest::newRow("0..FLT_MAX, type range") << 0.0f << max << int(RangeMode::DataType) << true;
+    QTest::newRow("-1e38..3.4e38, type range") << -1e38f << 3.4e38f << int(RangeMode::DataType) << true;
+    QTest::newRow("-3.4e38..1e38, min-max") << -3.4e38f << 1e38f << int(RangeMode::DataMinMax) << true;
+    QTest::newRow("±1.7e38, type range") << -1.7e38f << 1.7e38f << int(RangeMode::DataType) << false;
+}
+
+void TestFrameRequest::everyFiniteFloatSpanIsCountable()
+{
+    QFETCH(float, lo);
+    QFETCH(float, hi);
+    QFETCH(int, mode);
+    QFETCH(bool, narrowed);
+    QRandomGenerator rng(seed());
+    std::vector<float> samples(40 * 3);
+    for (float& v : samples)
+        v = float(rng.generateDouble() - 0.5);
+    samples[0] = hi;
+    samples[1] = lo;
+    samples[2] = 0.5f;
+    const Frame frame = makeFrame(samples, hs::SampleType::F32, 40, 1, ChannelOrder::Gray);
+    CountSettings settings;
+    settings.rangeMode = RangeMode(mode);
+    const ResolvedRequest resolved = resolveRequest(frame, settings);
+    QVERIFY(!resolved.error.isError());
+    // The engine takes it, on its CPU backend as in the reference.
+    hs::HistogramEngine engine(hs::EngineOptions{});
+    hs::HistogramResult result;
+    const hs::Status status = engine.compute(resolved.request, result);
+    QVERIFY2(status.ok(), status.message.c_str());
+    QVERIFY(result == countOf(resolved.request));
+    const hs::ChannelHistogram& h = result.channels.front();
+    QCOMPARE(h.total(), std::uint64_t(samples.size()));
+    QCOMPARE(h.minValue, double(*std::min_element(samples.begin(), samples.end())));
+    QCOMPARE(h.maxValue, double(hi));
+    QCOMPARE(resolved.notices.join(' ').contains("wider than 32-bit floats can bin"), narrowed);
+    // Every sample inside [-1.7e38, 1.7e38] is binned; only the ones beyond it can be outside.
+    std::uint64_t beyond = 0;
+    for (float v : samples)
+        beyond += std::abs(v) > std::numeric_limits<float>::max() / 2;
+    QVERIFY(h.below + h.above <= beyond);
+    QVERIFY(h.inRange() >= samples.size() - beyond);
+    const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContext(frame, h));
+    QVERIFY(s.median >= h.minValue && s.median <= h.maxValue && s.mean >= h.minValue && s.mean <= h.maxValue);
 }
 
 QTEST_APPLESS_MAIN(TestFrameRequest)

@@ -116,8 +116,8 @@ std::shared_ptr<HistogramSnapshot> countJob(hs::HistogramEngine& engine, const H
 
 namespace {
 
-// The channels whose statistics are coarse only because they share the plot's one range: their
-// own data would be binned over another (the command line's records bin each channel alone).
+// The channels whose statistics are coarse because they share the plot's one range: their own
+// data would be binned over a much narrower one (the command line's records bin each alone).
 QString sharedRangeNotice(const HistogramSnapshot& snapshot, const CountSettings& counting,
                           const ChannelExtremes& extremes)
 {
@@ -128,8 +128,9 @@ QString sharedRangeNotice(const HistogramSnapshot& snapshot, const CountSettings
         const std::size_t i = std::size_t(h - snapshot.result.channels.data());
         const hs::ChannelBinning& mine = own.binning[std::size_t(h->channel)];
         shared = &h->binning;
+        // Coarse because of the sharing: its own range would be less than half as wide.
         if (i < snapshot.statistics.size() && snapshot.statistics[i].coarse
-            && (mine.lo != h->binning.lo || mine.hi != h->binning.hi))
+            && 2 * (hs::upperEdge(mine) - mine.lo) < hs::upperEdge(h->binning) - h->binning.lo)
             names << name;
     }
     if (names.isEmpty())
