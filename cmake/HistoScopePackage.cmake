@@ -10,18 +10,33 @@ if(HELP2MAN)
   function(_histoscope_man_page target name description)
     if(TARGET ${target})
       set(page ${HISTOSCOPE_MAN_DIR}/${name}.1)
+      set(include_args)
+      set(include_depends)
+      if(ARGN)
+        set(include_args --include=${ARGN})
+        set(include_depends ${ARGN})
+      endif()
       # Offscreen: the app's --help makes a QApplication, which needs no display then.
       add_custom_command(OUTPUT ${page}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${HISTOSCOPE_MAN_DIR}
         COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen
-                ${HELP2MAN} --no-info --no-discard-stderr --section=1 --name=${description}
+                ${HELP2MAN} --no-info --section=1 --name=${description} ${include_args}
                 --version-string=${PROJECT_VERSION} --output=${page} $<TARGET_FILE:${target}>
-        DEPENDS ${target} VERBATIM COMMENT "man page ${name}(1)")
+        DEPENDS ${target} ${include_depends} VERBATIM COMMENT "man page ${name}(1)")
       set(_hs_man_pages ${_hs_man_pages} ${page} PARENT_SCOPE)
     endif()
   endfunction()
+  if(TARGET histoscope-cli)
+    # Each command's options, from the CLI itself.
+    add_custom_command(OUTPUT ${HISTOSCOPE_MAN_DIR}/histoscope-cli.h2m
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${HISTOSCOPE_MAN_DIR}
+      COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:histoscope-cli> -DOUTPUT=${HISTOSCOPE_MAN_DIR}/histoscope-cli.h2m
+              -P ${PROJECT_SOURCE_DIR}/packaging/man/commands.cmake
+      DEPENDS histoscope-cli ${PROJECT_SOURCE_DIR}/packaging/man/commands.cmake VERBATIM)
+  endif()
   _histoscope_man_page(histoscope histoscope "exact histograms, scopes and statistics of images, video and cameras")
-  _histoscope_man_page(histoscope-cli histoscope-cli "exact histograms of images, video and data from the command line")
+  _histoscope_man_page(histoscope-cli histoscope-cli "exact histograms of images, video and data from the command line"
+                       ${HISTOSCOPE_MAN_DIR}/histoscope-cli.h2m)
   _histoscope_man_page(histoscope-bench histoscope-bench "GPU self-check and benchmark of the HistoScope engine")
   if(_hs_man_pages)
     add_custom_target(histoscope_man ALL DEPENDS ${_hs_man_pages})
