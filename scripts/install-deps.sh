@@ -3,7 +3,10 @@
 # CUDA is optional: with /usr/local/cuda present the CUDA backend is built too.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libopencv-dev
-          gstreamer1.0-plugins-base gstreamer1.0-plugins-good xvfb xauth)
+          gstreamer1.0-plugins-base gstreamer1.0-plugins-good xvfb xauth
+          # The Python module and its tests (Debian's python3, not a pyenv one), the man pages and the .deb.
+          python3-dev python3-numpy pybind11-dev python3-pytest python3-dask python3-distributed
+          help2man dpkg-dev fakeroot)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""histoscope against torch.bincount, torch.histc and cupy.bincount, in one process, on the same
+CUDA tensors (scripts/h200_python.sh runs it on the GPU machine).
+
+Workloads (issue 19): a 100 M-token vocabulary count (128 000 values, Zipf), a mixture-of-experts
+routing count (64 M ids, 64 experts, skewed), and a 4K RGB frame's per-channel histograms. Each
+result is first checked equal to torch.bincount, then timed after a warm-up, as the median of
+many runs:
+  - peers: CUDA events on the current stream around the call (their GPU time) and the
+    synchronised wall time of the call;
+  - histoscope: the wall time of the public call (the caller's stream synchronised first, the
+    result a tensor on the device), the wall time of the engine's count alone
+    (histoscope._native.count) and the engine's own GPU time (its CUDA-event phases: clear,
+    tally and merge).
+Writes a JSON summary and a table (--out).
+
+    PYTHONPATH=build-gpu/python python3 python/bench_peers.py --out $OUT/python_peers
+"""
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+import torch
+
+import histoscope
+from histoscope import _arrays, _native
+
+try:
+    import cupy
+except ImportError:
+    cupy = None
+
+
+def median_wall(fn, repeats, warmup):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def median_events(fn, repeats, warmup):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeats):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def median_cupy_events(fn, repeats, warmup):
+    for _ in range(warmup):
+        fn()
+    cupy.cuda.Device().synchronize()
+    times = []
+    for _ in range(repeats):
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, stop))
+    return statistics.median(times)
+
+
+def engine_alone(x, bins, repeats, warmup, type=None, channels=1, binnings=None):
+    """Wall and GPU time of the engine's count of a contiguous device tensor, without the
+    module's Python layer (the same view the module passes)."""
+    arr = _arrays.resolve(x)
+    type = type or _arrays.ENGINE_TYPES.get(arr.dtype, "u32")
+    view = _arrays.flat_view(arr, type, channels) if x.dim() == 1 else _arrays.image_view(arr, type)
+    binnings = binnings or [(True, bins, 0.0, float(bins), True)] + ([(True, 1, 0.0, 1.0, True)] if channels == 2 else [])
+    gpu = []
+
+    def run():
+        counted = view.count(binnings, "auto")
+        t = counted.timings
+        gpu.append(t["clear_ms"] + t["tally_ms"] + t["merge_ms"])
+        return counted
+
+    wall = median_wall(run, repeats, warmup)
+    return wall, statistics.median(gpu[warmup:]), run().strategy
+
+
+def zipf(gen, n, values, s=1.1):
+    ranks = torch.arange(1, values + 1, device="cuda", dtype=torch.float64)
+    p = ranks ** -s
+    keys = torch.multinomial((p / p.sum()).float(), n, replacement=True, generator=gen)
+    perm = torch.randperm(values, device="cuda", generator=gen)
+    return perm[keys]
+
+
+def vocabulary(gen, dtype):
+    values = 128_000
+    x = zipf(gen, 100_000_000, values).to(dtype)
+    return f"vocab-100M-{str(dtype).split('.')[-1]}", x, values
+
+
+def moe(gen):
+    experts = 64
+    n = 64 * (1 << 20)
+    weights = torch.ones(experts, device="cuda")
+    weights[:4] = 40.0  # four hot experts take most of the tokens
+    x = torch.multinomial(weights / weights.sum(), n, replacement=True, generator=gen)  # int64, as topk gives
+    return "moe-64M-64experts", x, experts
+
+
+def one_keys(name, x, values, repeats, warmup, rows):
+    ours = histoscope.bincount(x, minlength=values)
+    ref = torch.bincount(x, minlength=values)
+    exact = bool(torch.equal(ours, ref))
+    row = {"workload": name, "n": x.numel(), "bins": values, "dtype": str(x.dtype), "exact_vs_torch": exact}
+    row["histoscope_wall_ms"] = median_wall(lambda: histoscope.bincount(x, minlength=values), repeats, warmup)
+    channels = 2 if x.element_size() == 8 else 1
+    type = "u32" if channels == 2 else None
+    row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(x, values, repeats, warmup, type, channels)
+    row["torch_bincount_ms"] = median_events(lambda: torch.bincount(x, minlength=values), repeats, warmup)
+    row["torch_bincount_wall_ms"] = median_wall(lambda: torch.bincount(x, minlength=values), repeats, warmup)
+    xf = x.float()
+    row["torch_histc_ms"] = median_events(lambda: torch.histc(xf, bins=values, min=0, max=values), repeats, warmup)
+    del xf
+    if cupy is not None:
+        cx = cupy.asarray(x)
+        cexact = bool((cupy.bincount(cx, minlength=values) == cupy.asarray(ref)).all())
+        row["exact_vs_cupy"] = cexact
+        row["cupy_bincount_ms"] = median_cupy_events(lambda: cupy.bincount(cx, minlength=values), repeats, warmup)
+        del cx
+        cupy.get_default_memory_pool().free_all_blocks()
+    rows.append(row)
+    print(json.dumps(row), flush=True)
+    return exact
+
+
+def frame_4k(gen, repeats, warmup, rows):
+    img = torch.randint(0, 256, (2160, 3840, 3), device="cuda", dtype=torch.uint8, generator=gen)
+    img[:1080] //= 2  # a darker half: not flat
+    got = histoscope.image_histogram(img)
+    refs = [torch.bincount(img[..., c].reshape(-1), minlength=256) for c in range(3)]
+    exact = all(bool(torch.equal(torch.from_numpy(got.channels[c].counts).cuda(), refs[c])) for c in range(3))
+    row = {"workload": "frame-4k-rgb8", "n": img.numel(), "bins": 256, "dtype": "torch.uint8", "exact_vs_torch": exact}
+    row["histoscope_wall_ms"] = median_wall(lambda: histoscope.image_histogram(img), repeats, warmup)
+    binnings = [(True, 256, 0.0, 256.0, True)] * 3
+    row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(img, 256, repeats, warmup, "u8",
+                                                                                 binnings=binnings)
+    row["torch_bincount_ms"] = median_events(
+        lambda: [torch.bincount(img[..., c].reshape(-1), minlength=256) for c in range(3)], repeats, warmup)
+    row["torch_bincount_wall_ms"] = median_wall(
+        lambda: [torch.bincount(img[..., c].reshape(-1), minlength=256) for c in range(3)], repeats, warmup)
+    planes = [img[..., c].float() for c in range(3)]
+    row["torch_histc_ms"] = median_events(lambda: [torch.histc(p, bins=256, min=0, max=256) for p in planes], repeats, warmup)
+    if cupy is not None:
+        cimg = cupy.asarray(img)
+        row["cupy_bincount_ms"] = median_cupy_events(
+            lambda: [cupy.bincount(cimg[..., c].ravel(), minlength=256) for c in range(3)], repeats, warmup)
+    rows.append(row)
+    print(json.dumps(row), flush=True)
+    return exact
+
+
+def table(rows):
+    head = ("workload", "strategy", "engine_gpu_ms", "engine_wall_ms", "histoscope_wall_ms", "torch_bincount_ms",
+            "torch_histc_ms", "cupy_bincount_ms")
+    lines = ["| " + " | ".join(head) + " | torch/ours | cupy/ours | wall - gpu (us) |", "|" + " --- |" * (len(head) + 3)]
+    for r in rows:
+        cells = [str(r.get(k, "-")) if not isinstance(r.get(k), float) else f"{r[k]:.4f}" for k in head]
+        ours = r["histoscope_wall_ms"]
+        torch_ratio = r["torch_bincount_ms"] / ours
+        cupy_ratio = r["cupy_bincount_ms"] / ours if "cupy_bincount_ms" in r else float("nan")
+        lines.append("| " + " | ".join(cells) + f" | {torch_ratio:.2f} | {cupy_ratio:.2f} | "
+                     f"{(ours - r['engine_gpu_ms']) * 1e3:.1f} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="python_peers")
+    ap.add_argument("--repeats", type=int, default=50)
+    ap.add_argument("--warmup", type=int, default=5)
+    args = ap.parse_args()
+    if not torch.cuda.is_available() or histoscope.device()["backend"] != "cuda":
+        print("needs a CUDA device and a GPU engine:", histoscope.device(), file=sys.stderr)
+        return 1
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(20261130)
+    rows = []
+    exact = True
+    for dtype in (torch.int32, torch.int64):
+        exact &= one_keys(*vocabulary(gen, dtype), args.repeats, args.warmup, rows)
+        torch.cuda.empty_cache()
+    exact &= one_keys(*moe(gen), args.repeats, args.warmup, rows)
+    torch.cuda.empty_cache()
+    exact &= frame_4k(gen, args.repeats, args.warmup, rows)
+    info = {"device": histoscope.device(), "torch": torch.__version__, "cuda": torch.version.cuda,
+            "cupy": cupy.__version__ if cupy is not None else None, "numpy": np.__version__,
+            "python": sys.version.split()[0], "repeats": args.repeats, "warmup": args.warmup, "rows": rows,
+            "all_exact": exact}
+    with open(args.out + ".json", "w") as f:
+        json.dump(info, f, indent=1)
+    text = table(rows)
+    with open(args.out + ".md", "w") as f:
+        f.write(text + "\n")
+    print(text)
+    print("all exact" if exact else "MISMATCH against torch.bincount")
+    return 0 if exact else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Device input: PyTorch and CuPy CUDA tensors counted on the device, in the caller's
+non-default stream, equal to torch.bincount; CPU tensors of PyTorch. Skipped where there is no
+CUDA device, PyTorch or CuPy (here on CI; run by scripts/h200_python.sh on the GPU machine)."""
+import numpy as np
+import pytest
+
+import histoscope
+
+try:
+    import torch
+except ImportError:
+    torch = None
+try:
+    import cupy
+except ImportError:
+    cupy = None
+
+ENGINE_GPU = histoscope.device()["backend"] == "cuda"
+TORCH_CUDA = torch is not None and torch.cuda.is_available()
+try:
+    CUPY_CUDA = cupy is not None and cupy.cuda.runtime.getDeviceCount() > 0
+except Exception:  # a CuPy without a usable driver
+    CUPY_CUDA = False
+
+needs_torch_cuda = pytest.mark.skipif(not (TORCH_CUDA and ENGINE_GPU), reason="needs PyTorch with CUDA and a GPU engine")
+needs_cupy = pytest.mark.skipif(not (CUPY_CUDA and TORCH_CUDA and ENGINE_GPU),
+                                reason="needs CuPy and PyTorch with CUDA and a GPU engine")
+
+
+def skewed(n, values, dtype, generator, hot=0.6):
+    x = torch.randint(0, values, (n,), device="cuda", dtype=dtype, generator=generator)
+    mask = torch.rand(n, device="cuda", generator=generator) < hot
+    x[mask] = int(torch.randint(0, values, (1,), generator=generator, device="cuda"))
+    return x
+
+
+@pytest.fixture
+def gen(rng):
+    g = torch.Generator(device="cuda")
+    g.manual_seed(int(rng.integers(0, 2**31)))
+    return g
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+@pytest.mark.parametrize("values", [64, 256, 50_257, 1 << 20])
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "int64"])
+def test_torch_cuda_in_a_non_default_stream_equals_torch_bincount(gen, dtype, values):
+    dtype = getattr(torch, dtype)
+    if dtype == torch.uint8 and values > 256 or dtype == torch.int16 and values > 32768:
+        pytest.skip("values beyond the type")
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        x = skewed(3_000_001, values, dtype, gen)
+        ours = histoscope.bincount(x, minlength=values)
+        ref = torch.bincount(x, minlength=values)
+        assert ours.device == x.device and ours.dtype == torch.int64
+        assert torch.equal(ours, ref)
+        for view in (x[::2], x[1::5], x.flip(0)):
+            assert torch.equal(histoscope.bincount(view, minlength=values), torch.bincount(view, minlength=values))
+        no_minlength = histoscope.bincount(x)
+        assert torch.equal(no_minlength, torch.bincount(x))
+    stream.synchronize()
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+def test_the_count_waits_for_the_callers_stream():
+    n = 1 << 24
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        x = torch.zeros(n, dtype=torch.int32, device="cuda")
+        torch.cuda._sleep(200_000_000)  # the stream is busy a while before it writes the keys
+        x.fill_(5)
+        ours = histoscope.bincount(x, minlength=8)
+        assert ours.tolist() == [0, 0, 0, 0, 0, n, 0, 0]
+    # A stream given explicitly, from a thread whose current stream is the default one.
+    other = torch.cuda.Stream()
+    with torch.cuda.stream(other):
+        y = torch.zeros(n, dtype=torch.int32, device="cuda")
+        torch.cuda._sleep(200_000_000)
+        y.fill_(3)
+    ours = histoscope.bincount(y, minlength=4, stream=other)
+    assert ours.tolist() == [0, 0, 0, n]
+    torch.cuda.synchronize()
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+def test_torch_cuda_histograms_and_images(gen, rng):
+    x = torch.randn(1_000_003, device="cuda", generator=gen)
+    ours = histoscope.histogram(x, 100, (-3.0, 3.0))
+    host = histoscope.histogram(x.cpu().numpy(), 100, (-3.0, 3.0), strategy="cpu")
+    assert ours.counts.device == x.device
+    np.testing.assert_array_equal(ours.counts.cpu().numpy(), host.counts)
+    assert (ours.below, ours.above, ours.nan) == (host.below, host.above, host.nan)
+    keys = torch.randint(-50, 700, (500_001,), device="cuda", dtype=torch.int32, generator=gen)
+    counts, edges = histoscope.histogram(keys, 37)
+    ref = np.histogram(keys.cpu().numpy(), 37)
+    np.testing.assert_array_equal(counts.cpu().numpy(), ref[0])
+    np.testing.assert_array_equal(edges.cpu().numpy(), ref[1])
+    img = torch.randint(0, 256, (2160, 3840, 3), device="cuda", dtype=torch.uint8, generator=gen)
+    got = histoscope.image_histogram(img)
+    host_img = img.cpu().numpy()
+    for c in range(3):
+        np.testing.assert_array_equal(got.channels[c].counts, np.bincount(host_img[..., c].ravel(), minlength=256))
+    crop = img[100:900, 200:1800]
+    got = histoscope.image_histogram(crop, channels=[2])
+    np.testing.assert_array_equal(got.counts[0], np.bincount(host_img[100:900, 200:1800, 2].ravel(), minlength=256))
+    wave = histoscope.waveform(img[:64, :80])
+    np.testing.assert_array_equal(wave.counts, histoscope.waveform(host_img[:64, :80], strategy="cpu").counts)
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+def test_negative_cuda_values_raise():
+    x = torch.tensor([0, 3, -1], device="cuda")
+    with pytest.raises(ValueError, match="negative"):
+        histoscope.bincount(x)
+
+
+@pytest.mark.gpu
+@needs_cupy
+@pytest.mark.parametrize("values", [64, 50_257])
+def test_cupy_in_a_non_default_stream_equals_torch_bincount(values):
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        x = cupy.random.randint(0, values, 2_000_003, dtype=cupy.int32)
+        x[::3] = values // 2
+        ours = histoscope.bincount(x, minlength=values)
+        assert isinstance(ours, cupy.ndarray) and ours.dtype == cupy.int64
+        assert bool((ours == cupy.bincount(x, minlength=values)).all())
+        ref = torch.bincount(torch.as_tensor(x, device="cuda"), minlength=values)
+    stream.synchronize()
+    assert torch.equal(torch.as_tensor(ours, device="cuda"), ref)
+
+
+def test_torch_cpu_tensors(rng):
+    if torch is None:
+        pytest.skip("PyTorch is not installed")
+    x = torch.from_numpy(rng.integers(0, 1000, 100_000))
+    ours = histoscope.bincount(x)
+    assert isinstance(ours, torch.Tensor) and ours.device.type == "cpu"
+    assert torch.equal(ours, torch.bincount(x))
+    assert torch.equal(histoscope.bincount(x[::3]), torch.bincount(x[::3]))
