@@ -26,6 +26,8 @@ struct RecordLine {
 struct CsvLayout {
     int version = 2;
     int bins = 0;
+    // Version 2 written by the app's export: every statistic, between `nan` and the counts.
+    bool allStatistics = false;
     qsizetype columns() const;
 };
 
@@ -39,8 +41,10 @@ public:
     static QJsonObject recordJson(const HistogramRecord& record);
     static QByteArray jsonLine(const HistogramRecord& record);
     static QByteArray summaryJsonLine(const RunSummary& summary);
-    static QByteArray csvHeader(int bins);
-    static QByteArray csvLine(const HistogramRecord& record);
+    // `allStatistics`: the app's export, which carries every statistic its Statistics panel
+    // shows (docs/SCHEMA.md); batch and merge write the layout without them.
+    static QByteArray csvHeader(int bins, bool allStatistics = false);
+    static QByteArray csvLine(const HistogramRecord& record, bool allStatistics = false);
     static QByteArray summaryCsvLine(const RunSummary& summary, int bins);
     static QByteArray csvField(const QByteArray& field);
 

@@ -25,6 +25,7 @@
 #include <QMainWindow>
 
 class BarChart;
+class HistogramPanel;
 class HistogramView;
 class ImageCanvas;
 class QAction;
@@ -68,6 +69,7 @@ public:
 
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
+    HistogramPanel* histogramPanel() const { return m_histogramPanel; }
     ImageCanvas* imageView() const { return m_imageView; }
     TablePanel* statisticsPanel() const { return m_statistics; }
     TablePanel* timingPanel() const { return m_timing; }
@@ -154,6 +156,7 @@ private:
     FrameCounters m_counters{&m_media, &m_histograms};
     WindowGeometry m_geometry{this};
     ImageCanvas* m_imageView = nullptr;
+    HistogramPanel* m_histogramPanel = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
     ProbePanel* m_probe = nullptr;
