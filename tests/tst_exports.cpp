@@ -1,8 +1,13 @@
 // Exports from the window: actions follow what is open, CSV/JSON/PNG written off the GUI thread
 // and answered with exportFinished, the extension added when missing, failed writes reported,
-// and a video's frame index recorded (frame 0 included).
+// a video's frame index recorded (frame 0 included), every statistic of the Statistics panel in
+// the CSV, and the PNG titled with the file, frame and region.
+#include "app/core/CsvReader.h"
+#include "app/core/RecordReader.h"
 #include "app/gui/MainWindow.h"
 #include "widgets/HistogramView.h"
+#include "widgets/ImageCanvas.h"
+#include "widgets/TablePanel.h"
 
 #include "TestSupport.h"
 
@@ -12,8 +17,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -35,9 +42,13 @@ private slots:
     void extensionIsAddedWhenMissing();
     void failedWriteIsReported();
     void videoFrameZeroIsRecorded();
+    void csvCarriesEveryStatisticOfThePanel_data();
+    void csvCarriesEveryStatisticOfThePanel();
+    void plotIsTitledWithTheFileAndRegion();
 
 private:
     QString openRandomImage(int width, int height);
+    bool waitForSnapshot(const std::function<void()>& trigger);
     Error runExport(const std::function<bool()>& start, QString* path = nullptr);
 
     QTemporaryDir m_dir;
@@ -75,6 +86,13 @@ QString TestExports::openRandomImage(int width, int height)
     if (!shown.wait(20000) && shown.isEmpty())
         return {};
     return path;
+}
+
+bool TestExports::waitForSnapshot(const std::function<void()>& trigger)
+{
+    QSignalSpy shown(m_window.get(), &MainWindow::snapshotShown);
+    trigger();
+    return shown.wait(20000) || !shown.isEmpty();
 }
 
 Error TestExports::runExport(const std::function<bool()>& start, QString* path)
@@ -141,9 +159,11 @@ void TestExports::writesCsvJsonAndPlot()
 
     const QImage plot(png);
     QVERIFY(!plot.isNull());
-    // The chosen size, axes included: the plot equals the view painted at that size.
+    // The chosen size, axes included: the plot equals the view painted at that size, under a
+    // title naming the file and the region.
     QCOMPARE(plot.size(), QSize(900, 420));
-    QCOMPARE(plot.convertToFormat(QImage::Format_ARGB32), m_window->histogramView()->render(QSize(900, 420)).convertToFormat(QImage::Format_ARGB32));
+    QCOMPARE(plot.convertToFormat(QImage::Format_ARGB32),
+             m_window->histogramView()->render(QSize(900, 420), QStringLiteral("export50x40.png — whole frame")).convertToFormat(QImage::Format_ARGB32));
 }
 
 void TestExports::extensionIsAddedWhenMissing_data()
@@ -210,6 +230,174 @@ void TestExports::videoFrameZeroIsRecorded()
     QVERIFY(!records.isEmpty());
     for (const QJsonValue r : records)
         QCOMPARE(r.toObject()["frame"].toInteger(-1), qint64(0));
+    // The plot's title names the frame, frame 0 included.
+    const QString png = m_dir.filePath("frame0.png");
+    QVERIFY(!runExport([&] { return m_window->exportPlot(png, QSize(640, 320)); }).isError());
+    QCOMPARE(QImage(png).convertToFormat(QImage::Format_ARGB32),
+             m_window->histogramView()->render(QSize(640, 320), QStringLiteral("three.avi — frame 0 — whole frame")).convertToFormat(QImage::Format_ARGB32));
+}
+
+void TestExports::csvCarriesEveryStatisticOfThePanel_data()
+{
+    QTest::addColumn<int>("cvType");
+    QTest::addColumn<QString>("extension");
+    QTest::addColumn<QRect>("region");
+    QTest::newRow("8-bit colour, whole frame") << int(CV_8UC3) << "png" << QRect();
+    QTest::newRow("16-bit gray, a region") << int(CV_16UC1) << "png" << QRect(3, 4, 30, 20);
+    QTest::newRow("float colour: estimates") << int(CV_32FC3) << "tiff" << QRect();
+}
+
+namespace {
+
+// The precision a number is shown with: half a unit of its last digit (for "0.123" 0.0005).
+double shownPrecision(QString text)
+{
+    text.remove(QStringLiteral("≈"));
+    const qsizetype e = text.indexOf(QLatin1Char('e'), 0, Qt::CaseInsensitive);
+    const int exponent = e >= 0 ? text.mid(e + 1).toInt() : 0;
+    const QString mantissa = e >= 0 ? text.left(e) : text;
+    const qsizetype dot = mantissa.indexOf(QLatin1Char('.'));
+    const int decimals = dot >= 0 ? int(mantissa.size() - dot - 1) : 0;
+    return 0.5 * std::pow(10.0, exponent - decimals);
+}
+
+}  // namespace
+
+// Each number of the Statistics panel is in the CSV, by the one definition (the CSV exactly,
+// the panel as it rounds it), and the CSV still reads back as the schema's records.
+void TestExports::csvCarriesEveryStatisticOfThePanel()
+{
+    QFETCH(int, cvType);
+    QFETCH(QString, extension);
+    QFETCH(QRect, region);
+    cv::Mat image(37, 53, cvType);
+    if (CV_MAT_DEPTH(cvType) == CV_32F)
+        cv::randn(image, cv::Scalar::all(0.5), cv::Scalar::all(0.3));   // some outside [0, 1)
+    else
+        cv::randu(image, cv::Scalar::all(0), cv::Scalar::all(CV_MAT_DEPTH(cvType) == CV_16U ? 65536 : 256));
+    const QString base = m_dir.filePath(QStringLiteral("stats_%1").arg(QString::fromLatin1(QTest::currentDataTag()).replace(QRegularExpression("[^a-z0-9]+"), "_")));
+    const QString file = base + '.' + extension;
+    QVERIFY(cv::imwrite(file.toStdString(), image));
+    QVERIFY(waitForSnapshot([&] { m_window->openPath(file); }));
+    if (!region.isNull())
+        QVERIFY(waitForSnapshot([&] { m_window->imageView()->setRoi(region); }));
+    QVERIFY(m_window->lastSnapshot() && m_window->lastSnapshot()->roi.has_value() == !region.isNull());
+
+    const QString csv = base + ".csv";
+    QFile poisoned(csv);
+    QVERIFY(poisoned.open(QIODevice::WriteOnly) && poisoned.write("poison\n") > 0);
+    poisoned.close();
+    QVERIFY(!runExport([&] { return m_window->exportCsv(csv); }).isError());
+
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    CsvReader reader(&f);
+    QList<QByteArray> header, row;
+    Error error;
+    QVERIFY(reader.readRow(header, error));
+    QHash<QString, QHash<QString, QByteArray>> byChannel;   // channel -> column -> field
+    while (reader.readRow(row, error)) {
+        QCOMPARE(row.size(), header.size());
+        QHash<QString, QByteArray> fields;
+        for (int i = 0; i < header.size(); ++i)
+            fields[QString::fromUtf8(header[i])] = row[i];
+        byChannel[QString::fromUtf8(fields["channel"])] = fields;
+    }
+    QVERIFY2(!error.isError(), qPrintable(error.message()));
+
+    // The panel's rows and the CSV's columns: every row the panel shows has its column.
+    const QHash<QString, QPair<QString, double>> columnOf{
+        {"count", {"count", 1}}, {"min", {"min", 1}}, {"max", {"max", 1}}, {"mean", {"mean", 1}},
+        {"std dev (population)", {"std", 1}}, {"std dev (sample)", {"std_sample", 1}}, {"median", {"median", 1}},
+        {"mode", {"mode", 1}}, {"p1", {"p1", 1}}, {"p5", {"p5", 1}}, {"p25", {"p25", 1}}, {"p75", {"p75", 1}},
+        {"p95", {"p95", 1}}, {"clipped low %", {"clipped_low", 100}}, {"clipped high %", {"clipped_high", 100}},
+        {"entropy (bits)", {"entropy_bits", 1}}, {"below range", {"below", 1}}, {"above range", {"above", 1}},
+        {"NaN", {"nan", 1}}};
+    QTableWidget* table = m_window->statisticsPanel()->table();
+    QCOMPARE(byChannel.size(), table->columnCount());
+    int compared = 0;
+    for (int c = 0; c < table->columnCount(); ++c) {
+        const QString channel = table->horizontalHeaderItem(c)->text();
+        QVERIFY2(byChannel.contains(channel), qPrintable(channel));
+        const auto& fields = byChannel[channel];
+        const bool exact = fields.value("exact") == "true";
+        QVERIFY(fields.value("exact") == "true" || fields.value("exact") == "false");
+        // Exact where the panel shows no estimate: 8-bit at one bin per value, not 16-bit in
+        // 256 bins nor floats.
+        QCOMPARE(exact, !m_window->statisticsPanel()->cell(m_window->statisticsPanel()->rowOf("mean"), c).contains(QStringLiteral("≈")));
+        QCOMPARE(exact, CV_MAT_DEPTH(cvType) == CV_8U);
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QString label = table->verticalHeaderItem(r)->text();
+            QVERIFY2(columnOf.contains(label), qPrintable("the CSV has no column for the panel's \"" + label + "\""));
+            const auto [column, scale] = columnOf[label];
+            QVERIFY2(fields.contains(column), qPrintable(column));
+            const QString shown = m_window->statisticsPanel()->cell(r, c);
+            const QByteArray written = fields[column];
+            if (shown == QStringLiteral("—")) {   // unknown: empty in the CSV
+                QVERIFY2(written.isEmpty(), qPrintable(label + ": " + written));
+                continue;
+            }
+            bool ok = false;
+            const double value = written.toDouble(&ok) * scale;
+            QVERIFY2(ok, qPrintable(label + ": " + written));
+            const double panel = QString(shown).remove(QStringLiteral("≈")).toDouble(&ok);
+            QVERIFY2(ok, qPrintable(label + ": " + shown));
+            const double tolerance = shownPrecision(shown) + 1e-9 * std::abs(value);
+            QVERIFY2(std::abs(value - panel) <= tolerance,
+                     qPrintable(QStringLiteral("%1 %2: panel %3, CSV %4").arg(channel, label, shown, QString::fromUtf8(written))));
+            ++compared;
+        }
+    }
+    QCOMPARE(compared, table->columnCount() * table->rowCount() - [&] {
+        int unknown = 0;
+        for (int c = 0; c < table->columnCount(); ++c)
+            for (int r = 0; r < table->rowCount(); ++r)
+                unknown += m_window->statisticsPanel()->cell(r, c) == QStringLiteral("—");
+        return unknown;
+    }());
+
+    // What merge reads: the records of the schema, the counts of the snapshot.
+    QVERIFY(f.seek(0));
+    RecordReader records(&f, csv);
+    RecordLine line;
+    int read = 0;
+    const auto channels = m_window->lastSnapshot()->plot;
+    while (records.next(line, error)) {
+        QCOMPARE(line.record.channel, channels[read].name);
+        QCOMPARE(qsizetype(line.record.histogram.counts.size()), channels[read].counts.size());
+        for (qsizetype b = 0; b < channels[read].counts.size(); ++b)
+            QCOMPARE(double(line.record.histogram.counts[std::size_t(b)]), channels[read].counts[b]);
+        ++read;
+    }
+    QVERIFY2(!error.isError(), qPrintable(error.message()));
+    QCOMPARE(read, int(channels.size()));
+}
+
+void TestExports::plotIsTitledWithTheFileAndRegion()
+{
+    QVERIFY(!openRandomImage(50, 40).isEmpty());
+    QVERIFY(waitForSnapshot([&] { m_window->imageView()->setRoi(QRect(5, 6, 20, 10)); }));
+    const QString png = m_dir.filePath("titled.png");
+    QFile poisoned(png);
+    QVERIFY(poisoned.open(QIODevice::WriteOnly) && poisoned.write("poison") > 0);
+    poisoned.close();
+    QVERIFY(!runExport([&] { return m_window->exportPlot(png, QSize(800, 400)); }).isError());
+    const QString title = QStringLiteral("export50x40.png — region 20 × 10 at (5, 6)");
+    const QImage plot(png);
+    QCOMPARE(plot.size(), QSize(800, 400));
+    HistogramView* view = m_window->histogramView();
+    QCOMPARE(plot.convertToFormat(QImage::Format_ARGB32), view->render(QSize(800, 400), title).convertToFormat(QImage::Format_ARGB32));
+    // The title is painted: text where an untitled plot has none.
+    const QRect strip = view->titleRect(QSize(800, 400), title).toAlignedRect();
+    QVERIFY(!strip.isEmpty());
+    const QImage untitled = view->render(QSize(800, 400));
+    int text = 0, before = 0;
+    for (int y = strip.top(); y <= strip.bottom(); ++y)
+        for (int x = strip.left(); x <= strip.right(); ++x) {
+            text += plot.pixelColor(x, y).lightness() > 120;
+            before += untitled.pixelColor(x, y).lightness() > 120;
+        }
+    QVERIFY2(text > before + 100, qPrintable(QStringLiteral("%1 / %2").arg(text).arg(before)));
 }
 
 QTEST_MAIN(TestExports)

@@ -19,6 +19,8 @@ private slots:
     void strategyNamesParse_data();
     void strategyNamesParse();
     void legacyLumaIndexLoads();
+    void histogramModeRoundTrips_data();
+    void histogramModeRoundTrips();
 
 private:
     QTemporaryDir m_dir;
@@ -52,6 +54,7 @@ void TestSettings::unknownStoredNamesAreReported_data()
     QTest::newRow("bins") << "bins" << QVariant(-3) << "-3";
     QTest::newRow("range") << "range/float/lo" << QVariant(9.0) << "[9";
     QTest::newRow("range mode") << "rangeMode" << QVariant(QStringLiteral("auto")) << "auto";
+    QTest::newRow("histogram mode") << "mode" << QVariant(QStringLiteral("mosaic")) << "mosaic";
 }
 
 void TestSettings::unknownStoredNamesAreReported()
@@ -75,6 +78,10 @@ void TestSettings::unknownStoredNamesAreReported()
     }
     if (key == "bins")
         QCOMPARE(loaded.counting.bins, defaults.counting.bins);
+    if (key == "mode") {
+        QCOMPARE(loaded.display.mode, defaults.display.mode);
+        QVERIFY2(notices.first().contains("overlay, separate, table"), "the notice lists the valid names");
+    }
 }
 
 void TestSettings::strategyNamesParse_data()
@@ -113,6 +120,38 @@ void TestSettings::legacyLumaIndexLoads()
     HistogramSettings loaded;
     QCOMPARE(loaded.load(store), QStringList());
     QCOMPARE(loaded.display.luma, LumaCoefficients::Bt601);
+}
+
+void TestSettings::histogramModeRoundTrips_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QString>("stored");
+    QTest::newRow("overlay") << int(HistogramMode::Overlay) << "overlay";
+    QTest::newRow("separate") << int(HistogramMode::Separate) << "separate";
+    QTest::newRow("table") << int(HistogramMode::Table) << "table";
+}
+
+// The Histogram dock's display mode is remembered by name, with the other display settings.
+void TestSettings::histogramModeRoundTrips()
+{
+    QFETCH(int, mode);
+    QFETCH(QString, stored);
+    HistogramSettings s;
+    s.display.mode = HistogramMode(mode);
+    s.display.logCounts = true;
+    const QString ini = m_dir.filePath(QStringLiteral("mode-%1.ini").arg(QTest::currentDataTag()));
+    {
+        QSettings store(ini, QSettings::IniFormat);
+        store.setValue("histogram/mode", QStringLiteral("poisoned"));
+        s.save(store);
+    }
+    QSettings store(ini, QSettings::IniFormat);
+    QCOMPARE(store.value("histogram/mode").toString(), stored);
+    HistogramSettings loaded;
+    loaded.display.mode = HistogramMode((mode + 1) % 3);   // load() replaces what was there
+    QCOMPARE(loaded.load(store), QStringList());
+    QCOMPARE(int(loaded.display.mode), mode);
+    QVERIFY(loaded == s);
 }
 
 QTEST_MAIN(TestSettings)

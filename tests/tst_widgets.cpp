@@ -1,10 +1,17 @@
 // Paint-only widgets fed plain values: the histogram plot's readout, axes, legend, blending,
-// percentile marks and rendering at a chosen size.
+// percentile marks, separate per-channel plots, the table of bins, the Histogram dock's mode bar
+// and rendering at a chosen size.
+#include "widgets/HistogramPanel.h"
+#include "widgets/HistogramTableModel.h"
 #include "widgets/HistogramView.h"
 #include "widgets/TablePanel.h"
 
+#include <QAbstractButton>
 #include <QApplication>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 
@@ -42,6 +49,29 @@ HistogramDisplay grayDisplay(QVector<double> counts, double lo, double hi, bool 
     return display;
 }
 
+// `count` channels of random counts (fresh each run, never zero), alike or apart.
+HistogramDisplay randomDisplay(int count, bool identical, int bins, std::mt19937_64& rng)
+{
+    HistogramDisplay display;
+    display.lo = 0;
+    display.hi = bins;
+    display.integerValues = true;
+    const char* names[] = {"R", "G", "B", "luma"};
+    const QColor colours[] = {QColor(235, 80, 70), QColor(90, 200, 90), QColor(80, 140, 240), QColor(240, 240, 240)};
+    std::uniform_int_distribution<int> noise(1, 400);
+    QVector<double> shared(bins);
+    for (double& c : shared)
+        c = noise(rng);
+    for (int s = 0; s < count; ++s) {
+        QVector<double> counts = shared;
+        if (!identical)
+            for (int b = 0; b < bins; ++b)   // each channel piled towards a part of the range of its own
+                counts[b] = noise(rng) * (1 + 20 * std::exp(-std::pow((b - bins * (s + 1) / (count + 1.0)) / (bins / 10.0), 2)));
+        display.series.append({names[s], colours[s], counts, s == 3});
+    }
+    return display;
+}
+
 QStringList labelsOf(const QVector<HistogramView::Tick>& ticks)
 {
     QStringList out;
@@ -74,9 +104,17 @@ private slots:
     void percentileLabelsNeverOverlap();
     void envelopeGivesTheSameLabelsAsTheCounts_data();
     void envelopeGivesTheSameLabelsAsTheCounts();
+    void percentileLabelsStayAboveTheFill_data();
+    void percentileLabelsStayAboveTheFill();
+    void separatePlotsGiveEachChannelABand();
     void renderPaintsAtTheRequestedSize();
+    void renderPaintsATitle();
     void tableValuesStayInView_data();
     void tableValuesStayInView();
+    void binTableListsEveryBin_data();
+    void binTableListsEveryBin();
+    void binTableOf65536BinsMakesOnlyTheCellsShown();
+    void modeBarSwitchesThePlotAndTheTable();
 };
 
 void TestWidgets::histogramHoverReadout_data()
@@ -327,8 +365,12 @@ void TestWidgets::legendNeverCoversData()
         for (int x = inside.left(); x <= inside.right(); ++x)
             differing += a.pixel(x, y) != b.pixel(x, y);
     QCOMPARE(differing, 0);
-    // The peak reaches the plot's top right undimmed: blue at full fill brightness.
-    const QPoint corner = QPointF(plot.right() - plot.width() * 5 / 256, plot.top() + 6).toPoint();
+    // The peak reaches the plot's top right undimmed: blue at full fill brightness (where no
+    // percentile's label, which may lie over data, is).
+    QPoint corner = QPointF(plot.right() - plot.width() * 5 / 256, plot.top() + 6).toPoint();
+    for (const auto& label : shortNames.percentileLabels(size))
+        if (label.rect.adjusted(-3, -3, 3, 3).contains(corner))
+            corner.setY(int(label.rect.bottom()) + 4);
     int blue = 0;
     for (int dx = -2; dx <= 2; ++dx)
         for (int dy = -2; dy <= 2; ++dy)
@@ -463,6 +505,134 @@ void TestWidgets::percentileLabelsNeverOverlap()
             QVERIFY2(std::abs(l.value - 128) <= 4, qPrintable(l.text));
 }
 
+void TestWidgets::percentileLabelsStayAboveTheFill_data()
+{
+    QTest::addColumn<int>("seriesCount");
+    QTest::addColumn<bool>("identical");
+    QTest::addColumn<bool>("log");
+    QTest::addColumn<bool>("separate");
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("log, four identical channels, dock") << 4 << true << true << false << QSize(520, 280);
+    QTest::newRow("log, four channels apart, dock") << 4 << false << true << false << QSize(520, 280);
+    QTest::newRow("log, four identical channels, narrow") << 4 << true << true << false << QSize(380, 240);
+    QTest::newRow("linear, three identical channels") << 3 << true << false << false << QSize(520, 280);
+    QTest::newRow("log, one channel") << 1 << true << true << false << QSize(520, 280);
+    QTest::newRow("log, separate plots, dock") << 4 << false << true << true << QSize(520, 330);
+    QTest::newRow("separate plots, export size") << 4 << true << false << true << QSize(1200, 600);
+}
+
+// Log counts fill most of the plot: every channel's p5, p50 and p95 still has its label, on an
+// opaque box over the fill, none over another label, a guide's name or a crossing's dot.
+void TestWidgets::percentileLabelsStayAboveTheFill()
+{
+    QFETCH(int, seriesCount);
+    QFETCH(bool, identical);
+    QFETCH(bool, log);
+    QFETCH(bool, separate);
+    QFETCH(QSize, size);
+    std::mt19937_64 rng(std::random_device{}());
+    HistogramView view;
+    view.setDisplay(randomDisplay(seriesCount, identical, 256, rng));
+    view.setLogCounts(log);
+    view.setArrangement(separate ? HistogramView::Arrangement::Separate : HistogramView::Arrangement::Overlay);
+    const QImage fillOnly = view.render(size);   // no cumulative overlay: what lies under the labels
+    view.setCumulative(true);
+    const auto labels = view.percentileLabels(size);
+    const auto guides = view.guideLabels(size);
+    const QImage image = view.render(size);
+    QCOMPARE(labels.size(), seriesCount * 3);
+    QCOMPARE(guides.size(), 3 * (separate ? seriesCount : 1));
+    const auto bands = view.bands(size);
+    int overFill = 0;
+    for (int i = 0; i < labels.size(); ++i) {
+        const auto& l = labels[i];
+        // Every channel has each mark once, inside the band it is drawn in.
+        int same = 0;
+        for (const auto& other : labels)
+            same += other.series == l.series && other.percent == l.percent;
+        QCOMPARE(same, 1);
+        bool inItsBand = false;
+        for (const auto& band : bands)
+            inItsBand = inItsBand || (band.series.contains(l.series) && band.rect.contains(l.rect));
+        QVERIFY2(inItsBand, qPrintable(l.series + " p" + QString::number(l.percent)));
+        for (int j = i + 1; j < labels.size(); ++j)
+            QVERIFY2(!l.rect.intersects(labels[j].rect), qPrintable(l.series + " " + l.text + " / " + labels[j].series + " " + labels[j].text));
+        for (const auto& g : guides)
+            QVERIFY2(!l.rect.intersects(g.second), qPrintable(l.text + " / " + g.first));
+        for (const auto& other : labels)
+            QVERIFY2(!l.rect.contains(other.anchor), qPrintable(l.text + " covers the dot of " + other.series));
+        // Opaque: the box's inner corner is the label colour whatever lies under it, and the
+        // value is written in it.
+        const QPoint corner = l.rect.topLeft().toPoint() + QPoint(2, 2);
+        QCOMPARE(image.pixelColor(corner), HistogramView::labelBackground());
+        overFill += fillOnly.pixelColor(corner) != fillOnly.pixelColor(QPoint(2, size.height() / 2));
+        int bright = 0;
+        for (int y = int(l.rect.top()); y < int(l.rect.bottom()); ++y)
+            for (int x = int(l.rect.left()); x < int(l.rect.right()); ++x)
+                bright += image.pixelColor(x, y).lightness() > 110;
+        QVERIFY2(bright >= 4, qPrintable(l.text));
+    }
+    if (log)
+        QVERIFY2(overFill > 0, "no label lay over a fill: the fixture does not test that");
+    for (const auto& g : guides) {
+        QCOMPARE(image.pixelColor(g.second.topLeft().toPoint() + QPoint(1, 1)), HistogramView::labelBackground());
+        for (const auto& l : labels)
+            QVERIFY2(!g.second.contains(l.anchor), qPrintable(g.first + " covers a dot"));
+    }
+}
+
+void TestWidgets::separatePlotsGiveEachChannelABand()
+{
+    // R and G cover the same bins; G holds four times R's counts.
+    HistogramView view;
+    const QSize size(480, 320);
+    view.resize(size);
+    HistogramDisplay display;
+    display.lo = 0;
+    display.hi = 4;
+    display.integerValues = true;
+    display.series = {{"R", QColor(235, 80, 70), {10, 10, 10, 10}}, {"G", QColor(90, 200, 90), {40, 40, 40, 40}}};
+    view.setDisplay(display);
+    auto at = [&](const QRectF& r, double fx, double fy) { return QPointF(r.left() + r.width() * fx, r.bottom() - r.height() * fy).toPoint(); };
+    // Overlaid: one band; R reaches a quarter of the height, G all of it, added where they overlap.
+    QCOMPARE(view.bands(size).size(), 1);
+    const QImage overlaid = view.render(size);
+    const QRectF plot = view.plotRect(size);
+    QVERIFY(overlaid.pixelColor(at(plot, 0.5, 0.1)).red() > 150 && overlaid.pixelColor(at(plot, 0.5, 0.1)).green() > 150);
+
+    view.setArrangement(HistogramView::Arrangement::Separate);
+    const auto bands = view.bands(size);
+    QCOMPARE(bands.size(), 2);
+    QCOMPARE(bands[0].series, QStringList{"R"});
+    QCOMPARE(bands[1].series, QStringList{"G"});
+    QCOMPARE(view.plotRect(size), plot);   // the same area, shared by the bands
+    QVERIFY(bands[0].rect.bottom() < bands[1].rect.top());
+    for (const auto& band : bands) {
+        QVERIFY(plot.contains(band.rect));
+        QCOMPARE(band.rect.left(), plot.left());   // one value axis for both
+        QCOMPARE(band.rect.width(), plot.width());
+        QVERIFY(band.rect.height() > plot.height() * 0.4);
+    }
+    // Each band on its own scale, filled to its top in its own colour only.
+    const QImage image = view.render(size);
+    const QColor red = image.pixelColor(at(bands[0].rect, 0.5, 0.9)), green = image.pixelColor(at(bands[1].rect, 0.5, 0.9));
+    // (Fills add to the background, 32, 33, 36.)
+    QVERIFY2(red.red() > 150 && red.green() < 100, qPrintable(red.name()));
+    QVERIFY2(green.green() > 140 && green.red() < 100, qPrintable(green.name()));
+    QVERIFY(labelsOf(view.countTicks(size, 0)).contains("10"));
+    QVERIFY(labelsOf(view.countTicks(size, 1)).contains("40"));
+    QVERIFY(!labelsOf(view.countTicks(size, 0)).contains("40"));
+    // The readout and the legend work as overlaid.
+    const int x = int(plot.left() + 2.5 * plot.width() / 4);
+    QCOMPARE(view.readoutAt(x), QStringLiteral("value 2  R 10  G 40"));
+    QCOMPARE(view.legendEntries(size).size(), 2);
+    // A hidden channel gives up its band.
+    view.setHiddenSeries({"R"});
+    QCOMPARE(view.bands(size).size(), 1);
+    QCOMPARE(view.bands(size).first().rect, plot);
+    QCOMPARE(view.bands(size).first().series, QStringList{"G"});
+}
+
 void TestWidgets::renderPaintsAtTheRequestedSize()
 {
     HistogramView view;
@@ -476,6 +646,32 @@ void TestWidgets::renderPaintsAtTheRequestedSize()
     QVERIFY2(edge.lightness() > 80, qPrintable(edge.name()));
     const QImage empty = HistogramView().render(QSize(320, 200));
     QCOMPARE(empty.size(), QSize(320, 200));
+}
+
+void TestWidgets::renderPaintsATitle()
+{
+    HistogramView view;
+    view.setDisplay(colourDisplay());
+    const QSize size(900, 420);
+    const QString title = QStringLiteral("clip.avi — frame 3 — region 10 × 8 at (2, 3)");
+    QVERIFY(view.titleRect(size, QString()).isEmpty());
+    const QRectF rect = view.titleRect(size, title);
+    QVERIFY(!rect.isEmpty());
+    const QImage plain = view.render(size), titled = view.render(size, title);
+    QCOMPARE(titled.size(), size);
+    // Its own row above the legend: the legend is painted as without it, lower by the title's row.
+    const auto legend = view.legendEntries(size);
+    const QRect strip = QRectF(legend.first().second.topLeft(), legend.last().second.bottomRight()).toAlignedRect();
+    QCOMPARE(titled.copy(strip.translated(0, int(rect.bottom()))), plain.copy(strip));
+    int text = 0, plainText = 0;
+    for (int y = int(rect.top()); y < int(rect.bottom()); ++y)
+        for (int x = int(rect.left()); x < int(rect.right()); ++x) {
+            text += titled.pixelColor(x, y).lightness() > 120;
+            plainText += plain.pixelColor(x, y).lightness() > 120;
+        }
+    QVERIFY2(text > 100, qPrintable(QString::number(text)));
+    QVERIFY(text > plainText + 100);
+    QVERIFY(titled != plain);
 }
 
 void TestWidgets::tableValuesStayInView_data()
@@ -510,6 +706,153 @@ void TestWidgets::tableValuesStayInView()
         QVERIFY2(textRight <= table->viewport()->width(), qPrintable(QString::number(textRight)));
         QVERIFY(cell.width() > table->viewport()->width());   // the long value made the column wider than the panel
     }
+}
+
+void TestWidgets::binTableListsEveryBin_data()
+{
+    QTest::addColumn<double>("lo");
+    QTest::addColumn<double>("hi");
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<bool>("integer");
+    QTest::newRow("8-bit, one value per bin") << 0.0 << 256.0 << 256 << true;
+    QTest::newRow("8-bit in 100 bins") << 0.0 << 256.0 << 100 << true;
+    QTest::newRow("16-bit, one value per bin") << 0.0 << 65536.0 << 65536 << true;
+    QTest::newRow("float [0, 1) in 65,536 bins") << 0.0 << 1.0 << 65536 << false;
+    QTest::newRow("float [-0.5, 1.5) in 1000 bins") << -0.5 << 1.5 << 1000 << false;
+}
+
+// ImageJ's List: a row per bin with its range in the data's units and every channel's count.
+void TestWidgets::binTableListsEveryBin()
+{
+    QFETCH(double, lo);
+    QFETCH(double, hi);
+    QFETCH(int, bins);
+    QFETCH(bool, integer);
+    std::mt19937_64 rng(std::random_device{}());
+    HistogramDisplay display = randomDisplay(3, false, bins, rng);
+    display.lo = lo;
+    display.hi = hi;
+    display.integerValues = integer;
+    HistogramTableModel model;
+    model.setDisplay(display);
+    QCOMPARE(model.rowCount(), bins);
+    QCOMPARE(model.columnCount(), 6);
+    QStringList headers;
+    for (int c = 0; c < model.columnCount(); ++c)
+        headers << model.headerData(c, Qt::Horizontal).toString();
+    QCOMPARE(headers, (QStringList{"bin", "lo", "hi", "R", "G", "B"}));
+    const double w = (hi - lo) / bins;
+    std::uniform_int_distribution<int> row(0, bins - 2);
+    QVector<int> rows{0, bins - 1};
+    for (int i = 0; i < 50; ++i)
+        rows << row(rng);
+    for (int r : rows) {
+        auto text = [&](int c) { return model.data(model.index(r, c)).toString(); };
+        QCOMPARE(text(0), QString::number(r));
+        const double a = text(1).toDouble(), b = text(2).toDouble();
+        // To a hundredth of a bin.
+        QVERIFY2(std::abs(a - (lo + r * w)) <= w * 1e-2, qPrintable(text(1)));
+        QVERIFY2(std::abs(b - (r + 1 == bins ? hi : lo + (r + 1) * w)) <= w * 1e-2, qPrintable(text(2)));
+        if (integer && w == 1)
+            QCOMPARE(text(1), QString::number(qint64(lo) + r));   // integer values as integers
+        // Neighbouring bins read apart.
+        if (r + 1 < bins)
+            QVERIFY2(text(1) != model.data(model.index(r + 1, 1)).toString(), qPrintable(text(1)));
+        for (int s = 0; s < 3; ++s)
+            QCOMPARE(text(3 + s), QString::number(qulonglong(display.series[s].counts[r])));
+    }
+    QCOMPARE(model.data(model.index(bins - 1, 2)).toString().toDouble(), hi);
+    QVERIFY(!model.data(model.index(bins, 0)).isValid());
+}
+
+// 65,536 bins listed without a cell per bin: the table asks the model only for the rows it shows,
+// when it opens, scrolls and takes the next frame.
+void TestWidgets::binTableOf65536BinsMakesOnlyTheCellsShown()
+{
+    std::mt19937_64 rng(std::random_device{}());
+    const int bins = 65536;
+    HistogramPanel panel;
+    panel.resize(520, 330);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.view()->setDisplay(randomDisplay(4, false, bins, rng));
+    QCOMPARE(panel.tableModel()->rowCount(), 0);   // not shown: not fed
+    panel.setMode(HistogramPanel::Mode::Table);
+    QTableView* table = panel.table();
+    QVERIFY(table->isVisible());
+    QCOMPARE(panel.tableModel()->rowCount(), bins);
+    const int columns = panel.tableModel()->columnCount();
+    const int visibleRows = table->viewport()->height() / table->verticalHeader()->defaultSectionSize() + 2;
+    QVERIFY(visibleRows < 40);
+    auto shownCellsAreMade = [&] {
+        QApplication::processEvents();
+        table->viewport()->repaint();
+        return panel.tableModel()->cellsMade() > 0;
+    };
+    QTRY_VERIFY(shownCellsAreMade());
+    // Each paint makes the visible cells; opening the table made a few paints' worth, never a
+    // cell per bin.
+    auto paintCost = [&] {
+        const qint64 before = panel.tableModel()->cellsMade();
+        table->viewport()->repaint();
+        return panel.tableModel()->cellsMade() - before;
+    };
+    QVERIFY2(panel.tableModel()->cellsMade() < bins / 10, qPrintable(QString::number(panel.tableModel()->cellsMade())));
+    const qint64 once = paintCost();
+    QVERIFY(once > 0);
+    QVERIFY2(once <= visibleRows * columns, qPrintable(QString::number(once)));
+    // Every value whole: no column narrower than its widest text.
+    const QFontMetrics fm(table->font());
+    for (int c = 0; c < columns; ++c)
+        QVERIFY2(table->columnWidth(c) >= fm.horizontalAdvance(panel.tableModel()->data(panel.tableModel()->index(bins - 1, c)).toString()) + 6,
+                 qPrintable(QString::number(c)));
+    table->scrollToBottom();
+    QVERIFY(paintCost() <= visibleRows * columns);
+    QCOMPARE(table->rowAt(table->viewport()->height() - 2), bins - 1);
+    QCOMPARE(panel.tableModel()->data(panel.tableModel()->index(bins - 1, 0)).toString(), QStringLiteral("65535"));
+    // The next frame of the same binning keeps the rows in view.
+    const int scroll = table->verticalScrollBar()->value();
+    panel.view()->setDisplay(randomDisplay(4, false, bins, rng));
+    QCOMPARE(table->verticalScrollBar()->value(), scroll);
+    QCOMPARE(panel.tableModel()->cellsMade(), qint64(0));   // set again: nothing made until shown
+    QVERIFY(paintCost() <= visibleRows * columns);
+}
+
+void TestWidgets::modeBarSwitchesThePlotAndTheTable()
+{
+    HistogramPanel panel;
+    panel.resize(520, 330);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy changed(&panel, &HistogramPanel::modeChanged);
+    // Nothing counted yet: the plot's page says so, whatever the mode.
+    panel.setMode(HistogramPanel::Mode::Table);
+    QVERIFY(panel.view()->isVisible());
+    QVERIFY(!panel.table()->isVisible());
+    QCOMPARE(changed.count(), 0);   // from settings: no signal
+    panel.view()->setDisplay(colourDisplay());
+    QVERIFY(panel.table()->isVisible());
+    QVERIFY(!panel.view()->isVisible());
+    QCOMPARE(panel.tableModel()->rowCount(), 256);
+    QVERIFY(panel.modeButton(HistogramPanel::Mode::Table)->isChecked());
+
+    QTest::mouseClick(panel.modeButton(HistogramPanel::Mode::Separate), Qt::LeftButton);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.last().at(0).value<HistogramPanel::Mode>(), HistogramPanel::Mode::Separate);
+    QVERIFY(panel.view()->isVisible());
+    QVERIFY(!panel.table()->isVisible());
+    QCOMPARE(panel.view()->arrangement(), HistogramView::Arrangement::Separate);
+    QCOMPARE(panel.view()->bands(panel.view()->size()).size(), 4);
+    QCOMPARE(panel.tableModel()->rowCount(), 0);   // the table let go of the counts
+
+    QTest::mouseClick(panel.modeButton(HistogramPanel::Mode::Overlay), Qt::LeftButton);
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(changed.last().at(0).value<HistogramPanel::Mode>(), HistogramPanel::Mode::Overlay);
+    QCOMPARE(panel.view()->arrangement(), HistogramView::Arrangement::Overlay);
+    QCOMPARE(panel.view()->bands(panel.view()->size()).size(), 1);
+    QTest::mouseClick(panel.modeButton(HistogramPanel::Mode::Overlay), Qt::LeftButton);
+    QCOMPARE(changed.count(), 2);   // the mode it already has
+    QVERIFY(panel.modeButton(HistogramPanel::Mode::Overlay)->isChecked());
 }
 
 QTEST_MAIN(TestWidgets)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
 namespace {
 
@@ -16,6 +17,8 @@ const QColor kBackground(32, 33, 36);
 const QColor kGrid(52, 54, 60);
 const QColor kAxis(110, 112, 118);
 const QColor kText(200, 200, 200);
+// Under percentile labels: opaque, so no fill or curve shows through the digits.
+const QColor kLabelBackground(18, 18, 20);
 
 // 1, 2 or 5 times a power of ten, at least `raw`.
 double niceStep(double raw)
@@ -25,6 +28,16 @@ double niceStep(double raw)
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     const double norm = raw / magnitude;
     return (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * magnitude;
+}
+
+// 1, 2 or 5 times a power of ten, at most `raw`.
+double niceFloor(double raw)
+{
+    if (!(raw >= 1) || !std::isfinite(raw))
+        return 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double norm = raw / magnitude;
+    return (norm >= 5 ? 5 : norm >= 2 ? 2 : 1) * magnitude;
 }
 
 bool isPowerOfTwo(double v)
@@ -114,6 +127,13 @@ void HistogramView::setDisplay(const HistogramDisplay& display)
         emit hovered(m_hoverText);
     }
     update();
+    emit displayChanged();
+}
+
+void HistogramView::setArrangement(Arrangement arrangement)
+{
+    m_arrangement = arrangement;
+    update();
 }
 
 void HistogramView::setLogCounts(bool on)
@@ -154,7 +174,7 @@ void HistogramView::toggleSeries(const QString& name)
     emit hiddenSeriesChanged(m_hidden);
 }
 
-HistogramView::Layout HistogramView::layout(const QSize& size) const
+HistogramView::Layout HistogramView::layout(const QSize& size, const QString& title) const
 {
     Layout out;
     const QFontMetricsF fm(font());
@@ -162,9 +182,15 @@ HistogramView::Layout HistogramView::layout(const QSize& size) const
     const double left = line + 8 + fm.horizontalAdvance(QStringLiteral("888.8k"));
     const double right = m_cumulative ? line + 8 + fm.horizontalAdvance(QStringLiteral("100%")) : 12;
     const double width = std::max(10.0, size.width() - left - right);
+    // An export's title is a row of its own above everything, across the whole picture.
+    double stripTop = 0;
+    if (!title.isEmpty()) {
+        out.title = QRectF(8, 4, std::max(10.0, size.width() - 16.0), std::ceil(line) + 4);   // whole pixels: the rest moves by a whole row
+        stripTop = out.title.bottom();
+    }
     // The legend gets a strip of its own above the plot, as ImageJ and darktable keep their
     // annotations off the curves: a legend over the plot dims whatever peak lies under it.
-    double stripBottom = 0;
+    double stripBottom = stripTop;
     if (!m_display.isEmpty()) {
         const double h = line + 4, swatch = line * 0.8, gap = 4;
         QVector<QPair<QString, double>> items;
@@ -181,7 +207,7 @@ HistogramView::Layout HistogramView::layout(const QSize& size) const
             rows.last().append(item);
             rowWidth += item.second;
         }
-        double y = gap;
+        double y = stripTop + gap;
         for (const auto& row : rows) {
             double total = 0;
             for (const auto& item : row)
@@ -201,7 +227,7 @@ HistogramView::Layout HistogramView::layout(const QSize& size) const
                 firstRow += item.second;
             // Left of the legend's first row when both fit, else a row of its own under it.
             if (w + 2 * gap + firstRow <= width) {
-                out.referenceTitle = QRectF(left, gap, w, h);
+                out.referenceTitle = QRectF(left, stripTop + gap, w, h);
             } else {
                 out.referenceTitle = QRectF(left + width - w, stripBottom, w, h);
                 stripBottom += h;
@@ -212,24 +238,45 @@ HistogramView::Layout HistogramView::layout(const QSize& size) const
     const double top = stripBottom + line / 2 + 6;
     const double bottom = 2 * line + 12;
     out.plot = QRectF(left, top, width, std::max(10.0, size.height() - top - bottom));
+
+    // Overlaid: one band, every visible channel. Separate: a band per visible channel, in the
+    // legend's order, with a gap that holds the half lines of tick labels centred on the edges.
+    QStringList visible;
+    for (const HistogramSeries& s : m_display.series)
+        if (isSeriesVisible(s.name))
+            visible << s.name;
+    if (m_arrangement == Arrangement::Overlay || visible.size() < 2) {
+        out.bands.append({out.plot, visible, peakOf(visible)});
+    } else {
+        const double gap = std::round(line / 2 + 2);
+        const double h = (out.plot.height() - gap * double(visible.size() - 1)) / double(visible.size());
+        for (int i = 0; i < visible.size(); ++i) {
+            const QRectF rect(out.plot.left(), out.plot.top() + i * (h + gap), out.plot.width(), std::max(1.0, h));
+            out.bands.append({rect, {visible[i]}, peakOf({visible[i]})});
+        }
+    }
     return out;
 }
 
 QRectF HistogramView::plotRect(const QSize& size) const { return layout(size).plot; }
 
+QVector<HistogramView::Band> HistogramView::bands(const QSize& size) const { return layout(size).bands; }
+
 QVector<QPair<QString, QRectF>> HistogramView::legendEntries(const QSize& size) const { return layout(size).legend; }
 
 QRectF HistogramView::referenceTitleRect(const QSize& size) const { return layout(size).referenceTitle; }
 
-double HistogramView::peak() const
+QRectF HistogramView::titleRect(const QSize& size, const QString& title) const { return layout(size, title).title; }
+
+double HistogramView::peakOf(const QStringList& series) const
 {
     double peak = 1;
     for (const HistogramSeries& s : m_display.series)
-        if (isSeriesVisible(s.name))
+        if (series.contains(s.name))
             for (double c : envelopeOf(s))
                 peak = std::max(peak, c);
     for (const HistogramSeries& s : m_display.reference)
-        if (isSeriesVisible(s.name))
+        if (series.contains(s.name))
             for (double c : envelopeOf(s))
                 peak = std::max(peak, c * s.scale);
     return peak;
@@ -284,15 +331,24 @@ QVector<HistogramView::Tick> HistogramView::valueTicks(const QSize& size) const
     return ticks;
 }
 
-QVector<HistogramView::Tick> HistogramView::countTicks(const QSize& size) const
+QVector<HistogramView::Tick> HistogramView::countTicks(const QSize& size, int band) const
+{
+    const QVector<Band> all = bands(size);
+    return band >= 0 && band < all.size() ? countTicksOf(all[band], all.size() > 1) : QVector<Tick>();
+}
+
+QVector<HistogramView::Tick> HistogramView::countTicksOf(const Band& band, bool stacked) const
 {
     QVector<Tick> ticks;
-    const QRectF r = plotRect(size);
-    const double top = peak();
+    const QRectF r = band.rect;
+    const double top = band.peak;
     auto at = [&](double c) { return r.bottom() - countToUnit(c, top) * r.height(); };
     const QFontMetricsF fm(font());
-    const int maxTicks = std::clamp(int(r.height() / (fm.height() * 2)), 2, 10);
-    ticks.append({r.bottom(), QStringLiteral("0")});
+    // Stacked bands are a small gap apart: a band's 0 would sit on the label at the top of the
+    // band under it, and every band starts at 0, so only the overlaid plot labels it.
+    const int maxTicks = std::clamp(int(r.height() / (fm.height() * 2)), stacked ? 1 : 2, 10);
+    if (!stacked)
+        ticks.append({r.bottom(), QStringLiteral("0")});
     if (m_log) {
         // Decades: 1, 10, 100, 1k...; every other one when they would crowd.
         int decades = int(std::floor(std::log10(top))) + 1;
@@ -301,91 +357,156 @@ QVector<HistogramView::Tick> HistogramView::countTicks(const QSize& size) const
             ticks.append({at(std::pow(10.0, k)), formatCount(std::pow(10.0, k))});
         return ticks;
     }
-    const double step = std::max(1.0, niceStep(top / maxTicks));
+    double step = std::max(1.0, niceStep(top / maxTicks));
+    if (step > top)
+        step = niceFloor(top / 2);   // a short band: still a labelled tick or two under its top
     for (double c = step; c <= top * (1 + 1e-12); c += step)
         ticks.append({at(c), formatCount(c)});
     return ticks;
 }
 
-QVector<HistogramView::Tick> HistogramView::percentTicks(const QSize& size) const
+QVector<HistogramView::Tick> HistogramView::percentTicks(const QSize& size, int band) const
+{
+    const QVector<Band> all = bands(size);
+    return band >= 0 && band < all.size() ? percentTicksOf(all[band]) : QVector<Tick>();
+}
+
+QVector<HistogramView::Tick> HistogramView::percentTicksOf(const Band& band) const
 {
     QVector<Tick> ticks;
     if (!m_cumulative)
         return ticks;
-    const QRectF r = plotRect(size);
-    for (int p = 0; p <= 100; p += 25)
+    const QRectF r = band.rect;
+    const QFontMetricsF fm(font());
+    // A band too short for five labels gets 0, 50 and 100 %.
+    const int step = r.height() >= 5 * fm.height() ? 25 : 50;
+    for (int p = 0; p <= 100; p += step)
         ticks.append({r.bottom() - p / 100.0 * r.height(), QStringLiteral("%1%").arg(p)});
     return ticks;
 }
 
 QVector<HistogramView::PercentileLabel> HistogramView::percentileLabels(const QSize& size) const
 {
-    QVector<PercentileLabel> placed;
+    return annotate(bands(size)).labels;
+}
+
+QVector<QPair<QString, QRectF>> HistogramView::guideLabels(const QSize& size) const { return annotate(bands(size)).guides; }
+
+QColor HistogramView::labelBackground() { return kLabelBackground; }
+
+HistogramView::Annotations HistogramView::annotate(const QVector<Band>& bands) const
+{
+    Annotations out;
     if (!m_cumulative || m_display.isEmpty())
-        return placed;
-    const QRectF r = plotRect(size);
+        return out;
     const QFontMetricsF fm(font());
-    const double th = fm.height();
-    // Labels stay inside the plot, so the legend and the reference's title, above it, are clear.
-    QVector<QRectF> taken;
-    // The guide labels ("p50") at the left end of each guide come first.
-    for (double p : m_marks) {
-        const double y = r.bottom() - p / 100.0 * r.height();
-        const QString text = QStringLiteral("p%1").arg(p);
-        taken.append(QRectF(r.left() + 3, y - th - 1, fm.horizontalAdvance(text) + 4, th));
-    }
-    auto fits = [&](const QRectF& rect) {
-        if (!r.contains(rect))
-            return false;
-        for (const QRectF& t : taken)
-            if (t.intersects(rect))
-                return false;
-        return true;
-    };
-    for (const HistogramSeries& s : m_display.series) {
-        if (!isSeriesVisible(s.name))
-            continue;
-        const int bins = int(s.counts.size());
-        const QVector<double> cumulative = cumulativeOf(s);
-        const double total = cumulative.isEmpty() ? 0 : cumulative.last();
-        if (total <= 0 || bins == 0)
-            continue;
-        const double w = (m_display.hi - m_display.lo) / bins;
-        const int group = binsPerGroup(s);
+    const double th = std::ceil(fm.height());
+    for (const Band& band : bands) {
+        // Labels stay inside their band, so the legend, the title and the other bands are clear.
+        const QRectF r = band.rect;
+        auto rowTop = [&](double guideY, int row) {
+            const double centre = std::clamp(guideY, r.top() + th / 2, r.bottom() - th / 2);
+            return std::floor(centre - th / 2) + row * (th + 2);
+        };
+        // Where each channel's CDF crosses each guide, and the value there.
+        QVector<PercentileLabel> labels;
         for (double p : m_marks) {
-            // The inverted-CDF bin: the first whose cumulative share reaches p. Found in the
-            // envelope's groups, then among the one group's bins.
-            const auto reached = std::find_if(cumulative.begin(), cumulative.end(), [&](double c) { return c * 100 >= p * total; });
-            const int g = reached == cumulative.end() ? int(cumulative.size()) - 1 : int(reached - cumulative.begin());
-            double run = g > 0 ? cumulative[g - 1] : 0, before = run;
-            int bin = std::min(bins, (g + 1) * group) - 1;
-            for (int b = g * group; b < std::min(bins, (g + 1) * group); ++b) {
-                before = run;
-                run += s.counts[b];
-                if (run * 100 >= p * total) {
-                    bin = b;
-                    break;
+            const double guideY = r.bottom() - p / 100.0 * r.height();
+            for (const HistogramSeries& s : m_display.series) {
+                if (!band.series.contains(s.name))
+                    continue;
+                const int bins = int(s.counts.size());
+                const QVector<double> cumulative = cumulativeOf(s);
+                const double total = cumulative.isEmpty() ? 0 : cumulative.last();
+                if (total <= 0 || bins == 0)
+                    continue;
+                const double w = (m_display.hi - m_display.lo) / bins;
+                const int group = binsPerGroup(s);
+                // The inverted-CDF bin: the first whose cumulative share reaches p. Found in the
+                // envelope's groups, then among the one group's bins.
+                const auto reached = std::find_if(cumulative.begin(), cumulative.end(), [&](double c) { return c * 100 >= p * total; });
+                const int g = reached == cumulative.end() ? int(cumulative.size()) - 1 : int(reached - cumulative.begin());
+                double run = g > 0 ? cumulative[g - 1] : 0, before = run;
+                int bin = std::min(bins, (g + 1) * group) - 1;
+                for (int b = g * group; b < std::min(bins, (g + 1) * group); ++b) {
+                    before = run;
+                    run += s.counts[b];
+                    if (run * 100 >= p * total) {
+                        bin = b;
+                        break;
+                    }
                 }
-            }
-            const double value = m_display.lo + bin * w;
-            const double y = r.bottom() - p / 100.0 * r.height();
-            const double f = run > before ? (p * total / 100 - before) / (run - before) : 1;
-            const double x = r.left() + (bin + std::clamp(f, 0.0, 1.0)) * r.width() / bins;
-            const QString text = formatValue(value, w, m_display.integerValues);
-            const double tw = fm.horizontalAdvance(text) + 6;
-            const QPointF offsets[] = {{4, -th - 2}, {4, 2}, {-tw - 4, -th - 2}, {-tw - 4, 2},
-                                       {4, -2 * th - 4}, {4, th + 4}, {-tw - 4, -2 * th - 4}, {-tw - 4, th + 4}};
-            for (const QPointF& o : offsets) {
-                const QRectF rect(x + o.x(), y + o.y(), tw, th);
-                if (fits(rect)) {
-                    taken.append(rect);
-                    placed.append({s.name, p, value, rect, text});
-                    break;
-                }
+                const double value = m_display.lo + bin * w;
+                const double f = run > before ? (p * total / 100 - before) / (run - before) : 1;
+                const QPointF anchor(r.left() + (bin + std::clamp(f, 0.0, 1.0)) * r.width() / bins, guideY);
+                labels.append({s.name, p, value, QRectF(), formatValue(value, w, m_display.integerValues), anchor});
             }
         }
+        // Nothing is placed over a crossing's dot.
+        QVector<QRectF> taken;
+        for (const PercentileLabel& l : labels)
+            taken.append(QRectF(l.anchor - QPointF(4, 4), QSizeF(8, 8)));
+        // Each guide's name ("p50") on the guide, at its left end, or at its right end when a
+        // crossing lies under the left one.
+        for (double p : m_marks) {
+            const double y = r.bottom() - p / 100.0 * r.height();
+            const QString text = QStringLiteral("p%1").arg(p);
+            const double w = std::ceil(fm.horizontalAdvance(text) + 4);
+            QRectF rect(std::floor(r.left() + 3), rowTop(y, 0), w, th);
+            for (const PercentileLabel& l : labels)
+                if (l.percent == p && l.anchor.x() < rect.right() + 6)
+                    rect.moveLeft(std::floor(r.right() - 3 - w));
+            taken.append(rect);
+            out.guides.append({text, rect});
+        }
+        auto fits = [&](const QRectF& rect) {
+            if (!r.contains(rect))
+                return false;
+            for (const QRectF& t : taken)
+                if (t.intersects(rect))
+                    return false;
+            return true;
+        };
+        // The free place in a row nearest to `left` (a label centred over its dot).
+        auto placeInRow = [&](double left, double top, double tw) -> std::optional<QRectF> {
+            QVector<double> lefts{left};
+            for (const QRectF& t : taken)
+                if (t.top() < top + th && t.bottom() > top)
+                    lefts << t.right() + 2 << t.left() - 2 - tw;
+            std::sort(lefts.begin(), lefts.end(), [&](double a, double b) { return std::abs(a - left) < std::abs(b - left); });
+            for (double l : lefts) {
+                const QRectF rect(std::floor(std::clamp(l, r.left(), r.right() - tw)), top, tw, th);
+                if (fits(rect))
+                    return rect;
+            }
+            return std::nullopt;
+        };
+        // Each value in the free place nearest its dot: in the rows just above and below its
+        // guide, beside the dot on the guide, or further out; left to right, so that the labels
+        // of one guide read in the order of their dots. Every value is shown, none over another
+        // nor over a dot, while the band has room.
+        std::stable_sort(labels.begin(), labels.end(), [this](const PercentileLabel& a, const PercentileLabel& b) {
+            const qsizetype ma = m_marks.indexOf(a.percent), mb = m_marks.indexOf(b.percent);
+            return ma != mb ? ma < mb : a.anchor.x() < b.anchor.x();
+        });
+        for (PercentileLabel& label : labels) {
+            const double tw = std::ceil(fm.horizontalAdvance(label.text) + 8);
+            const QPointF want(label.anchor.x() - tw / 2, label.anchor.y() - th / 2);
+            std::optional<QRectF> rect;
+            auto cost = [&](const QRectF& r) { return std::abs(r.left() - want.x()) + std::abs(r.top() - want.y()); };
+            for (int row : {-1, 1, 0, -2, 2, -3, 3, -4, 4})
+                if (const auto place = placeInRow(want.x(), rowTop(label.anchor.y(), row), tw); place && (!rect || cost(*place) < cost(*rect)))
+                    rect = place;
+            // A band too small for every label apart still shows every value.
+            if (!rect)
+                rect = QRectF(std::floor(std::clamp(label.anchor.x() - tw / 2, r.left(), std::max(r.left(), r.right() - tw))),
+                              rowTop(label.anchor.y(), 0), tw, th);
+            label.rect = *rect;
+            taken.append(*rect);
+            out.labels.append(label);
+        }
     }
-    return placed;
+    return out;
 }
 
 int HistogramView::binAt(int x) const
@@ -420,38 +541,188 @@ QString HistogramView::readoutAt(int x) const
     return text;
 }
 
-QImage HistogramView::render(const QSize& size) const
+QImage HistogramView::render(const QSize& size, const QString& title) const
 {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(kBackground);
     QPainter p(&image);
     p.setFont(font());
-    paint(p, size, false);
+    paint(p, size, false, title);
     return image;
 }
 
 void HistogramView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    paint(p, size(), true);
+    paint(p, size(), true, QString());
 }
 
-void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
+void HistogramView::paint(QPainter& p, const QSize& size, bool withHover, const QString& title) const
 {
     p.setRenderHint(QPainter::Antialiasing, false);
     p.fillRect(QRect(QPoint(0, 0), size), kBackground);
-    const Layout placed = layout(size);
+    const Layout placed = layout(size, title);
     const QRectF r = placed.plot;
     const QFontMetricsF fm(p.font());
+    if (!placed.title.isEmpty()) {
+        QFont bold = p.font();
+        bold.setBold(true);
+        p.save();
+        p.setFont(bold);
+        p.setPen(kText);
+        p.drawText(placed.title, Qt::AlignCenter,
+                   QFontMetricsF(bold).elidedText(title, Qt::ElideMiddle, placed.title.width()));
+        p.restore();
+    }
     if (m_display.isEmpty()) {
         p.setPen(QColor(160, 160, 160));
         p.drawText(QRectF(QPointF(0, 0), QSizeF(size)), Qt::AlignCenter, m_placeholder);
         return;
     }
-    const double top = peak();
-    const QVector<Tick> xTicks = valueTicks(size), yTicks = countTicks(size);
+    const QVector<Tick> xTicks = valueTicks(size);
+    const bool stacked = placed.bands.size() > 1;
+    for (const Band& band : placed.bands)
+        paintBand(p, band, xTicks, stacked);
+    // The percentiles last, over every fill and curve of their band, on opaque labels: the
+    // guides' names, a dot where each channel's CDF crosses a guide, a leader to its label when
+    // the label had to move off the dot, and the value.
+    const Annotations notes = annotate(placed.bands);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (const auto& [text, rect] : notes.guides) {
+        p.fillRect(rect, kLabelBackground);
+        p.setPen(QColor(170, 170, 170));
+        p.drawText(rect, Qt::AlignCenter, text);
+    }
+    auto colourOf = [&](const QString& name) {
+        for (const HistogramSeries& s : m_display.series)
+            if (s.name == name)
+                return s.color;
+        return QColor(Qt::white);
+    };
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const PercentileLabel& label : notes.labels) {
+        const QPointF joint(std::clamp(label.anchor.x(), label.rect.left(), label.rect.right()),
+                            std::clamp(label.anchor.y(), label.rect.top(), label.rect.bottom()));
+        if (QLineF(label.anchor, joint).length() > 6) {
+            p.setPen(QPen(colourOf(label.series).lighter(130), 1));
+            p.drawLine(label.anchor, joint);
+        }
+    }
+    for (const PercentileLabel& label : notes.labels) {
+        p.setPen(QPen(kBackground, 1));
+        p.setBrush(colourOf(label.series).lighter(130));
+        p.drawEllipse(label.anchor, 3, 3);
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (const PercentileLabel& label : notes.labels) {
+        const QColor c = colourOf(label.series);
+        p.fillRect(label.rect, kLabelBackground);
+        p.setPen(c);
+        p.drawRect(label.rect.adjusted(0, 0, -1, -1));
+        p.setPen(c.lighter(150));
+        p.drawText(label.rect, Qt::AlignCenter, label.text);
+    }
+
+    // The value axis under the last band (the frames are under the data, so edge bins stay visible).
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (const Tick& t : xTicks) {
+        p.setPen(kAxis);
+        p.drawLine(QPointF(t.position, r.bottom()), QPointF(t.position, r.bottom() + 4));
+        p.setPen(kText);
+        const double w = fm.horizontalAdvance(t.label);
+        // The first and last labels stay inside the plot's width.
+        const double x = std::clamp(t.position - w / 2, r.left() - 4 - fm.horizontalAdvance(QStringLiteral("8")),
+                                    std::max(r.left(), r.right() + 10 - w));
+        p.drawText(QPointF(x, r.bottom() + 5 + fm.ascent()), t.label);
+    }
+    p.setPen(QColor(170, 170, 170));
+    p.drawText(QRectF(r.left(), size.height() - fm.height() - 2, r.width(), fm.height()), Qt::AlignHCenter,
+               m_display.valueTitle);
+    // The count axis' title; stacked bands are each titled with their channel, in its colour.
+    auto verticalTitle = [&](const QRectF& band, double x, double angle, const QString& text, const QColor& colour) {
+        p.save();
+        p.setPen(colour);
+        p.translate(x, band.center().y());
+        p.rotate(angle);
+        p.drawText(QRectF(-band.height() / 2, 0, band.height(), fm.height()), Qt::AlignHCenter,
+                   fm.elidedText(text, Qt::ElideRight, band.height()));
+        p.restore();
+    };
+    const QString countTitle = m_log ? tr("count (log)") : tr("count");
+    for (const Band& band : placed.bands) {
+        if (!stacked) {
+            verticalTitle(band.rect, 2, -90, countTitle, QColor(170, 170, 170));
+            continue;
+        }
+        QColor c(170, 170, 170);
+        for (const HistogramSeries& s : m_display.series)
+            if (band.series.contains(s.name))
+                c = s.color.lighter(120);
+        verticalTitle(band.rect, 2, -90, band.series.join(' '), c);
+    }
+    if (m_cumulative)
+        verticalTitle(r, size.width() - 2, 90, tr("cumulative"), QColor(170, 170, 170));
+
+    // Legend: click an entry to hide or show its channel.
+    const double swatch = fm.height() * 0.8;
+    for (const auto& [name, rect] : placed.legend) {
+        QColor c = Qt::white;
+        bool outline = false;
+        for (const HistogramSeries& s : m_display.series)
+            if (s.name == name) {
+                c = s.color;
+                outline = s.outline;
+            }
+        const bool visible = isSeriesVisible(name);
+        p.fillRect(rect, QColor(0, 0, 0, 130));
+        const QRectF box(rect.left() + 4, rect.center().y() - swatch / 2, swatch, swatch);
+        if (visible && !outline)
+            p.fillRect(box, c);
+        p.setPen(QPen(c, outline ? 2 : 1));
+        p.drawRect(box);
+        p.setPen(visible ? kText : QColor(110, 110, 110));
+        QFont f = p.font();
+        f.setStrikeOut(!visible);
+        p.save();
+        p.setFont(f);
+        p.drawText(QRectF(box.right() + 4, rect.top(), rect.width() - swatch - 8, rect.height()), Qt::AlignVCenter, name);
+        p.restore();
+    }
+    const QRectF titleRect = placed.referenceTitle;
+    if (!titleRect.isEmpty()) {
+        p.fillRect(titleRect, QColor(0, 0, 0, 130));
+        p.setPen(QPen(QColor(200, 200, 200), 1, Qt::DashLine));
+        const double y = titleRect.center().y();
+        p.drawLine(QPointF(titleRect.left() + 4, y), QPointF(titleRect.left() + 4 + swatch, y));
+        p.setPen(QColor(200, 200, 200));
+        p.drawText(titleRect.adjusted(swatch + 8, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(m_display.referenceTitle, Qt::ElideMiddle, titleRect.width() - swatch - 12));
+    }
+
+    if (withHover && m_hoverX >= 0 && !m_hoverText.isEmpty()) {
+        p.setPen(QColor(255, 255, 255, 120));
+        p.drawLine(QPointF(m_hoverX, r.top()), QPointF(m_hoverX, r.bottom()));
+        const double w = fm.horizontalAdvance(m_hoverText) + 12, h = fm.height() + 6;
+        double x = m_hoverX + 10;
+        if (x + w > r.right())
+            x = std::max(r.left(), m_hoverX - 10 - w);
+        const QRectF box(x, r.top() + 6, w, h);
+        p.fillRect(box, QColor(0, 0, 0, 190));
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, m_hoverText);
+    }
+}
+
+void HistogramView::paintBand(QPainter& p, const Band& band, const QVector<Tick>& xTicks, bool stacked) const
+{
+    const QRectF r = band.rect;
+    const double top = band.peak;
+    const QFontMetricsF fm(p.font());
+    const QVector<Tick> yTicks = countTicksOf(band, stacked);
 
     // Grid under everything.
+    p.setRenderHint(QPainter::Antialiasing, false);
     p.setPen(kGrid);
     for (const Tick& t : xTicks)
         p.drawLine(QPointF(t.position, r.top()), QPointF(t.position, r.bottom()));
@@ -504,7 +775,7 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
     // Fills add up where channels overlap (R + G + B reads as white), as on a colourist's scope.
     p.setCompositionMode(QPainter::CompositionMode_Plus);
     for (const HistogramSeries& s : m_display.series) {
-        if (s.outline || !isSeriesVisible(s.name))
+        if (s.outline || !band.series.contains(s.name))
             continue;
         const QColor c = s.color;
         const QColor fill(int(c.red() * 0.62), int(c.green() * 0.62), int(c.blue() * 0.62));
@@ -513,30 +784,28 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
     p.setCompositionMode(QPainter::CompositionMode_SourceOver);
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const HistogramSeries& s : m_display.series) {
-        if (!isSeriesVisible(s.name))
+        if (!band.series.contains(s.name))
             continue;
         p.setPen(QPen(s.outline ? s.color : s.color.lighter(115), s.outline ? 1.6 : 1.0));
         p.drawPath(pathOf(s, m_display.lo, m_display.hi, false));
     }
     for (const HistogramSeries& s : m_display.reference) {
-        if (!isSeriesVisible(s.name))
+        if (!band.series.contains(s.name))
             continue;
         p.setPen(QPen(s.color, 1.2, Qt::DashLine));
         p.drawPath(pathOf(s, m_display.referenceLo, m_display.referenceHi, false, s.scale));
     }
 
     if (m_cumulative) {
-        // Guides at the marked percentiles, one labelled CDF per channel, a dot where each
-        // crosses a guide and the value there, placed so that no two labels overlap.
+        // Guides at the marked percentiles and one CDF per channel; their values are labelled
+        // over everything once every band is drawn.
         for (double pct : m_marks) {
             const double y = r.bottom() - pct / 100.0 * r.height();
             p.setPen(QPen(QColor(150, 150, 150, 150), 1, Qt::DotLine));
             p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
-            p.setPen(QColor(170, 170, 170));
-            p.drawText(QPointF(r.left() + 5, y - 3), QStringLiteral("p%1").arg(pct));
         }
         for (const HistogramSeries& s : m_display.series) {
-            if (!isSeriesVisible(s.name))
+            if (!band.series.contains(s.name))
                 continue;
             const QVector<double> cumulative = cumulativeOf(s);
             const double total = cumulative.isEmpty() ? 0 : cumulative.last();
@@ -553,32 +822,11 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
             p.setPen(QPen(s.color.lighter(150), 1.5));
             p.drawPath(cdf);
         }
-        for (const PercentileLabel& label : percentileLabels(size)) {
-            QColor c = Qt::white;
-            for (const HistogramSeries& s : m_display.series)
-                if (s.name == label.series)
-                    c = s.color.lighter(140);
-            p.fillRect(label.rect, QColor(0, 0, 0, 150));
-            p.setPen(c);
-            p.drawText(label.rect, Qt::AlignCenter, label.text);
-        }
     }
     p.restore();
 
-    // Axes: ticks, labels and titles (the frame is under the data, so edge bins stay visible).
+    // This band's count ticks (left) and cumulative % ticks (right).
     p.setRenderHint(QPainter::Antialiasing, false);
-    p.setPen(kText);
-    for (int i = 0; i < xTicks.size(); ++i) {
-        const Tick& t = xTicks[i];
-        p.setPen(kAxis);
-        p.drawLine(QPointF(t.position, r.bottom()), QPointF(t.position, r.bottom() + 4));
-        p.setPen(kText);
-        const double w = fm.horizontalAdvance(t.label);
-        // The first and last labels stay inside the plot's width.
-        const double x = std::clamp(t.position - w / 2, r.left() - 4 - fm.horizontalAdvance(QStringLiteral("8")),
-                                    std::max(r.left(), r.right() + 10 - w));
-        p.drawText(QPointF(x, r.bottom() + 5 + fm.ascent()), t.label);
-    }
     for (const Tick& t : yTicks) {
         p.setPen(kAxis);
         p.drawLine(QPointF(r.left() - 4, t.position), QPointF(r.left(), t.position));
@@ -586,76 +834,11 @@ void HistogramView::paint(QPainter& p, const QSize& size, bool withHover) const
         const double w = fm.horizontalAdvance(t.label);
         p.drawText(QPointF(r.left() - 6 - w, t.position + fm.ascent() / 2 - 1), t.label);
     }
-    for (const Tick& t : percentTicks(size)) {
+    for (const Tick& t : percentTicksOf(band)) {
         p.setPen(kAxis);
         p.drawLine(QPointF(r.right(), t.position), QPointF(r.right() + 4, t.position));
         p.setPen(kText);
         p.drawText(QPointF(r.right() + 6, t.position + fm.ascent() / 2 - 1), t.label);
-    }
-    p.setPen(QColor(170, 170, 170));
-    p.drawText(QRectF(r.left(), size.height() - fm.height() - 2, r.width(), fm.height()), Qt::AlignHCenter,
-               m_display.valueTitle);
-    const QString countTitle = m_log ? tr("count (log)") : tr("count");
-    p.save();
-    p.translate(2, r.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-r.height() / 2, 0, r.height(), fm.height()), Qt::AlignHCenter, countTitle);
-    p.restore();
-    if (m_cumulative) {
-        p.save();
-        p.translate(size.width() - 2, r.center().y());
-        p.rotate(90);
-        p.drawText(QRectF(-r.height() / 2, 0, r.height(), fm.height()), Qt::AlignHCenter, tr("cumulative"));
-        p.restore();
-    }
-
-    // Legend: click an entry to hide or show its channel.
-    const double swatch = fm.height() * 0.8;
-    for (const auto& [name, rect] : placed.legend) {
-        QColor c = Qt::white;
-        bool outline = false;
-        for (const HistogramSeries& s : m_display.series)
-            if (s.name == name) {
-                c = s.color;
-                outline = s.outline;
-            }
-        const bool visible = isSeriesVisible(name);
-        p.fillRect(rect, QColor(0, 0, 0, 130));
-        const QRectF box(rect.left() + 4, rect.center().y() - swatch / 2, swatch, swatch);
-        if (visible && !outline)
-            p.fillRect(box, c);
-        p.setPen(QPen(c, outline ? 2 : 1));
-        p.drawRect(box);
-        p.setPen(visible ? kText : QColor(110, 110, 110));
-        QFont f = p.font();
-        f.setStrikeOut(!visible);
-        p.save();
-        p.setFont(f);
-        p.drawText(QRectF(box.right() + 4, rect.top(), rect.width() - swatch - 8, rect.height()), Qt::AlignVCenter, name);
-        p.restore();
-    }
-    const QRectF titleRect = placed.referenceTitle;
-    if (!titleRect.isEmpty()) {
-        p.fillRect(titleRect, QColor(0, 0, 0, 130));
-        p.setPen(QPen(QColor(200, 200, 200), 1, Qt::DashLine));
-        const double y = titleRect.center().y();
-        p.drawLine(QPointF(titleRect.left() + 4, y), QPointF(titleRect.left() + 4 + swatch, y));
-        p.setPen(QColor(200, 200, 200));
-        p.drawText(titleRect.adjusted(swatch + 8, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(m_display.referenceTitle, Qt::ElideMiddle, titleRect.width() - swatch - 12));
-    }
-
-    if (withHover && m_hoverX >= 0 && !m_hoverText.isEmpty()) {
-        p.setPen(QColor(255, 255, 255, 120));
-        p.drawLine(QPointF(m_hoverX, r.top()), QPointF(m_hoverX, r.bottom()));
-        const double w = fm.horizontalAdvance(m_hoverText) + 12, h = fm.height() + 6;
-        double x = m_hoverX + 10;
-        if (x + w > r.right())
-            x = std::max(r.left(), m_hoverX - 10 - w);
-        const QRectF box(x, r.top() + 6, w, h);
-        p.fillRect(box, QColor(0, 0, 0, 190));
-        p.setPen(Qt::white);
-        p.drawText(box, Qt::AlignCenter, m_hoverText);
     }
 }
 

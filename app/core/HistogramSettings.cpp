@@ -80,6 +80,24 @@ std::optional<LumaCoefficients> parseLuma(const QString& name)
     return std::nullopt;
 }
 
+QString histogramModeName(HistogramMode mode)
+{
+    switch (mode) {
+    case HistogramMode::Overlay: return QStringLiteral("overlay");
+    case HistogramMode::Separate: return QStringLiteral("separate");
+    case HistogramMode::Table: return QStringLiteral("table");
+    }
+    return QStringLiteral("overlay");
+}
+
+std::optional<HistogramMode> parseHistogramMode(const QString& name)
+{
+    for (HistogramMode m : {HistogramMode::Overlay, HistogramMode::Separate, HistogramMode::Table})
+        if (name.compare(histogramModeName(m), Qt::CaseInsensitive) == 0)
+            return m;
+    return std::nullopt;
+}
+
 QStringList HistogramSettings::load(QSettings& s)
 {
     const HistogramSettings d;
@@ -144,6 +162,12 @@ QStringList HistogramSettings::load(QSettings& s)
                 notices << QStringLiteral("Saved hidden channel '%1' ignored (valid: %2)").arg(name, known.join(", "));
         }
     }
+    if (s.contains("mode")) {
+        if (const auto mode = parseHistogramMode(s.value("mode").toString()))
+            display.mode = *mode;
+        else
+            notices << QStringLiteral("Saved histogram mode '%1' ignored (valid: overlay, separate, table)").arg(s.value("mode").toString());
+    }
     s.endGroup();
     return notices;
 }
@@ -168,5 +192,6 @@ void HistogramSettings::save(QSettings& s) const
     s.setValue("logCounts", display.logCounts);
     s.setValue("cumulative", display.cumulative);
     s.setValue("hiddenSeries", display.hiddenSeries.join(','));
+    s.setValue("mode", histogramModeName(display.mode));
     s.endGroup();
 }

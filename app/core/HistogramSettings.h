@@ -48,6 +48,10 @@ struct CountSettings {
     bool operator==(const CountSettings&) const = default;
 };
 
+// How the Histogram dock shows the counts: channels overlaid in one plot, one plot per channel
+// (ImageJ's separate plots, for when additive overlap is hard to read), or a table of the bins.
+enum class HistogramMode { Overlay, Separate, Table };
+
 // How counts are shown. Luma is counted too, but only because it is shown.
 struct DisplaySettings {
     LumaCoefficients luma = LumaCoefficients::Bt709;
@@ -56,6 +60,7 @@ struct DisplaySettings {
     // Channels counted but not drawn in the plot, by display name ("R", "G", "B", "A", "gray",
     // "luma"); the statistics still list them.
     QStringList hiddenSeries;
+    HistogramMode mode = HistogramMode::Overlay;
     bool operator==(const DisplaySettings&) const = default;
 };
 
@@ -79,3 +84,5 @@ QString rangeKindName(RangeKind kind);           // "int8", "int16", "int32", "f
 std::optional<hs::Strategy> parseStrategy(const QString& name, Error& error);
 QString lumaName(LumaCoefficients luma);           // "none", "bt601", "bt709"
 std::optional<LumaCoefficients> parseLuma(const QString& name);
+QString histogramModeName(HistogramMode mode);     // "overlay", "separate", "table"
+std::optional<HistogramMode> parseHistogramMode(const QString& name);

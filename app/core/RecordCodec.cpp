@@ -24,6 +24,15 @@ const QStringList& fixedColumns(int version)
     return version == 1 ? v1 : v2;
 }
 
+// The statistics the app's CSV export adds after `nan`, named as in JSON ("p5" for
+// percentiles["5"]).
+const QStringList& statisticsColumns()
+{
+    static const QStringList columns{"exact", "std_sample", "mode", "p1", "p5", "p25", "p75", "p95",
+                                     "clipped_low", "clipped_high", "entropy_bits"};
+    return columns;
+}
+
 // Column positions of one CSV layout version.
 struct Columns {
     int record = -1, file, frame, channel, bins, lo, hi, binning = -1, count, max, below, above, nan, firstBin;
@@ -216,7 +225,11 @@ bool parseSummaryText(const QByteArray& text, RunSummary& s, Error& error)
 
 }  // namespace
 
-qsizetype CsvLayout::columns() const { return fixedColumns(version).size() + (version >= 2 && coarseColumn ? 1 : 0) + bins; }
+qsizetype CsvLayout::columns() const
+{
+    return fixedColumns(version).size() + (version >= 2 && coarseColumn ? 1 : 0)
+           + (allStatistics ? statisticsColumns().size() : 0) + bins;
+}
 
 QString RecordCodec::schemaName(int version) { return QStringLiteral("histoscope.histogram/%1").arg(version); }
 
@@ -308,15 +321,17 @@ QByteArray RecordCodec::csvField(const QByteArray& field)
     return '"' + escaped + '"';
 }
 
-QByteArray RecordCodec::csvHeader(int bins)
+QByteArray RecordCodec::csvHeader(int bins, bool allStatistics)
 {
     QByteArray line = fixedColumns(kVersion).join(',').toUtf8() + ",coarse";
+    if (allStatistics)
+        line += ',' + statisticsColumns().join(',').toUtf8();
     for (int b = 0; b < bins; ++b)
         line += ",c" + QByteArray::number(b);
     return line + '\n';
 }
 
-QByteArray RecordCodec::csvLine(const HistogramRecord& r)
+QByteArray RecordCodec::csvLine(const HistogramRecord& r, bool allStatistics)
 {
     const hs::ChannelHistogram& h = r.histogram;
     const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContextOf(r));
@@ -336,6 +351,15 @@ QByteArray RecordCodec::csvLine(const HistogramRecord& r)
                                 optionalCsv(s.min), optionalCsv(s.max), QByteArray::number(h.below), QByteArray::number(h.above),
                                 QByteArray::number(h.nan), QByteArray(s.coarse ? "true" : "false")})
         line += ',' + f;
+    if (allStatistics) {
+        // Numbers exactly (shortest round trip), as JSON has them; shares, not percent.
+        line += s.exact ? ",true" : ",false";
+        for (double v : {s.stdDevSample, s.mode})
+            line += ',' + number(v);
+        for (double v : s.percentiles)
+            line += ',' + number(v);
+        line += ',' + optionalCsv(s.clippedLowShare) + ',' + optionalCsv(s.clippedHighShare) + ',' + number(s.entropyBits);
+    }
     for (std::uint64_t c : h.counts) {
         line += ',';
         line += QByteArray::number(c);
@@ -513,11 +537,22 @@ bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& la
             return false;
         }
     layout.coarseColumn = layout.version >= 2 && fields.size() > fixed.size() && fields[fixed.size()] == "coarse";
-    const qsizetype firstBin = fixed.size() + (layout.coarseColumn ? 1 : 0);
-    layout.bins = int(fields.size() - firstBin);
+    qsizetype first = fixed.size() + (layout.coarseColumn ? 1 : 0);
+    // The app's export: every statistic, named as statisticsColumns() names them, in order.
+    layout.allStatistics = layout.version == 2 && fields.size() > first && fields[first] == statisticsColumns().first().toUtf8();
+    if (layout.allStatistics) {
+        const QStringList& extra = statisticsColumns();
+        for (qsizetype i = 0; i < extra.size(); ++i)
+            if (first + i >= fields.size() || fields[first + i] != extra[i].toUtf8()) {
+                error = schemaError(QStringLiteral("column %1 of the header should be \"%2\"").arg(first + i + 1).arg(extra[i]));
+                return false;
+            }
+        first += extra.size();
+    }
+    layout.bins = int(fields.size() - first);
     for (int b = 0; b < layout.bins; ++b)
-        if (fields[firstBin + b] != "c" + QByteArray::number(b)) {
-            error = schemaError(QStringLiteral("column %1 of the header should be \"c%2\"").arg(firstBin + b + 1).arg(b));
+        if (fields[first + b] != "c" + QByteArray::number(b)) {
+            error = schemaError(QStringLiteral("column %1 of the header should be \"c%2\"").arg(first + b + 1).arg(b));
             return false;
         }
     return true;
@@ -538,6 +573,9 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
     Columns c = columnsOf(layout.version);
     if (layout.version >= 2 && layout.coarseColumn)
         ++c.firstBin;
+    // The statistics columns are recomputed from the counts, as JSON's are; only the counts move.
+    if (layout.allStatistics)
+        c.firstBin += int(statisticsColumns().size());
     out.version = layout.version;
     const QByteArray kind = c.record >= 0 ? f[c.record] : QByteArray("histogram");
     if (kind == "summary") {

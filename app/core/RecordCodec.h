@@ -28,6 +28,8 @@ struct CsvLayout {
     int bins = 0;
     // The `coarse` column, added within version 2 after `nan`: files written before it lack it.
     bool coarseColumn = true;
+    // Version 2 written by the app's export: every statistic, between `coarse` and the counts.
+    bool allStatistics = false;
     qsizetype columns() const;
 };
 
@@ -41,8 +43,10 @@ public:
     static QJsonObject recordJson(const HistogramRecord& record);
     static QByteArray jsonLine(const HistogramRecord& record);
     static QByteArray summaryJsonLine(const RunSummary& summary);
-    static QByteArray csvHeader(int bins);
-    static QByteArray csvLine(const HistogramRecord& record);
+    // `allStatistics`: the app's export, which carries every statistic its Statistics panel
+    // shows (docs/SCHEMA.md); batch and merge write the layout without them.
+    static QByteArray csvHeader(int bins, bool allStatistics = false);
+    static QByteArray csvLine(const HistogramRecord& record, bool allStatistics = false);
     static QByteArray summaryCsvLine(const RunSummary& summary, int bins);
     static QByteArray csvField(const QByteArray& field);
 

@@ -36,9 +36,10 @@ Error writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& 
     int bins = 0;
     for (const auto& c : channels)
         bins = std::max(bins, int(c.histogram->counts.size()));
-    QByteArray text = RecordCodec::csvHeader(bins);
+    // Every statistic the Statistics panel shows, by the one definition (docs/SCHEMA.md).
+    QByteArray text = RecordCodec::csvHeader(bins, true);
     for (const auto& [name, h] : channels)
-        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h));
+        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h), true);
     return writeFileAtomically(path, text);
 }
 
@@ -72,15 +73,29 @@ void HistogramExporter::exportJson(const QString& path, const SnapshotPtr& snaps
     start(target, [=] { return writeJson(target, snapshot, source, frame); });
 }
 
-void HistogramExporter::exportPlot(const QString& path, HistogramView* view, QSize size)
+void HistogramExporter::exportPlot(const QString& path, HistogramView* view, QSize size, const SnapshotPtr& snapshot,
+                                   const QString& source, qint64 frame)
 {
     if (size.isEmpty())
         size = view->size();
     size = size.boundedTo(QSize(16384, 16384)).expandedTo(QSize(200, 120));
     const QString target = withSuffix(path, QStringLiteral("png"));
-    // Painting happens here (widgets belong to this thread), at the size asked for, axes and
-    // legend included; encoding and writing do not.
-    start(target, [target, image = view->render(size)] { return writeImage(target, image, "PNG"); });
+    const QString title = plotTitle(source, frame, snapshot ? snapshot->roi : std::nullopt);
+    // Painting happens here (widgets belong to this thread), at the size asked for, axes, legend
+    // and title included; encoding and writing do not.
+    start(target, [target, image = view->render(size, title)] { return writeImage(target, image, "PNG"); });
+}
+
+QString HistogramExporter::plotTitle(const QString& source, qint64 frame, const std::optional<hs::Rect>& region)
+{
+    // A file by its name (the folder is in the PNG's own path), a live source as it was given.
+    const QString name = QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName();
+    QStringList parts{name};
+    if (frame >= 0)
+        parts << tr("frame %1").arg(frame);
+    parts << (region ? tr("region %1 × %2 at (%3, %4)").arg(region->width).arg(region->height).arg(region->x).arg(region->y)
+                     : tr("whole frame"));
+    return parts.join(QStringLiteral(" — "));
 }
 
 void HistogramExporter::start(const QString& path, std::function<Error()> write)

@@ -1,5 +1,6 @@
 // The histogram's exports: its counts as CSV or JSON records (the record codec's, with the region
-// and frame they came from) and its plot as PNG. Encoding and writing run off the GUI thread on
+// and frame they came from, and in CSV every statistic the Statistics panel shows) and its plot
+// as PNG, titled with the file, frame and region. Encoding and writing run off the GUI thread on
 // values, never on the window, and each file is written whole or not at all (io/AtomicFile.h).
 #pragma once
 
@@ -24,8 +25,12 @@ public:
     // `frame` is the frame index the records carry (-1: none, as for a still image).
     void exportCsv(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame);
     void exportJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame);
-    // `view` painted at `size` (its own size when empty), axes and legend included.
-    void exportPlot(const QString& path, HistogramView* view, QSize size);
+    // `view` painted at `size` (its own size when empty), axes and legend included, under a
+    // title naming `source`, `frame` and the snapshot's region (plotTitle).
+    void exportPlot(const QString& path, HistogramView* view, QSize size, const SnapshotPtr& snapshot,
+                    const QString& source, qint64 frame);
+    // "a.png — whole frame", "clip.avi — frame 3 — region 10 × 8 at (2, 3)".
+    static QString plotTitle(const QString& source, qint64 frame, const std::optional<hs::Rect>& region);
 
     // The plot's size, asked of the user with the last size chosen offered; empty: cancelled.
     static QSize askPlotSize(QWidget* parent);

@@ -5,6 +5,7 @@
 #include "app/gui/EqualizeDialog.h"
 #include "app/gui/FrameImage.h"
 #include "app/core/PixelProbe.h"
+#include "widgets/HistogramPanel.h"
 #include "widgets/HistogramView.h"
 #include "io/ImageLoader.h"
 #include "widgets/ImageCanvas.h"
@@ -57,7 +58,8 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     }
 
     m_imageView = new ImageCanvas;
-    m_histogramView = new HistogramView;
+    m_histogramPanel = new HistogramPanel;   // the plot or the table of the bins, by mode
+    m_histogramView = m_histogramPanel->view();
     m_settingsPanel = new SettingsPanel;
     m_probe = new ProbePanel;
     m_settingsPanel->setGpuAvailability(m_gpu);
@@ -111,7 +113,7 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     QDockWidget* settingsDock = addDock(m_settingsPanel, tr("Settings"), QStringLiteral("settingsDock"), Qt::LeftDockWidgetArea);
     QDockWidget* probeDock = addDock(m_probe, tr("Probe"), QStringLiteral("probeDock"), Qt::LeftDockWidgetArea);
     splitDockWidget(settingsDock, probeDock, Qt::Vertical);
-    QDockWidget* histogramDock = addDock(m_histogramView, tr("Histogram"), QStringLiteral("histogramDock"), Qt::RightDockWidgetArea);
+    QDockWidget* histogramDock = addDock(m_histogramPanel, tr("Histogram"), QStringLiteral("histogramDock"), Qt::RightDockWidgetArea);
     QDockWidget* statisticsDock = addDock(m_statistics, tr("Statistics"), QStringLiteral("statisticsDock"), Qt::RightDockWidgetArea);
     QDockWidget* timingDock = addDock(m_timing, tr("Timing"), QStringLiteral("timingDock"), Qt::RightDockWidgetArea);
     QDockWidget* strategiesDock = addDock(m_comparisonChart, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::RightDockWidgetArea);
@@ -155,6 +157,7 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     m_histogramView->setLogCounts(m_settings.display.logCounts);
     m_histogramView->setCumulative(m_settings.display.cumulative);
     m_histogramView->setHiddenSeries(m_settings.display.hiddenSeries);
+    m_histogramPanel->setMode(HistogramPanel::Mode(m_settings.display.mode));
     buildMenus();
 
     // The controllers live on this thread and re-emit their workers' answers here, in order.
@@ -210,6 +213,12 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
         // Display only: nothing is counted again.
         m_settings.display.hiddenSeries = hidden;
         m_settingsPanel->setSettings(m_settings);
+        QSettings store;
+        m_settings.save(store);
+    });
+    static_assert(int(HistogramPanel::Mode::Separate) == int(HistogramMode::Separate) && int(HistogramPanel::Mode::Table) == int(HistogramMode::Table));
+    connect(m_histogramPanel, &HistogramPanel::modeChanged, this, [this](HistogramPanel::Mode mode) {
+        m_settings.display.mode = HistogramMode(mode);   // display only, as the legend
         QSettings store;
         m_settings.save(store);
     });
@@ -456,6 +465,7 @@ void MainWindow::setSettings(const HistogramSettings& settings)
     m_histogramView->setCumulative(settings.display.cumulative);
     m_histogramView->setHiddenSeries(settings.display.hiddenSeries);
     m_probe->setLuma(settings.display.luma);
+    m_histogramPanel->setMode(HistogramPanel::Mode(settings.display.mode));
     QSettings store;
     m_settings.save(store);
     resubmit();
@@ -745,7 +755,7 @@ bool MainWindow::exportPlot(const QString& path, QSize size)
 {
     if (!m_snapshot)
         return false;
-    m_exporter.exportPlot(path, m_histogramView, size);
+    m_exporter.exportPlot(path, m_histogramView, size, m_snapshot, m_source, exportedFrameIndex());
     return true;
 }
 

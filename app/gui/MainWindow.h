@@ -26,6 +26,7 @@
 #include <QMainWindow>
 
 class BarChart;
+class HistogramPanel;
 class HistogramView;
 class ImageCanvas;
 class QAction;
@@ -73,6 +74,7 @@ public:
 
     // For tests and screenshots.
     HistogramView* histogramView() const { return m_histogramView; }
+    HistogramPanel* histogramPanel() const { return m_histogramPanel; }
     ImageCanvas* imageView() const { return m_imageView; }
     TablePanel* statisticsPanel() const { return m_statistics; }
     TablePanel* timingPanel() const { return m_timing; }
@@ -170,6 +172,7 @@ private:
     FrameCounters m_counters{&m_media, &m_histograms};
     WindowGeometry m_geometry{this};
     ImageCanvas* m_imageView = nullptr;
+    HistogramPanel* m_histogramPanel = nullptr;
     HistogramView* m_histogramView = nullptr;
     SettingsPanel* m_settingsPanel = nullptr;
     ProbePanel* m_probe = nullptr;
