@@ -14,6 +14,8 @@
 #                 (gpu/cuda/, gpu/src/): the public headers and gpu/testing/ only; no Qt header,
 #                 no CUDA, CUB or Thrust header; OpenCV only in bench/opencv_compare.cpp, the
 #                 OpenCV comparison tool.
+#   python/       the Python module: the engine's public headers and pybind11 only: nothing from
+#                 app/, io/, widgets/, bench/ or the engine's private code, no Qt, OpenCV or CUDA.
 # Run: cmake -DROOT=<source tree> -P tests/check_layering.cmake (the `layering` test).
 set(failures "")
 
@@ -66,6 +68,8 @@ forbid(gpu/include TEXTS "\"../" ICASE "cuda")
 forbid(bench TEXTS "\"app/" "/app/" "\"io/" "/io/" "\"widgets/" "/widgets/" "gpu/cuda/" "gpu/src/" "<Q"
        "<cuda" "\"cuda" "<cub/" "<thrust/")
 forbid(bench TEXTS "opencv2" EXCEPT bench/opencv_compare.cpp)
+forbid(python TEXTS "\"app/" "/app/" "\"io/" "/io/" "\"widgets/" "/widgets/" "\"bench/" "/bench/" "gpu/cuda/" "gpu/src/"
+       "\"common/" "<Q" "opencv2" "<cuda" "\"cuda" "<cub/" "<thrust/")
 
 if(failures)
   list(JOIN failures "\n  " text)

@@ -46,11 +46,12 @@ class Stream:
     stream is synchronised first: the counted data is what the caller's stream had written.
     """
 
-    __slots__ = ("lib", "stream")
+    __slots__ = ("lib", "stream", "current")
 
-    def __init__(self, lib, stream):
+    def __init__(self, lib, stream, current):
         self.lib = lib
         self.stream = stream
+        self.current = current  # the caller's current stream: results need no stream context
 
     def synchronize(self):
         self.stream.synchronize()
@@ -116,38 +117,52 @@ class Array:
             return cupy
         return np
 
+    def _copy(self, make):
+        """The Array of `make()`, a copy the input's library makes: for device input in the
+        caller's stream, finished before the engine reads it (the engine has its own stream)."""
+        if self.stream is None:
+            return resolve(make())
+        if self.lib == "torch":
+            import torch
+            with torch.cuda.stream(self.stream.stream):
+                out = make()
+        else:
+            with self.stream.stream:
+                out = make()
+        self.stream.synchronize()
+        return resolve(out, self.stream)
+
     def contiguous(self):
         """A C-contiguous, aligned copy (the library's own)."""
         if self.lib == "torch":
-            return resolve(self.obj.contiguous(), self.stream)
+            return self._copy(lambda: self.obj.contiguous())
         if self.lib == "cupy":
             import cupy
-            return resolve(cupy.ascontiguousarray(self.obj), self.stream)
-        return resolve(np.array(self.obj, order="C", copy=True))
+            return self._copy(lambda: cupy.ascontiguousarray(self.obj))
+        return self._copy(lambda: np.array(self.obj, order="C", copy=True))
 
     def astype(self, dtype):
         """A C-contiguous copy converted to `dtype` (a NumPy dtype)."""
         dtype = np.dtype(dtype)
         if self.lib == "torch":
             import torch
-            return resolve(self.obj.to(getattr(torch, dtype.name)).contiguous(), self.stream)
+            return self._copy(lambda: self.obj.to(getattr(torch, dtype.name)).contiguous())
         if self.lib == "cupy":
             import cupy
-            return resolve(cupy.ascontiguousarray(self.obj.astype(dtype)), self.stream)
-        return resolve(np.ascontiguousarray(self.obj, dtype=dtype))
+            return self._copy(lambda: cupy.ascontiguousarray(self.obj.astype(dtype)))
+        return self._copy(lambda: np.ascontiguousarray(self.obj, dtype=dtype))
 
     def stack(self, other):
         """(N, 2) of self and other (1-D, same length), C-contiguous, in one type."""
-        mod = self._module()
         if self.lib != other.lib or self.device != other.device:
             raise ValueError("x and y must be arrays of one library on one device")
         dtype = np.result_type(self.dtype, other.dtype)
         if self.lib == "torch":
             import torch
             t = getattr(torch, dtype.name)
-            return resolve(torch.stack([self.obj.to(t), other.obj.to(t)], dim=-1).contiguous(), self.stream)
-        return resolve(mod.ascontiguousarray(mod.stack([self.obj.astype(dtype), other.obj.astype(dtype)], axis=-1)),
-                       self.stream)
+            return self._copy(lambda: torch.stack([self.obj.to(t), other.obj.to(t)], dim=-1).contiguous())
+        mod = self._module()
+        return self._copy(lambda: mod.ascontiguousarray(mod.stack([self.obj.astype(dtype), other.obj.astype(dtype)], axis=-1)))
 
     def finite_extremes(self):
         """(min, max) of the finite elements, or None: the library's reductions."""
@@ -171,8 +186,10 @@ class Array:
             t = torch.from_numpy(array)
             if self.device < 0:
                 return t
+            if self.stream.current:
+                return t.to(self.obj.device)
             with torch.cuda.stream(self.stream.stream):
-                return t.to(torch.device("cuda", self.device))
+                return t.to(self.obj.device)
         if self.lib == "cupy":
             import cupy
             with cupy.cuda.Device(self.device), self.stream.stream:
@@ -201,8 +218,9 @@ def _from_torch(t, stream):
     if t.device.type != "cuda":
         raise TypeError(f"torch tensors on {t.device.type} are not counted (CPU or CUDA)")
     device = t.device.index if t.device.index is not None else torch.cuda.current_device()
-    return Array(t, "torch", t.data_ptr(), device, dtype, tuple(t.shape), strides,
-                 Stream("torch", _torch_stream(torch, device, stream)))
+    if not isinstance(stream, Stream):
+        stream = Stream("torch", _torch_stream(torch, device, stream), stream is None)
+    return Array(t, "torch", t.data_ptr(), device, dtype, tuple(t.shape), strides, stream)
 
 
 def _from_cupy(a, stream):
@@ -212,7 +230,9 @@ def _from_cupy(a, stream):
     dtype = a.dtype
     if not dtype.isnative:
         raise TypeError("CuPy arrays of non-native byte order are not counted")
-    return Array(a, "cupy", a.data.ptr, a.device.id, dtype, a.shape, a.strides, Stream("cupy", _cupy_stream(cupy, stream)))
+    if not isinstance(stream, Stream):
+        stream = Stream("cupy", _cupy_stream(cupy, stream), stream is None)
+    return Array(a, "cupy", a.data.ptr, a.device.id, dtype, a.shape, a.strides, stream)
 
 
 def _from_cuda_interface(x, stream):
@@ -232,13 +252,13 @@ def resolve(x, stream=None):
     """The Array of any supported input (no copy)."""
     if isinstance(x, np.ndarray):
         return _from_numpy(x)
+    if isinstance(x, Array):
+        return x
     module = type(x).__module__
     if module.startswith("torch"):
         return _from_torch(x, stream)
     if module.startswith("cupy"):
         return _from_cupy(x, stream)
-    if isinstance(x, Array):
-        return x
     if hasattr(x, "__cuda_array_interface__"):
         return _from_cuda_interface(x, stream)
     if hasattr(x, "__dlpack__"):
