@@ -18,12 +18,18 @@ Writes a JSON summary and a table (--out).
 """
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 
 import numpy as np
 import torch
+
+# Run as `python3 python/bench_peers.py`, Python puts python/ first on sys.path, where the sources
+# of the package (without the built _native) would shadow the build's on PYTHONPATH.
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 
 import histoscope
 from histoscope import _arrays, _native
