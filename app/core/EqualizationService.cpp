@@ -223,8 +223,8 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
     PlaneResult planes;
     std::optional<std::pair<std::array<quint64, 3>, std::array<quint64, 3>>> outOfRange;   // luminance modes
     if (luminance) {
-        // Y alone: counted and mapped exactly by the same code as a gray image, then put back
-        // with the original Cr and Cb (OpenCV's YCrCb, BT.601) and the original alpha.
+        // Y alone (OpenCV's YCrCb, BT.601): counted and mapped exactly by the same code as a gray
+        // image, then put back with the colour (below).
         cv::Mat yPlane;
         cv::extractChannel(toYCrCb(frame), yPlane, 0);
         const Frame y = frameOfMat(yPlane, frame.type(), ChannelOrder::Gray);
@@ -243,12 +243,12 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
             out.error = planes.error;
             return out;
         }
-        // The new Y put back with the colour: Cr and Cb kept where every channel stays in range,
-        // the chroma scaled where one would not (LumaRecombination.h); alpha stays as copied.
+        // The new Y put back with the colour, mixed with black or white so the hue is kept and
+        // nothing clipped (LumaRecombination.h); alpha stays as copied.
         const LumaRecombination counts =
             recombineLuma(frame, y, frameOfMat(yOut, frame.type(), ChannelOrder::Gray), pixels->data(), stride);
         outOfRange.emplace(counts.below, counts.above);
-        out.chromaScaled = counts.scaled;
+        out.wouldClip = counts.wouldClip;
         out.lutNames = {QStringLiteral("Y")};
     } else {
         if (request.method == EqualizeMethod::Match && reference.channels() != frame.channels()) {
