@@ -221,7 +221,7 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
     // Start from the input: what is not changed (alpha, outside the region) stays as it was.
     matOf(frame).copyTo(cv::Mat(int(frame.height()), int(frame.width()), matOf(frame).type(), pixels->data(), stride));
     PlaneResult planes;
-    std::optional<std::pair<std::array<quint64, 3>, std::array<quint64, 3>>> outOfRange;   // luminance modes
+    std::optional<LumaRecombination> recombined;   // luminance modes
     if (luminance) {
         // Y alone (OpenCV's YCrCb, BT.601): counted and mapped exactly by the same code as a gray
         // image, then put back with the colour (below).
@@ -245,10 +245,8 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
         }
         // The new Y put back with the colour, mixed with black or white so the hue is kept and
         // nothing clipped (LumaRecombination.h); alpha stays as copied.
-        const LumaRecombination counts =
-            recombineLuma(frame, y, frameOfMat(yOut, frame.type(), ChannelOrder::Gray), pixels->data(), stride);
-        outOfRange.emplace(counts.below, counts.above);
-        out.wouldClip = counts.wouldClip;
+        recombined = recombineLuma(frame, y, frameOfMat(yOut, frame.type(), ChannelOrder::Gray), pixels->data(), stride);
+        out.wouldClip = recombined->wouldClip;
         out.lutNames = {QStringLiteral("Y")};
     } else {
         if (request.method == EqualizeMethod::Match && reference.channels() != frame.channels()) {
@@ -289,9 +287,9 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
         const int storage = frame.storageIndexOfDisplayChannel(display);
         ChannelRangeCounts c;
         c.channel = channelName(frame.channelOrder(), storage);
-        if (outOfRange && storage < 3) {
-            c.below = outOfRange->first[std::size_t(storage)];
-            c.above = outOfRange->second[std::size_t(storage)];
+        if (recombined && storage < 3) {
+            c.below = recombined->below[std::size_t(storage)];
+            c.above = recombined->above[std::size_t(storage)];
         }
         for (const hs::ChannelHistogram& h : out.after.channels)
             if (h.channel == storage && !h.counts.empty()) {
