@@ -221,10 +221,10 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
     // Start from the input: what is not changed (alpha, outside the region) stays as it was.
     matOf(frame).copyTo(cv::Mat(int(frame.height()), int(frame.width()), matOf(frame).type(), pixels->data(), stride));
     PlaneResult planes;
-    std::optional<std::pair<std::array<quint64, 3>, std::array<quint64, 3>>> outOfRange;   // luminance modes
+    std::optional<LumaRecombination> recombined;   // luminance modes
     if (luminance) {
-        // Y alone: counted and mapped exactly by the same code as a gray image, then put back
-        // with the original Cr and Cb (OpenCV's YCrCb, BT.601) and the original alpha.
+        // Y alone (OpenCV's YCrCb, BT.601): counted and mapped exactly by the same code as a gray
+        // image, then put back with the colour (below).
         cv::Mat yPlane;
         cv::extractChannel(toYCrCb(frame), yPlane, 0);
         const Frame y = frameOfMat(yPlane, frame.type(), ChannelOrder::Gray);
@@ -243,12 +243,10 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
             out.error = planes.error;
             return out;
         }
-        // The new Y put back with the colour: Cr and Cb kept where every channel stays in range,
-        // the chroma scaled where one would not (LumaRecombination.h); alpha stays as copied.
-        const LumaRecombination counts =
-            recombineLuma(frame, y, frameOfMat(yOut, frame.type(), ChannelOrder::Gray), pixels->data(), stride);
-        outOfRange.emplace(counts.below, counts.above);
-        out.chromaScaled = counts.scaled;
+        // The new Y put back with the colour, mixed with black or white so the hue is kept and
+        // nothing clipped (LumaRecombination.h); alpha stays as copied.
+        recombined = recombineLuma(frame, y, frameOfMat(yOut, frame.type(), ChannelOrder::Gray), pixels->data(), stride);
+        out.wouldClip = recombined->wouldClip;
         out.lutNames = {QStringLiteral("Y")};
     } else {
         if (request.method == EqualizeMethod::Match && reference.channels() != frame.channels()) {
@@ -289,9 +287,9 @@ Equalization runOn(hs::HistogramEngine& e, const EqualizeRequest& request)
         const int storage = frame.storageIndexOfDisplayChannel(display);
         ChannelRangeCounts c;
         c.channel = channelName(frame.channelOrder(), storage);
-        if (outOfRange && storage < 3) {
-            c.below = outOfRange->first[std::size_t(storage)];
-            c.above = outOfRange->second[std::size_t(storage)];
+        if (recombined && storage < 3) {
+            c.below = recombined->below[std::size_t(storage)];
+            c.above = recombined->above[std::size_t(storage)];
         }
         for (const hs::ChannelHistogram& h : out.after.channels)
             if (h.channel == storage && !h.counts.empty()) {

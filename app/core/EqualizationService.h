@@ -29,8 +29,8 @@ enum class EqualizeMethod {
 
 // Which samples a colour image's equalization changes. Gray images have one channel either way.
 enum class EqualizeChannels {
-    Luminance,    // Y of OpenCV's YCrCb (BT.601) only; Cr and Cb kept where every channel stays in
-                  // range, the chroma scaled where one would not: colours keep their hue (LumaRecombination.h)
+    Luminance,    // Y of OpenCV's YCrCb (BT.601) only; each pixel reaches its new Y mixed with black or
+                  // white, so colours keep their hue and nothing is clipped (LumaRecombination.h)
     PerChannel,   // R, G and B each on its own (alpha is never changed)
 };
 
@@ -61,8 +61,8 @@ struct EqualizeRequest {
 struct ChannelRangeCounts {
     QString channel;          // "R", "G", "B" or "gray"
     // Luminance modes only: pixels that the new luminance, with Cr and Cb kept, would have pushed
-    // below 0 / above the top of this channel, and so clipped; their chroma was scaled instead
-    // (LumaRecombination.h). 0 for per-channel LUTs and CLAHE, which map inside the range.
+    // below 0 / above the top of this channel, and so clipped; mixing with black or white kept
+    // them in (LumaRecombination.h). 0 for each channel on its own: a LUT maps inside the range.
     quint64 below = 0;
     quint64 above = 0;
     quint64 atLowest = 0;     // samples of the result at 0
@@ -95,7 +95,7 @@ struct Equalization {
     QString deviceNotice;                 // a GPU fault survived while it ran (empty: none)
     QVector<ChannelRangeCounts> range;    // colour channels in display order (alpha left out)
     quint64 pixels = 0;                   // of the image: what range's counts are shares of
-    quint64 chromaScaled = 0;             // luminance modes: pixels whose chroma was scaled to stay in range
+    quint64 wouldClip = 0;                // luminance modes: pixels that keeping Cr and Cb would have clipped
     Error error;
 };
 using EqualizationPtr = std::shared_ptr<const Equalization>;

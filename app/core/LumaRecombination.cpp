@@ -21,37 +21,28 @@ LumaRecombination recombine(const Frame& colour, const Frame& luma, const Frame&
         T* o = reinterpret_cast<T*>(out + std::size_t(y) * outStride);
         for (qint64 x = 0; x < colour.width(); ++x, in += channels, o += channels) {
             const std::int64_t luma0 = ys[x], luma1 = ys2[x];
-            std::int64_t d[3];
-            bool outside = false;
+            bool clips = false;
             for (int k = 0; k < 3; ++k) {
-                d[k] = std::int64_t(in[k]) - luma0;
-                const std::int64_t kept = luma1 + d[k];
+                const std::int64_t kept = luma1 + std::int64_t(in[k]) - luma0;   // Cr and Cb kept
                 if (kept < 0) {
                     ++counts.below[std::size_t(k)];
-                    outside = true;
+                    clips = true;
                 } else if (kept > top) {
                     ++counts.above[std::size_t(k)];
-                    outside = true;
+                    clips = true;
                 }
             }
-            if (!outside) {
+            counts.wouldClip += clips;
+            if (luma1 == luma0) {
                 for (int k = 0; k < 3; ++k)
-                    o[k] = T(luma1 + d[k]);
+                    o[k] = in[k];
                 continue;
             }
-            ++counts.scaled;
-            double f = 1;   // out of range: some channel's limit is below 1
+            // Darker: toward black (Y > Y' >= 0); brighter: toward white (Y < Y' <= top).
+            const bool darker = luma1 < luma0;
+            const double s = darker ? double(luma1) / double(luma0) : double(top - luma1) / double(top - luma0);
             for (int k = 0; k < 3; ++k) {
-                if (d[k] < 0)
-                    f = std::min(f, double(luma1) / double(-d[k]));
-                else if (d[k] > 0)
-                    f = std::min(f, double(top - luma1) / double(d[k]));
-            }
-            // Out of range needs Y' != Y; Y > Y' >= 0 when darkening, Y < Y' <= top when brightening.
-            const double r = luma1 < luma0 ? double(luma1) / double(luma0) : double(top - luma1) / double(top - luma0);
-            const double s = f * f + r * (1 - f);
-            for (int k = 0; k < 3; ++k) {
-                const double v = double(luma1) + s * double(d[k]);
+                const double v = darker ? double(in[k]) * s : double(top) - double(top - in[k]) * s;
                 o[k] = T(std::clamp<std::int64_t>(std::llround(v), 0, top));   // the clamp only guards the last ulp
             }
         }

@@ -1,22 +1,20 @@
 // Putting a new luminance back into a colour image: the last step of Equalize's luminance-only
-// modes (global, CLAHE and matching). Adding Y' − Y to every channel keeps Cr and Cb, but where
-// that pushes a channel out of the sample range, clipping it alone would shift the hue (matching
-// baboon.jpg to fruits.jpg sent 10.75 % of the pixels to B = 0). There the chroma is scaled
-// instead, one factor for the three channels, so the hue and the new luma are kept.
+// modes (global, CLAHE and matching). Adding Y' − Y to every channel (keeping Cr and Cb) pushes
+// channels out of the sample range wherever the chroma is large, and clipping them one by one
+// shifts the hue: matching baboon.jpg to fruits.jpg that way sent 10.75 % of the pixels to B = 0.
+// Instead each pixel reaches its new luma by mixing with black (darker) or with white
+// (brighter), as dimming or adding white light would:
 //
-// For a pixel with colour channels C, luma Y (Y of OpenCV's YCrCb, BT.601, as counted) and new
-// luma Y' (0 <= Y, Y' <= top, where top is 255 or 65535), the chroma is d = C − Y and
-//   if every Y' + d lies in [0, top]:  C' = C + (Y' − Y)            Cr and Cb kept exactly
-//   otherwise (out of range):           C' = round(Y' + s · d)       one s for the three channels
-// with
-//   f = the largest scale at which Y' + f · d lies in [0, top] on every channel (f < 1 here)
-//   r = Y' / Y when darkening (every channel keeps its ratio to black: C' = C · Y' / Y), or
-//       (top − Y') / (top − Y) when brightening (every channel keeps its ratio to white)
-//   s = f · f + r · (1 − f)
-// r <= s <= f, so every channel stays in range (no clamping is ever needed); s tends to 1 at the
-// edge of the range, so the pixels just outside it join those inside without a step, and to r far
-// outside it, where a channel ends strictly inside the range (at 0 or the top only where it was
-// there before, or where Y' itself is). Alpha is never changed.
+//   Y' <= Y:  C' = round(C · Y' / Y)                                  every ratio to black kept
+//   Y' >  Y:  C' = round(top − (top − C) · (top − Y') / (top − Y))     every ratio to white kept
+//
+// for each colour channel C of a pixel with luma Y (Y of OpenCV's YCrCb, BT.601, as counted) and
+// new luma Y' (0 <= Y, Y' <= top; top is 255 or 65535). Equivalently C' = Y' + s · (C − Y) with one
+// scale s for the three channels (Y' / Y, or (top − Y') / (top − Y)), so the hue (the direction of
+// the chroma) and the new luma are kept, and no channel ever leaves the range: nothing is
+// clipped, and a channel is at 0 or the top only where it was before or where Y' is. The price
+// is chroma: a pixel brightened a long way loses saturation, as it nears white. Alpha is never
+// changed.
 #pragma once
 
 #include "io/Frame.h"
@@ -26,11 +24,11 @@
 #include <array>
 
 struct LumaRecombination {
-    // Per storage channel (0..2): pixels for which Y' + d left the range below 0 or above the top,
-    // i.e. that keeping Cr and Cb would have clipped; their chroma was scaled instead.
+    // Per storage channel (0..2): pixels for which keeping Cr and Cb (C + Y' − Y) would have left
+    // the range below 0 / above the top, i.e. been clipped; mixing with black or white kept them in.
     std::array<quint64, 3> below{};
     std::array<quint64, 3> above{};
-    quint64 scaled = 0;   // pixels whose chroma was scaled (any channel out of range)
+    quint64 wouldClip = 0;   // pixels with any channel so
 };
 
 // `colour`: 3 or 4 channels, u8 or u16. `luma` and `mapped`: one channel each, the same size and

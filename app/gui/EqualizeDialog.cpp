@@ -81,10 +81,9 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     m_status->setWordWrap(true);
     m_range = new TablePanel;
     m_range->setObjectName("equalizeRange");
-    m_range->setToolTip(tr("Shares of the pixels, with their counts. \"Pushed below 0 / above the top\": where the new "
-                           "luminance with Cr and Cb kept would have left the range, so a channel would have been clipped; "
-                           "there the chroma is scaled instead, which keeps the hue. \"At 0 / at the top\": samples of the result "
-                           "at the ends of the range."));
+    m_range->setToolTip(tr("Shares of the pixels, with their counts. \"At 0 / at the top\": samples of the result at the "
+                           "ends of the range. Luminance only: \"Cr, Cb kept: below 0 / above the top\" is where keeping Cr and Cb "
+                           "would have pushed a channel out of the range, to be clipped; mixing with black or white keeps it in."));
     m_log = new QCheckBox(tr("Log counts"));
     m_log->setObjectName("equalizeLog");
     m_log->setToolTip(tr("Draw both histograms with logarithmic counts, so small bins next to a tall one show"));
@@ -102,7 +101,8 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     m_channels->setObjectName("equalizeChannels");
     m_channels->addItem(tr("Luminance only (keeps colours)"), int(EqualizeChannels::Luminance));
     m_channels->addItem(tr("Each channel on its own"), int(EqualizeChannels::PerChannel));
-    m_channels->setToolTip(tr("Luminance: Y of YCrCb (BT.601) is equalized and Cr, Cb kept, so hues do not shift.\n"
+    m_channels->setToolTip(tr("Luminance: Y of YCrCb (BT.601) is equalized; each pixel reaches its new Y mixed with black "
+                              "(darker) or white (brighter), so hues do not shift and no channel is clipped.\n"
                               "Each channel: R, G and B are equalized independently (colours shift)."));
     const bool colour = frame.channels() >= 3;
     m_channels->setCurrentIndex(colour ? 0 : 1);
@@ -138,11 +138,15 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     controls->addRow(tr("Region"), m_region);
     controls->addRow(QString(), m_log);
     auto* controlBox = new QWidget;
-    auto* side = new QVBoxLayout(controlBox);
-    side->setContentsMargins(0, 0, 0, 0);
-    side->addLayout(controls);
-    side->addWidget(new QLabel(tr("The result at the ends of the range")));
-    side->addWidget(m_range, 1);
+    controlBox->setLayout(controls);
+    auto* rangeBox = new QWidget;
+    auto* rangeLayout = new QVBoxLayout(rangeBox);
+    rangeLayout->setContentsMargins(0, 0, 0, 0);
+    rangeLayout->setSpacing(2);
+    rangeLayout->addWidget(new QLabel(tr("The result at the ends of the range (shares of the pixels, and counts)")));
+    rangeLayout->addWidget(m_range);
+    // A header and four rows, whole: the numbers are the point.
+    m_range->setFixedHeight(6 * (fontMetrics().height() + 6) + 4);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     m_save = buttons->addButton(tr("Save Result..."), QDialogButtonBox::ActionRole);
@@ -156,9 +160,10 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     grid->addWidget(m_curve, 1, 2);
     grid->addWidget(m_beforeHistogram, 2, 0);
     grid->addWidget(m_afterHistogram, 2, 1);
-    grid->addWidget(controlBox, 2, 2);
-    grid->addWidget(m_status, 3, 0, 1, 2);
-    grid->addWidget(buttons, 3, 2);
+    grid->addWidget(controlBox, 2, 2, Qt::AlignTop);
+    grid->addWidget(rangeBox, 3, 0, 1, 2);
+    grid->addWidget(m_status, 3, 2, Qt::AlignTop);
+    grid->addWidget(buttons, 4, 2);
     grid->setRowStretch(1, 3);
     grid->setRowStretch(2, 2);
     if (!preview.isNull())
@@ -197,7 +202,7 @@ EqualizeDialog::EqualizeDialog(const Frame& frame, const QString& source, bool u
     connect(m_clip, &QDoubleSpinBox::valueChanged, this, [this] { start(); });
     connect(m_tiles, &QSpinBox::valueChanged, this, [this] { start(); });
     start();
-    resize(1200, 720);
+    resize(1200, 800);
 }
 
 void EqualizeDialog::setMethod(EqualizeMethod method) { m_method->setCurrentIndex(m_method->findData(int(method))); }
@@ -316,10 +321,11 @@ void EqualizeDialog::present(EqualizationPtr outcome)
         m_status->setText(tr("Equalized on %1 in %2 ms (%3%4)").arg(e.backend).arg(e.engineMs, 0, 'f', 3).arg(what, where));
         break;
     }
-    if (e.channels == EqualizeChannels::Luminance && e.chromaScaled > 0)
+    if (e.channels == EqualizeChannels::Luminance && e.wouldClip > 0)
         m_status->setText(m_status->text()
-                          + tr(". Chroma scaled to keep the hue on %1 of the pixels, where keeping Cr and Cb would have clipped a channel")
-                                .arg(shareText(e.chromaScaled, e.pixels)));
+                          + tr(". No channel clipped: the hue kept by mixing with black or white, where keeping Cr and Cb "
+                               "would have clipped %1 of the pixels")
+                                .arg(shareText(e.wouldClip, e.pixels)));
     m_save->setEnabled(true);
     emit equalized();
 }
@@ -329,7 +335,7 @@ void EqualizeDialog::showRange(const Equalization& e, int top)
     TableContent t;
     const bool luminance = e.channels == EqualizeChannels::Luminance;
     if (luminance)
-        t.rowLabels << tr("pushed below 0") << tr("pushed above %1").arg(top);
+        t.rowLabels << tr("Cr, Cb kept: below 0") << tr("Cr, Cb kept: above %1").arg(top);
     t.rowLabels << tr("at 0") << tr("at %1").arg(top);
     t.cells.resize(t.rowLabels.size());
     for (const ChannelRangeCounts& c : e.range) {

@@ -33,6 +33,7 @@ int main(int argc, char** argv)
         {"screenshot", "Save a screenshot of the window to FILE once the histogram is shown, then quit.", "FILE"},
         {"compare", "Run Compare Strategies once the histogram is shown."},
         {"equalize", "Open the equalization dialog once the histogram is shown."},
+        {"match", "With --reference: open the equalization dialog matching the file to the reference."},
         {"reference", "Open FILE first and pin its histogram as the reference to compare with.", "FILE"},
         {"roi", "Count only the region X,Y,WIDTH,HEIGHT (pixels).", "X,Y,W,H"},
         {"scan", "Scan the whole video in the background once it is open (the timeline's statistics over time)."},
@@ -153,13 +154,15 @@ int main(int argc, char** argv)
             window.compareStrategies();
         else if (parser.isSet("equalize"))
             window.equalize();
+        else if (parser.isSet("match"))
+            window.matchToReference();
         else
             finish();
     });
     QObject::connect(&window, &MainWindow::comparisonShown, &window, finish);
     QObject::connect(&window, &MainWindow::scanFinished, &window, finish);
     QObject::connect(&window, &MainWindow::errorShown, &window, finish);
-    if (parser.isSet("equalize"))
+    if (parser.isSet("equalize") || parser.isSet("match"))
         QObject::connect(&window, &MainWindow::snapshotShown, &window, [&] { QTimer::singleShot(1500, &app, finish); });
     return app.exec();
 }
