@@ -145,6 +145,7 @@ QStringList HistogramSettings::load(QSettings& s)
         }
     }
     s.endGroup();
+    notices << scopes.load(s);
     return notices;
 }
 
@@ -169,4 +170,5 @@ void HistogramSettings::save(QSettings& s) const
     s.setValue("cumulative", display.cumulative);
     s.setValue("hiddenSeries", display.hiddenSeries.join(','));
     s.endGroup();
+    scopes.save(s);
 }

@@ -96,6 +96,7 @@ int main(int argc, char** argv)
                 for (int i = 0; i < panels.size(); ++i) {
                     ScopePanel copy(panels[i]->kind());
                     copy.setAttribute(Qt::WA_DontShowOnScreen);
+                    copy.setOptions(window.scopes()->options());
                     copy.resize(cell);
                     copy.show();
                     if (window.scopes()->lastSnapshot())
