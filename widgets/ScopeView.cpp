@@ -53,10 +53,21 @@ ScopeView::Response ScopeView::responseOf(const ScopeGrid& grid)
     }
     m_cellsVisited += quint64(grid.counts.size());
     r.reference = populated ? sum / double(populated) : 0;
+    // Counts are whole numbers, most of them small: their brightness once, not once per cell.
+    r.table.resize(qsizetype(std::min(1024.0, r.max + 1)));
+    for (qsizetype c = 0; c < r.table.size(); ++c)
+        r.table[c] = float(computeIntensity(double(c), r));
     return r;
 }
 
 double ScopeView::intensity(double count, const Response& response) const
+{
+    if (count >= 0 && count < double(response.table.size()) && count == std::floor(count))
+        return response.table[qsizetype(count)];
+    return computeIntensity(count, response);
+}
+
+double ScopeView::computeIntensity(double count, const Response& response) const
 {
     if (count <= 0 || response.reference <= 0)
         return 0;

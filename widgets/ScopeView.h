@@ -52,10 +52,12 @@ protected:
     struct Response {
         double reference = 0;   // the mean count of the populated cells
         double max = 0;         // the largest count (the log intensity's top)
+        QVector<float> table;   // the intensity of the small counts, which most cells hold
     };
     Response responseOf(const ScopeGrid& grid);
     // 0..1 brightness of a cell holding `count` pixels.
     double intensity(double count, const Response& response) const;
+    double computeIntensity(double count, const Response& response) const;
     // Cells at device resolution: `cells` holds `channels` floats per cell, w x h cells, the top
     // row first; each cell covers the pixels its extent covers, at least one, and where several
     // cells share a pixel each channel keeps the largest. Work: the cells plus the pixels.

@@ -309,11 +309,6 @@ void WaveformView::paintEvent(QPaintEvent*)
             p.drawText(r.adjusted(4, 2, -4, -2), Qt::AlignTop | Qt::AlignLeft, m_display.grids[panel].name);
         }
     }
-    if (m_display.floatValues && m_display.exposure != 0 && !m_display.isEmpty()) {
-        p.setPen(palette().text().color());
-        p.drawText(traces.adjusted(4, 2, -6, -2), Qt::AlignTop | Qt::AlignRight,
-                   QStringLiteral("%1%2 EV").arg(m_display.exposure > 0 ? "+" : "").arg(m_display.exposure, 0, 'f', 1));
-    }
     if (m_display.isEmpty()) {
         p.setPen(palette().text().color());
         p.drawText(traces, Qt::AlignCenter, tr("No waveform"));

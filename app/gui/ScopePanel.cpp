@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 #include <vector>
@@ -179,8 +180,11 @@ ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kin
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
-    auto* controls = new QHBoxLayout;
-    controls->setSpacing(6);
+    // A tool bar: when the dock is too narrow for every control, the last ones move into its
+    // overflow menu instead of widening the dock.
+    auto* controls = new QToolBar;
+    controls->setMovable(false);
+    controls->setFloatable(false);
 
     switch (kind) {
     case ScopeKind::Waveform:
@@ -259,8 +263,7 @@ ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kin
         addFloatControls(controls);
         break;
     }
-    controls->addStretch(1);
-    layout->addLayout(controls);
+    layout->addWidget(controls);
     layout->addWidget(m_view, 1);
 
     // One footer line: the hover readout takes the place of the status while there is one, so
@@ -283,7 +286,7 @@ ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kin
     layout->addLayout(footer);
 }
 
-void ScopePanel::addIntensityControls(QHBoxLayout* controls, ScopeView* view, bool withGain, const QString& logText)
+void ScopePanel::addIntensityControls(QToolBar* controls, ScopeView* view, bool withGain, const QString& logText)
 {
     if (withGain) {
         m_gain = gainSpin(this);
@@ -303,7 +306,7 @@ void ScopePanel::addIntensityControls(QHBoxLayout* controls, ScopeView* view, bo
 }
 
 // Exposure and the float axis: shown for float frames only (an integer frame has neither).
-void ScopePanel::addFloatControls(QHBoxLayout* controls)
+void ScopePanel::addFloatControls(QToolBar* controls)
 {
     m_exposure = new QDoubleSpinBox(this);
     m_exposure->setRange(-ScopeOptions::kMaxExposure, ScopeOptions::kMaxExposure);
@@ -311,8 +314,8 @@ void ScopePanel::addFloatControls(QHBoxLayout* controls)
     m_exposure->setDecimals(1);
     m_exposure->setSuffix(tr(" EV"));
     m_exposure->setToolTip(tr("Exposure of float (HDR) frames, in stops: values are shown multiplied by 2^EV"));
-    m_exposure->hide();
-    controls->addWidget(m_exposure);
+    m_exposureAction = controls->addWidget(m_exposure);
+    m_exposureAction->setVisible(false);
     connect(m_exposure, &QDoubleSpinBox::valueChanged, this, &ScopePanel::edited);
     if (m_kind == ScopeKind::Waveform || m_kind == ScopeKind::Parade) {
         m_floatAxis = new QComboBox(this);
@@ -320,8 +323,8 @@ void ScopePanel::addFloatControls(QHBoxLayout* controls)
         m_floatAxis->addItem(tr("0–1"));
         m_floatAxis->setToolTip(tr("Float frames: an axis that holds every sample, or the display range 0–1, where "
                                    "exposure brings HDR values into view and what lies above is clipped"));
-        m_floatAxis->hide();
-        controls->addWidget(m_floatAxis);
+        m_floatAxisAction = controls->addWidget(m_floatAxis);
+        m_floatAxisAction->setVisible(false);
         connect(m_floatAxis, &QComboBox::currentIndexChanged, this, &ScopePanel::edited);
     }
 }
@@ -492,9 +495,9 @@ void ScopePanel::refresh()
         m_vectorscope->setDisplay(m_display);
     if (m_histogram)
         m_histogram->setDisplay(m_display);
-    m_exposure->setVisible(s.floatValues);
-    if (m_floatAxis)
-        m_floatAxis->setVisible(s.floatValues);
+    m_exposureAction->setVisible(s.floatValues);
+    if (m_floatAxisAction)
+        m_floatAxisAction->setVisible(s.floatValues);
     QString text;
     if (s.error.isError()) {
         text = s.error.message();

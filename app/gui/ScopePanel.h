@@ -16,8 +16,9 @@ class Histogram2DView;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
-class QHBoxLayout;
+class QAction;
 class QLabel;
+class QToolBar;
 class ScopeView;
 class VectorscopeView;
 class WaveformView;
@@ -91,8 +92,8 @@ private:
     // What the panel shows is of the current source and of what its controls ask for.
     bool showsCurrentRequest() const;
     // Gain (where the kind has one) and the log checkbox, driving `view`.
-    void addIntensityControls(QHBoxLayout* controls, ScopeView* view, bool withGain, const QString& logText);
-    void addFloatControls(QHBoxLayout* controls);
+    void addIntensityControls(QToolBar* controls, ScopeView* view, bool withGain, const QString& logText);
+    void addFloatControls(QToolBar* controls);
     void applyGraticule();
 
     ScopeKind m_kind;
@@ -113,6 +114,8 @@ private:
     QCheckBox* m_skin = nullptr;
     QDoubleSpinBox* m_exposure = nullptr;
     QComboBox* m_floatAxis = nullptr;
+    QAction* m_exposureAction = nullptr;   // a tool bar's widgets show and hide through their actions
+    QAction* m_floatAxisAction = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_hover = nullptr;
 };
