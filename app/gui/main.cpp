@@ -114,7 +114,10 @@ int main(int argc, char** argv)
                 return grab();
             // Count every scope once (the hidden tabs too), then take the pictures.
             auto* once = new QObject(&window);
-            QObject::connect(window.scopes(), &Scopes::snapshotShown, once, [once, grab, &app] {
+            QObject::connect(window.scopes(), &Scopes::snapshotShown, once, [once, grab, &app, &window] {
+                // A live source's frames counted before every kind was asked for come first.
+                if (window.scopes()->lastSnapshot()->settings.kinds != kAllScopeKinds)
+                    return;
                 once->deleteLater();
                 QTimer::singleShot(100, &app, grab);
             });
