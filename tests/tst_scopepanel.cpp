@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QTabWidget>
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
@@ -28,7 +29,9 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 using namespace testsupport;
@@ -60,6 +63,12 @@ private slots:
     void rateText_data();
     void rateText();
     void staleGenerationIsDropped();
+    void panelsSayTheyAreCounting();
+    void hueSaturationHasNoFalseLineAtOneHalf();
+    void floatAxesHoldTheData_data();
+    void floatAxesHoldTheData();
+    void exposureIsSharedAndRecounts();
+    void optionsAreRememberedBetweenRuns();
 
 private:
     ScopeSnapshotPtr waitForScopes(const std::function<bool(const ScopeSnapshot&)>& accept);
@@ -207,7 +216,7 @@ void TestScopePanel::controlsChangeWhatIsShown()
     waveform->modeBox()->setCurrentIndex(1);                // RGB overlay: the parade's planes
     QTRY_COMPARE(waveform->display().grids.size(), 3);
     QCOMPARE(waveform->waveformView()->panelCount(), 1);
-    waveform->scaleBox()->setCurrentIndex(1);
+    waveform->graticuleBox()->setCurrentIndex(2);   // 0-100 %, full range
     QCOMPARE(waveform->waveformView()->scaleLabels().last(), QStringLiteral("100%"));
     waveform->logBox()->setChecked(!waveform->logBox()->isChecked());
     waveform->gainBox()->setValue(4);
@@ -318,6 +327,243 @@ void TestScopePanel::staleGenerationIsDropped()
     QCOMPARE(s->generation, freshGeneration);
     QCOMPARE(s->vectorscope->total, quint64(200));
     QCOMPARE(controller.deliveredGeneration(), freshGeneration);
+}
+
+// While the worker counts, a panel with nothing of the source to show says so, instead of
+// asking for a file that is open.
+void TestScopePanel::panelsSayTheyAreCounting()
+{
+    for (ScopePanel* p : scopes()->panels())
+        QCOMPARE(p->statusLabel()->text(), QStringLiteral("Open an image or a video"));
+    ThreadGate gate(scopes()->controller()->workerThread());
+    scopes()->setCountAll(true);
+    m_window->openPath(m_path);
+    QTRY_VERIFY_WITH_TIMEOUT(scopes()->controller()->lastGeneration() > 0, 20000);
+    for (ScopePanel* p : scopes()->panels()) {
+        const QString text = p->statusLabel()->text();
+        QVERIFY2(text.startsWith(QStringLiteral("Counting the ")) && !text.contains(QStringLiteral("Open an image")), qPrintable(text));
+    }
+    gate.release();
+    QVERIFY(waitForScopes([](const ScopeSnapshot& s) { return s.vectorscope.has_value(); }));
+    for (ScopePanel* p : scopes()->panels())
+        QTRY_VERIFY2(p->statusLabel()->text().contains(QStringLiteral("%1×%2").arg(kWidth).arg(kHeight)), qPrintable(p->statusLabel()->text()));
+}
+
+// 8-bit saturations d / max cluster on both sides of 1/2 (and of every simple fraction). With
+// rows [k/256, (k+1)/256) the row starting at 0.5 took the cluster and the one below lost it:
+// a bright line at 0.5 with a dark one under it, in no image. Rows centred on k/256 are even.
+void TestScopePanel::hueSaturationHasNoFalseLineAtOneHalf()
+{
+    cv::Mat bgr(300, 400, CV_8UC3);
+    std::uniform_int_distribution<int> maxima(96, 160);
+    for (int y = 0; y < bgr.rows; ++y)
+        for (int x = 0; x < bgr.cols; ++x) {
+            // Saturation spread evenly over [0, 1]: the largest channel, the smallest, one between.
+            const int mx = maxima(m_rng);
+            const int mn = mx - std::uniform_int_distribution<int>(0, mx)(m_rng);
+            int px[3] = {mx, mn, std::uniform_int_distribution<int>(mn, mx)(m_rng)};
+            std::shuffle(px, px + 3, m_rng);
+            bgr.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(px[0]), uchar(px[1]), uchar(px[2]));
+        }
+    const QString path = m_dir.filePath(QStringLiteral("saturation.png"));
+    QVERIFY(cv::imwrite(path.toStdString(), bgr));
+    scopes()->setCountAll(true);
+    m_window->openPath(path);
+    const ScopeSnapshotPtr s = waitForScopes([](const ScopeSnapshot& s) { return s.histogram2d.has_value(); });
+    QVERIFY(s);
+    const ScopePlane& h = *s->histogram2d;
+    QCOMPARE(h.inRange, h.total);
+    // Saturation 0 and 1 are the centres of the first and last rows: whole rows inside the axis.
+    const double row = (h.yHi - h.yLo) / h.yBins;
+    QVERIFY(std::abs(h.yLo + row / 2) < 1e-9 && std::abs(h.yHi - row / 2 - 1) < 1e-9);
+    auto rowTotal = [&](int y) {
+        double t = 0;
+        for (int x = 0; x < h.xBins; ++x)
+            t += h.at(x, y);
+        return t;
+    };
+    const int half = int(std::floor((0.5 - h.yLo) / row));
+    double around = 0;
+    int n = 0;
+    for (int y = half - 6; y <= half + 6; ++y)
+        if (y != half) {
+            around += rowTotal(y);
+            ++n;
+        }
+    around /= n;
+    for (int y : {half - 1, half, half + 1})
+        QVERIFY2(std::abs(rowTotal(y) / around - 1) < 0.15,
+                 qPrintable(QStringLiteral("row %1 holds %2, its neighbours %3 on average").arg(y).arg(rowTotal(y)).arg(around)));
+}
+
+namespace {
+
+// A grey float frame (R = G = B, so luma equals the sample exactly): `values` cycled over its pixels.
+Frame greyFloatFrame(const std::vector<float>& values, int width, int height)
+{
+    auto data = std::make_shared<std::vector<float>>(std::size_t(width) * height * 3);
+    for (std::size_t i = 0; i < std::size_t(width) * height; ++i)
+        for (int c = 0; c < 3; ++c)
+            (*data)[i * 3 + c] = values[i % values.size()];
+    return Frame(std::shared_ptr<const void>(data, data->data()), reinterpret_cast<const unsigned char*>(data->data()),
+                 hs::SampleType::F32, width, height, 3, std::size_t(width) * 3 * sizeof(float), ChannelOrder::Rgb);
+}
+
+}  // namespace
+
+void TestScopePanel::floatAxesHoldTheData_data()
+{
+    QTest::addColumn<int>("axis");
+    QTest::addColumn<double>("exposure");
+    QTest::addColumn<int>("above");       // pixels above the axis, of the 40 below
+    QTest::addColumn<double>("shownTop"); // the axis's top in shown units, at least
+    QTest::addColumn<double>("twoShownAt");
+    const int fit = int(ScopeFloatAxis::Fit), unit = int(ScopeFloatAxis::Unit);
+    // Per 8 pixels: 0.25 (x3), 0.5, 1.0, 2.0, 3.5 and +inf.
+    QTest::newRow("fit: the axis holds every finite sample") << fit << 0.0 << 5 << 3.5 << 2.0;
+    QTest::newRow("0-1: 2.0, 3.5 and inf clip") << unit << 0.0 << 15 << 1.0 << -1.0;
+    QTest::newRow("0-1 at -2 EV: values up to 4 come into view") << unit << -2.0 << 5 << 1.0 << 0.5;
+    QTest::newRow("fit at +1 EV: shown doubled") << fit << 1.0 << 5 << 7.0 << 4.0;
+}
+
+// A float frame's waveform and parade run in float units over an axis that holds the data (or
+// 0-1), exposure scales what is shown, and what lies beyond is counted and said.
+void TestScopePanel::floatAxesHoldTheData()
+{
+    QFETCH(int, axis);
+    QFETCH(double, exposure);
+    QFETCH(int, above);
+    QFETCH(double, shownTop);
+    QFETCH(double, twoShownAt);
+    const float inf = std::numeric_limits<float>::infinity();
+    const Frame frame = greyFloatFrame({0.25f, 0.25f, 0.5f, 1.0f, 2.0f, 3.5f, inf, 0.25f}, 8, 5);
+    ScopeController controller;
+    QSignalSpy results(&controller, &ScopeController::resultReady);
+    ScopeSettings settings;
+    settings.kinds = scopeBit(ScopeKind::Waveform) | scopeBit(ScopeKind::Parade);
+    settings.floatAxis = ScopeFloatAxis(axis);
+    settings.exposure = exposure;
+    controller.submit(frame, std::nullopt, settings);
+    QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 20000);
+    const ScopeSnapshotPtr s = results.at(0).at(0).value<ScopeSnapshotPtr>();
+    QVERIFY2(!s->error.isError(), qPrintable(s->error.message()));
+    QVERIFY(s->floatValues);
+    QCOMPARE(s->codeMax, 1.0);
+    QCOMPARE(s->waveform.size(), 1);
+    QCOMPARE(s->parade.size(), 3);
+    QVector<const ScopePlane*> planes{&s->waveform.front(), &s->parade[0], &s->parade[2]};
+    for (const ScopePlane* p : planes) {
+        QVERIFY2(p->yLo <= 0 && p->yHi >= shownTop && p->yHi < shownTop * 1.01 + 0.01,
+                 qPrintable(QStringLiteral("%1: [%2, %3)").arg(p->name).arg(p->yLo).arg(p->yHi)));
+        QCOMPARE(p->aboveY, quint64(above));
+        QCOMPARE(p->belowY, quint64(0));
+        QCOMPARE(double(p->inRange + p->aboveY), double(p->total));
+        double overflow = 0;
+        for (double v : p->aboveByX)
+            overflow += v;
+        QCOMPARE(overflow, double(above));   // per column, where the red marks go
+        QVERIFY(!p->clipAtEnds);
+        // Column 4 holds the 2.0 samples: where they are shown, in exposed units.
+        if (twoShownAt >= 0) {
+            const int bin = int(std::floor((twoShownAt - p->yLo) / (p->yHi - p->yLo) * p->yBins));
+            QVERIFY2(p->at(4, bin) == 5, qPrintable(QStringLiteral("%1 bin %2: %3").arg(p->name).arg(bin).arg(p->at(4, bin))));
+        }
+    }
+    QVERIFY2(scopeClipText(*s, ScopeKind::Waveform).contains(QStringLiteral("above")), qPrintable(scopeClipText(*s, ScopeKind::Waveform)));
+    const ScopeDisplay d = scopeDisplay(*s, ScopeKind::Parade);
+    QVERIFY(d.floatValues);
+    QCOMPARE(d.exposure, exposure);
+    QCOMPARE(d.grids[0].over.size(), 8);
+}
+
+void TestScopePanel::exposureIsSharedAndRecounts()
+{
+    scopes()->setCountAll(true);
+    m_window->openPath(m_path);
+    QVERIFY(waitForScopes([](const ScopeSnapshot& s) { return !s.parade.isEmpty(); }));
+    // An 8-bit frame has no exposure: the controls are hidden.
+    for (ScopePanel* p : scopes()->panels())
+        QVERIFY(!p->exposureBox()->isVisible());
+    scopes()->panel(ScopeKind::Parade)->exposureBox()->setValue(-1.5);
+    for (ScopePanel* p : scopes()->panels())
+        QCOMPARE(p->exposureBox()->value(), -1.5);
+    QCOMPARE(scopes()->options().exposure, -1.5);
+    QVERIFY(waitForScopes([](const ScopeSnapshot& s) { return s.settings.exposure == -1.5; }));
+}
+
+// Every panel's options, the shared ones and the current tab survive a restart, and a change of
+// the histogram's settings (whose panel knows nothing of the scopes) keeps them.
+void TestScopePanel::optionsAreRememberedBetweenRuns()
+{
+    ScopePanel* waveform = scopes()->panel(ScopeKind::Waveform);
+    ScopePanel* parade = scopes()->panel(ScopeKind::Parade);
+    ScopePanel* vs = scopes()->panel(ScopeKind::Vectorscope);
+    ScopePanel* h2 = scopes()->panel(ScopeKind::Histogram2D);
+    waveform->modeBox()->setCurrentIndex(1);
+    waveform->graticuleBox()->setCurrentIndex(3);
+    waveform->gainBox()->setValue(2.5);
+    waveform->logBox()->setChecked(true);
+    parade->graticuleBox()->setCurrentIndex(1);
+    parade->gainBox()->setValue(0.5);
+    parade->floatAxisBox()->setCurrentIndex(1);
+    vs->targetsBox()->setCurrentIndex(1);
+    vs->traceBox()->setCurrentIndex(1);
+    vs->skinToneBox()->setChecked(false);
+    vs->gainBox()->setValue(3);
+    h2->modeBox()->setCurrentIndex(2);
+    h2->logBox()->setChecked(false);
+    vs->exposureBox()->setValue(2);
+    auto* tabs = qobject_cast<QTabWidget*>(m_window->scopesDock()->widget());
+    QVERIFY(tabs);
+    tabs->setCurrentIndex(2);
+
+    ScopeOptions expected;
+    expected.rgbWaveform = true;
+    expected.waveformGraticule = {ScopeScale::Percent, ScopeRange::Legal};
+    expected.waveform = {2.5, true};
+    expected.paradeGraticule = {ScopeScale::CodeValues, ScopeRange::Legal};
+    expected.parade = {0.5, false};
+    expected.floatAxis = ScopeFloatAxis::Unit;
+    expected.targets = ScopeTargets::Bars100;
+    expected.trace = ScopeTrace::PixelColours;
+    expected.skinToneLine = false;
+    expected.vectorscope = {3.0, false};
+    expected.pair = ScopePair::RedBlue;
+    expected.histogram2dLog = false;
+    expected.exposure = 2;
+    expected.tab = 2;
+    QVERIFY(scopes()->options() == expected);
+    // A histogram setting changed through the window: the scopes' options stay as they are.
+    HistogramSettings other;
+    other.counting.bins = 512;
+    m_window->setSettings(other);
+    {
+        QSettings store;
+        QCOMPARE(store.value("scopes/waveform/gain").toDouble(), 2.5);
+        QCOMPARE(store.value("scopes/vectorscope/trace").toString(), QStringLiteral("pixel-colours"));
+        QCOMPARE(store.value("scopes/tab").toString(), QStringLiteral("vectorscope"));
+        QCOMPARE(store.value("histogram/bins").toInt(), 512);
+    }
+
+    m_window = std::make_unique<MainWindow>();   // the next run
+    m_window->show();
+    QVERIFY(scopes()->options() == expected);
+    waveform = scopes()->panel(ScopeKind::Waveform);
+    vs = scopes()->panel(ScopeKind::Vectorscope);
+    h2 = scopes()->panel(ScopeKind::Histogram2D);
+    QCOMPARE(waveform->modeBox()->currentIndex(), 1);
+    QCOMPARE(waveform->graticuleBox()->currentIndex(), 3);
+    QCOMPARE(waveform->waveformView()->scale(), WaveformView::Scale::Percent);
+    QCOMPARE(waveform->waveformView()->range(), WaveformView::Range::Legal);
+    QCOMPARE(waveform->waveformView()->gain(), 2.5);
+    QVERIFY(waveform->waveformView()->logIntensity());
+    QCOMPARE(vs->vectorscopeView()->targetAmplitude(), 1.0);
+    QCOMPARE(vs->vectorscopeView()->trace(), VectorscopeView::Trace::PixelColours);
+    QVERIFY(!vs->vectorscopeView()->skinToneLine());
+    QCOMPARE(h2->pair(), ScopePair::RedBlue);
+    QVERIFY(!h2->histogramView()->logIntensity());
+    QCOMPARE(scopes()->panel(ScopeKind::Parade)->exposureBox()->value(), 2.0);
+    QCOMPARE(qobject_cast<QTabWidget*>(m_window->scopesDock()->widget())->currentIndex(), 2);
 }
 
 QTEST_MAIN(TestScopePanel)

@@ -169,6 +169,7 @@ QStringList HistogramSettings::load(QSettings& s)
             notices << QStringLiteral("Saved histogram mode '%1' ignored (valid: overlay, separate, table)").arg(s.value("mode").toString());
     }
     s.endGroup();
+    notices << scopes.load(s);
     return notices;
 }
 
@@ -194,4 +195,5 @@ void HistogramSettings::save(QSettings& s) const
     s.setValue("hiddenSeries", display.hiddenSeries.join(','));
     s.setValue("mode", histogramModeName(display.mode));
     s.endGroup();
+    scopes.save(s);
 }

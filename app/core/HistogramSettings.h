@@ -3,6 +3,7 @@
 // command line. No singleton: the window and the CLI each own a copy.
 #pragma once
 
+#include "app/core/ScopeOptions.h"
 #include "common/Error.h"
 
 #include "histoscope/HistogramTypes.h"
@@ -67,6 +68,7 @@ struct DisplaySettings {
 struct HistogramSettings {
     CountSettings counting;
     DisplaySettings display;
+    ScopeOptions scopes;   // how the scopes are shown: a group of its own ("scopes")
 
     // Returns a notice for every stored value that was unknown or out of range and replaced by
     // its default, so the caller can say so instead of silently changing the user's choice.

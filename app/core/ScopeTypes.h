@@ -2,6 +2,7 @@
 // hands back. Qt Core only: colours are a Tint, mapped in app/gui.
 #pragma once
 
+#include "app/core/ScopeOptions.h"
 #include "common/Error.h"
 #include "io/Frame.h"
 
@@ -26,10 +27,6 @@ using ScopeKinds = unsigned;
 inline constexpr ScopeKinds kAllScopeKinds = 0xFu;
 inline constexpr ScopeKinds scopeBit(ScopeKind kind) { return static_cast<unsigned>(kind); }
 
-// Which 2-D histogram the Histogram2D kind counts.
-enum class ScopePair { HueSaturation, RedGreen, RedBlue, GreenBlue };
-QString scopePairName(ScopePair pair);   // "H–S", "R–G", "R–B", "G–B"
-
 // One 2-D histogram as plain values: counts[x * yBins + y] over the in-range cells.
 struct ScopePlane {
     enum class Tint { None, Red, Green, Blue, Luma };
@@ -39,11 +36,21 @@ struct ScopePlane {
     QString yName;            // "R", "luma", "Cr", "saturation", "G"
     int xBins = 0;
     int yBins = 0;
-    double xLo = 0, xHi = 1;  // [lo, hi) in the quantity's units
+    double xLo = 0, xHi = 1;  // [lo, hi) in the quantity's units (float frames: after exposure)
     double yLo = 0, yHi = 1;
     QVector<double> counts;
+    // Per x bin, the pixels whose y fell above hi or below lo (any x in range): what a waveform
+    // or parade of a float frame clips at the top and the bottom of its axis.
+    QVector<double> aboveByX;
+    QVector<double> belowByX;
+    bool clipAtEnds = false;  // the y axis spans the whole code range: its end bins are clipped values
+    double topBin = 0;        // pixels in the last and the first y bin, every x
+    double bottomBin = 0;
     quint64 total = 0;        // every pixel of the region, margins included
     quint64 inRange = 0;      // pixels inside both ranges
+    quint64 aboveY = 0;       // pixels whose y lies at or above hi, below lo, or is NaN
+    quint64 belowY = 0;
+    quint64 nanY = 0;
 
     double at(int x, int y) const { return counts[qsizetype(x) * yBins + y]; }
 };
@@ -53,6 +60,8 @@ struct ScopeSettings {
     bool bt709 = true;             // vectorscope and luma: BT.709, else BT.601
     bool useGpu = true;
     ScopePair pair = ScopePair::HueSaturation;
+    double exposure = 0;           // stops, float frames only
+    ScopeFloatAxis floatAxis = ScopeFloatAxis::Fit;
     bool operator==(const ScopeSettings&) const = default;
 };
 
@@ -67,8 +76,10 @@ struct ScopeSnapshot {
     QVector<ScopePlane> parade;    // R, G, B (or the grey channel)
     std::optional<ScopePlane> vectorscope;
     std::optional<ScopePlane> histogram2d;
-    double codeMax = 255;          // full scale of the waveform and parade value axis
-    double lumaCodeMax = 255;      // full scale of luma, Cb and Cr codes (2^D - 1)
+    double codeMax = 255;          // full scale (100 %) of the waveform and parade value axes: 255,
+                                   // 65535, or 1.0 for float frames (float units, luma too)
+    double lumaCodeMax = 255;      // full scale of Cb and Cr codes (2^D - 1)
+    bool floatValues = false;      // a float frame: value axes in float units, exposure applied
     QString backend;               // "GPU" or "CPU"
     double computeMs = 0;          // this job, counting and conversion
     double scopesPerSecond = 0;    // frames whose scopes were counted per second, last second

@@ -138,6 +138,8 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     m_scopes = new Scopes(m_settings, this);
     for (ScopePanel* panel : m_scopes->panels())
         addScopePanel(panel->title(), panel);
+    m_scopeTabs->setCurrentIndex(m_settings.scopes.tab);
+    connect(m_scopeTabs, &QTabWidget::currentChanged, m_scopes, &Scopes::setCurrentTab);
     histogramDock->raise();
     resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
     resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
@@ -229,6 +231,11 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     connect(this, &MainWindow::frameSubmitted, m_scopes, &Scopes::submit);
     connect(&m_media, &MediaController::playingChanged, m_scopes, &Scopes::setPlaying);
     connect(m_scopes, &Scopes::deviceNotice, this, &MainWindow::showDeviceNotice);
+    connect(m_scopes, &Scopes::optionsChanged, this, [this](const ScopeOptions& options) {
+        m_settings.scopes = options;   // the scopes' own options: saved with the settings
+        QSettings store;
+        m_settings.save(store);
+    });
     connect(&m_counters, &FrameCounters::refreshDue, this, &MainWindow::updateCounters);
     connect(&m_media, &MediaController::playingChanged, this, [this](bool playing) {
         m_timeline->setPlaying(playing);
@@ -459,6 +466,7 @@ void MainWindow::setSettings(const HistogramSettings& settings)
         refreshNotice();
     }
     m_settings = settings;
+    m_settings.scopes = m_scopes->options();   // kept by the scope panels, not the settings panel
     if (m_settingsPanel->settings() != settings)
         m_settingsPanel->setSettings(settings);
     m_histogramView->setLogCounts(settings.display.logCounts);

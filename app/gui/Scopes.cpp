@@ -6,15 +6,22 @@ namespace {
 
 bool bt709Of(const HistogramSettings& s) { return s.display.luma != LumaCoefficients::Bt601; }
 
+// The options that change what is counted, not only how it is shown.
+bool sameCount(const ScopeOptions& a, const ScopeOptions& b)
+{
+    return a.pair == b.pair && a.rgbWaveform == b.rgbWaveform && a.exposure == b.exposure && a.floatAxis == b.floatAxis;
+}
+
 }  // namespace
 
 Scopes::Scopes(const HistogramSettings& settings, QObject* parent)
-    : QObject(parent), m_bt709(bt709Of(settings)), m_useGpu(settings.counting.useGpu)
+    : QObject(parent), m_options(settings.scopes), m_bt709(bt709Of(settings)), m_useGpu(settings.counting.useGpu)
 {
     for (ScopeKind kind : {ScopeKind::Waveform, ScopeKind::Parade, ScopeKind::Vectorscope, ScopeKind::Histogram2D}) {
         auto* panel = new ScopePanel(kind);
         m_panels << panel;
-        connect(panel, &ScopePanel::requestChanged, this, &Scopes::resubmit);
+        panel->setOptions(m_options);
+        connect(panel, &ScopePanel::optionsEdited, this, [this, panel] { panelEdited(panel); });
         // A panel that shows needs its kind: count the last frame again if it was not asked for.
         connect(panel, &ScopePanel::becameVisible, this, [this, panel] {
             if (m_inFront && (m_counted & panel->neededKinds()) != panel->neededKinds())
@@ -62,8 +69,13 @@ void Scopes::submit(const Frame& frame, std::optional<hs::Rect> roi, qint64 fram
     settings.kinds = m_counted;
     settings.bt709 = m_bt709;
     settings.useGpu = m_useGpu;
-    settings.pair = panel(ScopeKind::Histogram2D)->pair();
+    settings.pair = m_options.pair;
+    settings.exposure = m_options.exposure;
+    settings.floatAxis = m_options.floatAxis;
     m_controller.submit(frame, roi, settings, frameIndex);
+    for (ScopePanel* p : m_panels)
+        if ((m_counted & p->neededKinds()) == p->neededKinds())
+            p->setCounting();
 }
 
 void Scopes::setSettings(const HistogramSettings& s)
@@ -73,6 +85,34 @@ void Scopes::setSettings(const HistogramSettings& s)
     m_bt709 = bt709Of(s);
     m_useGpu = s.counting.useGpu;
     resubmit();
+}
+
+void Scopes::setOptions(const ScopeOptions& options)
+{
+    if (options == m_options)
+        return;
+    const bool recount = !sameCount(options, m_options);
+    m_options = options;
+    for (ScopePanel* p : m_panels)
+        p->setOptions(m_options);
+    if (recount)
+        resubmit();
+    emit optionsChanged(m_options);
+}
+
+void Scopes::panelEdited(ScopePanel* panel)
+{
+    ScopeOptions options = m_options;
+    panel->writeOptions(options);
+    setOptions(options);
+}
+
+void Scopes::setCurrentTab(int index)
+{
+    if (index < 0 || index >= ScopeOptions::kTabs || index == m_options.tab)
+        return;
+    m_options.tab = index;
+    emit optionsChanged(m_options);
 }
 
 void Scopes::setInFront(bool inFront)
@@ -92,6 +132,8 @@ void Scopes::invalidate()
 {
     m_controller.invalidate();
     m_frame = {};
+    for (ScopePanel* p : m_panels)
+        p->setSourceChanged();
 }
 
 void Scopes::resubmit()

@@ -97,6 +97,7 @@ int main(int argc, char** argv)
                 for (int i = 0; i < panels.size(); ++i) {
                     ScopePanel copy(panels[i]->kind());
                     copy.setAttribute(Qt::WA_DontShowOnScreen);
+                    copy.setOptions(window.scopes()->options());
                     copy.resize(cell);
                     copy.show();
                     if (window.scopes()->lastSnapshot())
@@ -114,7 +115,10 @@ int main(int argc, char** argv)
                 return grab();
             // Count every scope once (the hidden tabs too), then take the pictures.
             auto* once = new QObject(&window);
-            QObject::connect(window.scopes(), &Scopes::snapshotShown, once, [once, grab, &app] {
+            QObject::connect(window.scopes(), &Scopes::snapshotShown, once, [once, grab, &app, &window] {
+                // A live source's frames counted before every kind was asked for come first.
+                if (window.scopes()->lastSnapshot()->settings.kinds != kAllScopeKinds)
+                    return;
                 once->deleteLater();
                 QTimer::singleShot(100, &app, grab);
             });
