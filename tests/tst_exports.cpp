@@ -5,12 +5,14 @@
 #include "app/core/CsvReader.h"
 #include "app/core/RecordReader.h"
 #include "app/gui/MainWindow.h"
+#include "widgets/HistogramPanel.h"
 #include "widgets/HistogramView.h"
 #include "widgets/ImageCanvas.h"
 #include "widgets/TablePanel.h"
 
 #include "TestSupport.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QFile>
 #include <QImage>
@@ -20,6 +22,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -45,6 +48,7 @@ private slots:
     void csvCarriesEveryStatisticOfThePanel_data();
     void csvCarriesEveryStatisticOfThePanel();
     void plotIsTitledWithTheFileAndRegion();
+    void plotFollowsTheRememberedHistogramMode();
 
 private:
     QString openRandomImage(int width, int height);
@@ -398,6 +402,33 @@ void TestExports::plotIsTitledWithTheFileAndRegion()
             before += untitled.pixelColor(x, y).lightness() > 120;
         }
     QVERIFY2(text > before + 100, qPrintable(QStringLiteral("%1 / %2").arg(text).arg(before)));
+}
+
+// The mode picked on the Histogram dock's bar is what the PNG shows (separate plots as
+// separate bands; the table's plot is the overlay), and the next window starts in it.
+void TestExports::plotFollowsTheRememberedHistogramMode()
+{
+    QVERIFY(!openRandomImage(40, 30).isEmpty());
+    HistogramPanel* panel = m_window->histogramPanel();
+    QCOMPARE(panel->mode(), HistogramPanel::Mode::Overlay);   // the default
+    QTest::mouseClick(panel->modeButton(HistogramPanel::Mode::Separate), Qt::LeftButton);
+    QCOMPARE(QSettings().value("histogram/mode").toString(), QStringLiteral("separate"));
+    const QSize size(700, 500);
+    const QString png = m_dir.filePath("separate.png");
+    QVERIFY(!runExport([&] { return m_window->exportPlot(png, size); }).isError());
+    HistogramView* view = m_window->histogramView();
+    QCOMPARE(view->bands(size).size(), 4);   // R, G, B and luma
+    QCOMPARE(QImage(png).convertToFormat(QImage::Format_ARGB32),
+             view->render(size, QStringLiteral("export40x30.png — whole frame")).convertToFormat(QImage::Format_ARGB32));
+
+    QTest::mouseClick(panel->modeButton(HistogramPanel::Mode::Table), Qt::LeftButton);
+    QCOMPARE(QSettings().value("histogram/mode").toString(), QStringLiteral("table"));
+    QVERIFY(panel->table()->isVisible());
+    QCOMPARE(view->bands(size).size(), 1);
+
+    MainWindow next;
+    QCOMPARE(next.histogramPanel()->mode(), HistogramPanel::Mode::Table);
+    QVERIFY(next.histogramPanel()->modeButton(HistogramPanel::Mode::Table)->isChecked());
 }
 
 QTEST_MAIN(TestExports)

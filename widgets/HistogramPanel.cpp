@@ -6,7 +6,6 @@
 #include <QButtonGroup>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QScrollBar>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -75,6 +74,7 @@ HistogramPanel::HistogramPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_pages, 1);
 
     connect(m_view, &HistogramView::displayChanged, this, &HistogramPanel::apply);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_fitColumns = true; });
 }
 
 QAbstractButton* HistogramPanel::modeButton(Mode mode) const { return m_buttons[int(mode)]; }
@@ -102,10 +102,7 @@ void HistogramPanel::apply()
 void HistogramPanel::refreshTable()
 {
     const HistogramDisplay& display = m_view->display();
-    const int scroll = m_table->verticalScrollBar() ? m_table->verticalScrollBar()->value() : 0;
-    const bool sameShape = m_model->columnCount() == HistogramTableModel::kFixedColumns + display.series.size()
-                           && m_model->rowCount() == (display.series.isEmpty() ? 0 : display.series.first().counts.size());
-    m_model->setDisplay(display);
+    m_model->setDisplay(display);   // a new frame of the same binning keeps the rows in view
     // Widths from the widest text each column can hold: the last bin's number, a few edges,
     // and a count as large as the channel's total (the envelope when a display has no total).
     const QFontMetrics fm(m_table->font());
@@ -114,7 +111,9 @@ void HistogramPanel::refreshTable()
         int w = fm.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) + 2 * pad;
         for (const QString& t : texts)
             w = std::max(w, fm.horizontalAdvance(t) + pad);
-        m_table->setColumnWidth(column, w);
+        // Fitted anew for a new binning; the next frames only widen a column (a count grew),
+        // so a width the user set stays.
+        m_table->setColumnWidth(column, m_fitColumns ? w : std::max(w, m_table->columnWidth(column)));
     };
     const int bins = m_model->rowCount();
     const double width = bins > 0 ? (display.hi - display.lo) / bins : 0;
@@ -132,7 +131,5 @@ void HistogramPanel::refreshTable()
                 widest = std::max(widest, c);
         fit(HistogramTableModel::kFixedColumns + i, {QString::number(qulonglong(std::max(0.0, widest)))});
     }
-    // A new frame of the same binning keeps the rows the user was reading.
-    if (sameShape && m_table->verticalScrollBar())
-        m_table->verticalScrollBar()->setValue(scroll);
+    m_fitColumns = false;
 }

@@ -41,4 +41,5 @@ private:
     QStackedWidget* m_pages;
     QAbstractButton* m_buttons[3];
     Mode m_mode = Mode::Overlay;
+    bool m_fitColumns = true;   // the model was reset: size the columns to its new values
 };

@@ -7,16 +7,30 @@ HistogramTableModel::HistogramTableModel(QObject* parent) : QAbstractTableModel(
 
 void HistogramTableModel::setDisplay(const HistogramDisplay& display)
 {
-    beginResetModel();
+    const int bins = display.series.isEmpty() ? 0 : int(display.series.first().counts.size());
+    QStringList names, oldNames;
+    for (const HistogramSeries& series : display.series)
+        names << series.name;
+    for (const HistogramSeries& series : m_display.series)
+        oldNames << series.name;
+    // The next frame of the same binning and channels changes values only: the views keep their
+    // rows (and header sections, which Qt keeps one per row) and repaint what they show.
+    const bool sameShape = bins == m_bins && names == oldNames && display.lo == m_display.lo && display.hi == m_display.hi
+                           && display.integerValues == m_display.integerValues;
+    if (!sameShape)
+        beginResetModel();
     m_display = display;   // the counts are shared, not copied
-    m_bins = m_display.series.isEmpty() ? 0 : int(m_display.series.first().counts.size());
+    m_bins = bins;
     m_width = m_bins > 0 ? (m_display.hi - m_display.lo) / m_bins : 0;
     // Significant digits enough for the largest edge's magnitude over one bin's width, and two
     // more: 65,536 bins of [0, 1) read 0.0000152588, 0.0000305176...
     const double magnitude = std::max({std::abs(m_display.lo), std::abs(m_display.hi), m_width});
     m_digits = m_width > 0 ? std::clamp(int(std::ceil(std::log10(magnitude / m_width))) + 2, 6, 17) : 6;
     m_cellsMade = 0;
-    endResetModel();
+    if (!sameShape)
+        endResetModel();
+    else if (m_bins > 0)
+        emit dataChanged(index(0, kFixedColumns), index(m_bins - 1, columnCount() - 1), {Qt::DisplayRole});
 }
 
 int HistogramTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_bins; }

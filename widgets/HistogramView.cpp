@@ -1,5 +1,7 @@
 #include "widgets/HistogramView.h"
 
+#include "widgets/PercentileLabelLayout.h"
+
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QMouseEvent>
@@ -9,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <optional>
 
 namespace {
 
@@ -353,7 +354,8 @@ QVector<HistogramView::Tick> HistogramView::countTicksOf(const Band& band, bool 
         // Decades: 1, 10, 100, 1k...; every other one when they would crowd.
         int decades = int(std::floor(std::log10(top))) + 1;
         const int every = decades > maxTicks ? (decades + maxTicks - 1) / maxTicks : 1;
-        for (int k = 0; k < decades; k += every)
+        // A short stacked band names its top decade rather than 1.
+        for (int k = stacked ? (decades - 1) % every : 0; k < decades; k += every)
             ticks.append({at(std::pow(10.0, k)), formatCount(std::pow(10.0, k))});
         return ticks;
     }
@@ -404,10 +406,6 @@ HistogramView::Annotations HistogramView::annotate(const QVector<Band>& bands) c
     for (const Band& band : bands) {
         // Labels stay inside their band, so the legend, the title and the other bands are clear.
         const QRectF r = band.rect;
-        auto rowTop = [&](double guideY, int row) {
-            const double centre = std::clamp(guideY, r.top() + th / 2, r.bottom() - th / 2);
-            return std::floor(centre - th / 2) + row * (th + 2);
-        };
         // Where each channel's CDF crosses each guide, and the value there.
         QVector<PercentileLabel> labels;
         for (double p : m_marks) {
@@ -442,68 +440,18 @@ HistogramView::Annotations HistogramView::annotate(const QVector<Band>& bands) c
                 labels.append({s.name, p, value, QRectF(), formatValue(value, w, m_display.integerValues), anchor});
             }
         }
-        // Nothing is placed over a crossing's dot.
-        QVector<QRectF> taken;
+        QVector<PercentileLabelLayout::Guide> guides;
+        for (double p : m_marks)
+            guides.append({r.bottom() - p / 100.0 * r.height(), std::ceil(fm.horizontalAdvance(QStringLiteral("p%1").arg(p)) + 4)});
+        QVector<PercentileLabelLayout::Value> values;
         for (const PercentileLabel& l : labels)
-            taken.append(QRectF(l.anchor - QPointF(4, 4), QSizeF(8, 8)));
-        // Each guide's name ("p50") on the guide, at its left end, or at its right end when a
-        // crossing lies under the left one.
-        for (double p : m_marks) {
-            const double y = r.bottom() - p / 100.0 * r.height();
-            const QString text = QStringLiteral("p%1").arg(p);
-            const double w = std::ceil(fm.horizontalAdvance(text) + 4);
-            QRectF rect(std::floor(r.left() + 3), rowTop(y, 0), w, th);
-            for (const PercentileLabel& l : labels)
-                if (l.percent == p && l.anchor.x() < rect.right() + 6)
-                    rect.moveLeft(std::floor(r.right() - 3 - w));
-            taken.append(rect);
-            out.guides.append({text, rect});
-        }
-        auto fits = [&](const QRectF& rect) {
-            if (!r.contains(rect))
-                return false;
-            for (const QRectF& t : taken)
-                if (t.intersects(rect))
-                    return false;
-            return true;
-        };
-        // The free place in a row nearest to `left` (a label centred over its dot).
-        auto placeInRow = [&](double left, double top, double tw) -> std::optional<QRectF> {
-            QVector<double> lefts{left};
-            for (const QRectF& t : taken)
-                if (t.top() < top + th && t.bottom() > top)
-                    lefts << t.right() + 2 << t.left() - 2 - tw;
-            std::sort(lefts.begin(), lefts.end(), [&](double a, double b) { return std::abs(a - left) < std::abs(b - left); });
-            for (double l : lefts) {
-                const QRectF rect(std::floor(std::clamp(l, r.left(), r.right() - tw)), top, tw, th);
-                if (fits(rect))
-                    return rect;
-            }
-            return std::nullopt;
-        };
-        // Each value in the free place nearest its dot: in the rows just above and below its
-        // guide, beside the dot on the guide, or further out; left to right, so that the labels
-        // of one guide read in the order of their dots. Every value is shown, none over another
-        // nor over a dot, while the band has room.
-        std::stable_sort(labels.begin(), labels.end(), [this](const PercentileLabel& a, const PercentileLabel& b) {
-            const qsizetype ma = m_marks.indexOf(a.percent), mb = m_marks.indexOf(b.percent);
-            return ma != mb ? ma < mb : a.anchor.x() < b.anchor.x();
-        });
-        for (PercentileLabel& label : labels) {
-            const double tw = std::ceil(fm.horizontalAdvance(label.text) + 8);
-            const QPointF want(label.anchor.x() - tw / 2, label.anchor.y() - th / 2);
-            std::optional<QRectF> rect;
-            auto cost = [&](const QRectF& r) { return std::abs(r.left() - want.x()) + std::abs(r.top() - want.y()); };
-            for (int row : {-1, 1, 0, -2, 2, -3, 3, -4, 4})
-                if (const auto place = placeInRow(want.x(), rowTop(label.anchor.y(), row), tw); place && (!rect || cost(*place) < cost(*rect)))
-                    rect = place;
-            // A band too small for every label apart still shows every value.
-            if (!rect)
-                rect = QRectF(std::floor(std::clamp(label.anchor.x() - tw / 2, r.left(), std::max(r.left(), r.right() - tw))),
-                              rowTop(label.anchor.y(), 0), tw, th);
-            label.rect = *rect;
-            taken.append(*rect);
-            out.labels.append(label);
+            values.append({int(m_marks.indexOf(l.percent)), l.anchor, std::ceil(fm.horizontalAdvance(l.text) + 8)});
+        const PercentileLabelLayout::Placed boxes = PercentileLabelLayout::place(r, th, guides, values);
+        for (int g = 0; g < m_marks.size(); ++g)
+            out.guides.append({QStringLiteral("p%1").arg(m_marks[g]), boxes.guides[g]});
+        for (int i = 0; i < labels.size(); ++i) {
+            labels[i].rect = boxes.values[i];
+            out.labels.append(labels[i]);
         }
     }
     return out;
