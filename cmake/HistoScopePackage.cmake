@@ -83,7 +83,7 @@ if(BUILD_TESTING)
            ${PROJECT_SOURCE_DIR}/packaging/completion/histoscope-cli.bash)
   if(TARGET histoscope-cli AND HISTOSCOPE_PYTHON_FOUND)
     add_test(NAME package_deb COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
-             -DWORK=${PROJECT_BINARY_DIR}/test-deb -DPYTHON=${Python_EXECUTABLE}
+             -DWORK=${PROJECT_BINARY_DIR}/test-deb -DPYTHON=${Python_EXECUTABLE} -DCXX=${CMAKE_CXX_COMPILER}
              -P ${PROJECT_SOURCE_DIR}/packaging/tests/check_deb.cmake)
     set_tests_properties(package_deb PROPERTIES TIMEOUT 900 RUN_SERIAL ON)
   endif()

@@ -102,10 +102,17 @@ def engine_alone(x, bins, repeats, warmup, type=None, channels=1, binnings=None)
     return wall, statistics.median(gpu[warmup:]), run().strategy
 
 
+def draw(gen, n, weights):
+    """n draws of the categories 0..len(weights)-1 with these weights (inverse CDF, on the GPU)."""
+    cdf = torch.cumsum(weights.double(), 0)
+    cdf /= cdf[-1].clone()
+    u = torch.rand(n, device="cuda", dtype=torch.float64, generator=gen)
+    return torch.searchsorted(cdf, u).clamp_(max=weights.numel() - 1)
+
+
 def zipf(gen, n, values, s=1.1):
     ranks = torch.arange(1, values + 1, device="cuda", dtype=torch.float64)
-    p = ranks ** -s
-    keys = torch.multinomial((p / p.sum()).float(), n, replacement=True, generator=gen)
+    keys = draw(gen, n, ranks ** -s)
     perm = torch.randperm(values, device="cuda", generator=gen)
     return perm[keys]
 
@@ -119,9 +126,9 @@ def vocabulary(gen, dtype):
 def moe(gen):
     experts = 64
     n = 64 * (1 << 20)
-    weights = torch.ones(experts, device="cuda")
+    weights = torch.ones(experts, device="cuda", dtype=torch.float64)
     weights[:4] = 40.0  # four hot experts take most of the tokens
-    x = torch.multinomial(weights / weights.sum(), n, replacement=True, generator=gen)  # int64, as topk gives
+    x = draw(gen, n, weights)  # int64, as topk gives
     return "moe-64M-64experts", x, experts
 
 

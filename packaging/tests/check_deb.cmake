@@ -2,8 +2,9 @@
 # `dpkg -x` unpacks it in a scratch root, and the unpacked programs run from there:
 # `histoscope-cli --version`, `python3 -c "import histoscope"` (counting, and finding the CLI
 # that came with it), and the man pages and completion are there.
-# cmake -DBUILD=<build dir> -DWORK=<scratch> -DPYTHON=<python3> -P check_deb.cmake
-foreach(var BUILD WORK PYTHON)
+# The engine in it links into an outside project (find_package(HistoScope) from the unpacked root).
+# cmake -DBUILD=<build dir> -DWORK=<scratch> -DPYTHON=<python3> -DCXX=<compiler> -P check_deb.cmake
+foreach(var BUILD WORK PYTHON CXX)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_deb.cmake needs -D${var}=...")
   endif()
@@ -68,3 +69,10 @@ message(STATUS "unpacked: ${run_output}")
 file(READ ${root}/usr/share/man/man1/histoscope-cli.1 page)
 expect("${page}" "\\.SH NAME" "histoscope-cli.1")
 expect("${page}" "batch PATH" "histoscope-cli.1")
+
+run("configure the consumer" ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/consumer -B ${WORK}/consumer
+    -DCMAKE_PREFIX_PATH=${root}/usr -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+run("build the consumer" ${CMAKE_COMMAND} --build ${WORK}/consumer)
+run("run the consumer" ${WORK}/consumer/consumer 3 1 4 1 5 9 2 6)
+expect("${run_output}" "^counts 0 2 1 1 1 1 1 0 above 1 median 3" "the packaged engine, linked from outside")
+message(STATUS "packaged engine: ${run_output}")

@@ -361,6 +361,8 @@ def image_view(arr, type, keep_columns=False):
     if not 1 <= channels <= 4:
         raise ValueError(f"an image has 1 to 4 channels, not {channels}")
     item = arr.dtype.itemsize
+    if height == 0 or width == 0:
+        return View(arr.pointer, arr.device, type, width, height, 0, channels)
     rs, cs = arr.strides[0], arr.strides[1]
     ks = arr.strides[2] if arr.ndim == 3 else item
     pointer = arr.pointer

@@ -173,3 +173,44 @@ def test_histogram2d_floats_at_bin_centres_equal_numpy(rng):
     ref, _, _ = np.histogram2d(x, y, 8, ((0, 8), (0, 16)))
     np.testing.assert_array_equal(result[0], ref)
     assert result.outside == 1
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                                   np.uint64, np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_every_type_against_numpy(rng, dtype):
+    lo, hi = {"b": (0, 1), "u": (0, 255), "i": (-100, 27 if dtype == np.int8 else 155), "f": (-100, 155)}[np.dtype(dtype).kind]
+    img = sample(rng, "zipf", 23 * 19 * 2, lo, hi, np.int64).reshape(23, 19, 2).astype(dtype)
+    bins = int(rng.integers(1, 40))
+    got = histoscope.image_histogram(img, bins=bins, range=(lo, hi + 1))
+    for c in range(2):
+        v = img[..., c].astype(np.float64).ravel()
+        ref = np.histogram(v, bins, (lo, hi + 1))[0] if np.dtype(dtype).kind == "f" else None
+        if ref is None:  # integers: bin = floor((v - lo) * bins / (hi + 1 - lo)), exact
+            ref = np.bincount(((v.astype(np.int64) - lo) * bins) // (hi + 1 - lo), minlength=bins)
+        np.testing.assert_array_equal(got.channels[c].counts, ref)
+        assert got.channels[c].statistics["count"] == v.size
+
+
+def test_empty_and_single_pixel_images(rng):
+    empty = np.zeros((0, 7, 3), np.uint8)
+    got = histoscope.image_histogram(empty)
+    assert got.counts.shape == (3, 256) and got.counts.sum() == 0
+    assert got.channels[0].min is None and got.channels[0].statistics["count"] == 0
+    pixel = rng.integers(0, 256, (1, 1, 3), dtype=np.uint8)
+    got = histoscope.image_histogram(pixel)
+    for c in range(3):
+        s = got.channels[c].statistics
+        assert s["median"] == s["min"] == s["max"] == pixel[0, 0, c] and s["percentiles"]["1"] == pixel[0, 0, c]
+    assert histoscope.vectorscope(pixel).counts.sum() == 1
+    np.testing.assert_array_equal(histoscope.parade(pixel)[1].counts[0], np.eye(256, dtype=np.int64)[pixel[0, 0, 1]])
+
+
+def test_histogram2d_empty_and_one_pair(rng):
+    for n in (0, 1):
+        x = rng.integers(0, 50, n).astype(np.int32)
+        y = rng.integers(0, 50, n).astype(np.int32)
+        counts, xe, ye = histoscope.histogram2d(x, y, 4)
+        ref, rx, ry = np.histogram2d(x, y, 4)
+        np.testing.assert_array_equal(counts, ref)
+        np.testing.assert_array_equal(xe, rx)
+        np.testing.assert_array_equal(ye, ry)
