@@ -176,14 +176,18 @@ void TestBatch::csvMatchesJsonLines()
     QCOMPARE(lines.size(), list.size() + 2);  // header, records, summary
     QVERIFY(lines[0].startsWith("schema,record,file,frame,x,y,width,height,channel,type,bins,lo,hi,binning"));
     QVERIFY(lines.last().startsWith("histoscope.histogram/2,summary,"));
+    const QList<QByteArray> header = lines[0].split(',');
+    const qsizetype firstBin = header.indexOf("c0"), coarse = header.indexOf("coarse");
+    QVERIFY(firstBin > 0 && coarse > 0);
     for (int i = 0; i < list.size(); ++i) {
         const QList<QByteArray> fields = lines[i + 1].split(',');
         QCOMPARE(QString::fromUtf8(fields[8]), list[i]["channel"].toString());
         QCOMPARE(QString::fromUtf8(fields[9]), list[i]["type"].toString());
         QCOMPARE(QString::fromUtf8(fields[13]), list[i]["binning"].toString());
+        QCOMPARE(fields[coarse] == "true", list[i]["statistics"].toObject()["coarse"].toBool());
         const QJsonArray counts = list[i]["counts"].toArray();
         for (int b = 0; b < counts.size(); ++b)
-            QCOMPARE(fields[23 + b].toLongLong(), counts[b].toInteger());
+            QCOMPARE(fields[firstBin + b].toLongLong(), counts[b].toInteger());
     }
 }
 

@@ -415,7 +415,7 @@ void TestRecordCodec::errorKinds_data()
     negative["counts"] = QJsonArray{1, -2, 3, 4};
     QTest::newRow("negative count") << json + QJsonDocument(negative).toJson(QJsonDocument::Compact) + "\n" << 2 << ErrorKind::InvalidInput;
     QList<QByteArray> fields = RecordCodec::csvLine(r).trimmed().split(',');
-    fields[24] = "1.5";  // c1
+    fields[25] = "1.5";  // c1
     QTest::newRow("csv count 1.5") << csv + fields.join(',') + "\n" << 3 << ErrorKind::InvalidInput;
     QTest::newRow("csv header of another layout") << QByteArray("schema,record,file\n") << 1 << ErrorKind::InvalidInput;
     QTest::newRow("record after the summary") << json + RecordCodec::summaryJsonLine({1, 1, 0, 1}) + json << 3 << ErrorKind::InvalidInput;

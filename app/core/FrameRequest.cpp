@@ -88,7 +88,9 @@ ValueRange engineFloatRange(ValueRange r, bool* narrowed)
     const ValueRange asked = r;
     r.lo = std::max(r.lo, -double(kMax));
     r.hi = std::min(r.hi, double(kMax));
-    auto fits = [](float lo, float hi) { return std::isfinite(hi - lo) && lo < hi; };
+    // Only a width that overflows is narrowed here; one too narrow for floats (a manual range
+    // of 1e-9) stays as asked, for the engine to refuse by name.
+    auto fits = [](float lo, float hi) { return std::isfinite(hi - lo); };
     if (!fits(float(r.lo), float(r.hi))) {
         const float half = kMax / 2;  // exact: FLT_MAX is even in its last place
         if (r.lo >= -double(half)) {
