@@ -472,6 +472,13 @@ void TestScopePanel::floatAxesHoldTheData()
         }
     }
     QVERIFY2(scopeClipText(*s, ScopeKind::Waveform).contains(QStringLiteral("above")), qPrintable(scopeClipText(*s, ScopeKind::Waveform)));
+    // A panel showing it offers the exposure and the float axis.
+    ScopePanel panel(ScopeKind::Parade);
+    panel.resize(900, 300);
+    panel.show();
+    QVERIFY(!panel.exposureBox()->isVisible());
+    panel.showSnapshot(s);
+    QVERIFY(panel.exposureBox()->isVisible() && panel.floatAxisBox()->isVisible());
     const ScopeDisplay d = scopeDisplay(*s, ScopeKind::Parade);
     QVERIFY(d.floatValues);
     QCOMPARE(d.exposure, exposure);
