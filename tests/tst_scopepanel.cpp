@@ -354,7 +354,7 @@ void TestScopePanel::panelsSayTheyAreCounting()
 // a bright line at 0.5 with a dark one under it, in no image. Rows centred on k/256 are even.
 void TestScopePanel::hueSaturationHasNoFalseLineAtOneHalf()
 {
-    cv::Mat bgr(300, 400, CV_8UC3);
+    cv::Mat bgr(400, 600, CV_8UC3);   // rows of about 900 counts: noise of 3 %
     std::uniform_int_distribution<int> maxima(96, 160);
     for (int y = 0; y < bgr.rows; ++y)
         for (int x = 0; x < bgr.cols; ++x) {
@@ -391,8 +391,10 @@ void TestScopePanel::hueSaturationHasNoFalseLineAtOneHalf()
             ++n;
         }
     around /= n;
+    // Rows [k/256, (k+1)/256) gave the row at 0.5 about 1.5 times its neighbours and the one
+    // below it half; now each is within the noise of a few per cent.
     for (int y : {half - 1, half, half + 1})
-        QVERIFY2(std::abs(rowTotal(y) / around - 1) < 0.15,
+        QVERIFY2(std::abs(rowTotal(y) / around - 1) < 0.2,
                  qPrintable(QStringLiteral("row %1 holds %2, its neighbours %3 on average").arg(y).arg(rowTotal(y)).arg(around)));
 }
 
@@ -470,6 +472,13 @@ void TestScopePanel::floatAxesHoldTheData()
         }
     }
     QVERIFY2(scopeClipText(*s, ScopeKind::Waveform).contains(QStringLiteral("above")), qPrintable(scopeClipText(*s, ScopeKind::Waveform)));
+    // A panel showing it offers the exposure and the float axis.
+    ScopePanel panel(ScopeKind::Parade);
+    panel.resize(900, 300);
+    panel.show();
+    QVERIFY(!panel.exposureBox()->isVisible());
+    panel.showSnapshot(s);
+    QVERIFY(panel.exposureBox()->isVisible() && panel.floatAxisBox()->isVisible());
     const ScopeDisplay d = scopeDisplay(*s, ScopeKind::Parade);
     QVERIFY(d.floatValues);
     QCOMPARE(d.exposure, exposure);

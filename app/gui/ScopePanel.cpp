@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QLayout>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -182,7 +183,7 @@ ScopePanel::ScopePanel(ScopeKind kind, QWidget* parent) : QWidget(parent), m_kin
     layout->setSpacing(2);
     // A tool bar: when the dock is too narrow for every control, the last ones move into its
     // overflow menu instead of widening the dock.
-    auto* controls = new QToolBar;
+    auto* controls = m_controls = new QToolBar;
     controls->setMovable(false);
     controls->setFloatable(false);
 
@@ -495,9 +496,12 @@ void ScopePanel::refresh()
         m_vectorscope->setDisplay(m_display);
     if (m_histogram)
         m_histogram->setDisplay(m_display);
-    m_exposureAction->setVisible(s.floatValues);
-    if (m_floatAxisAction)
-        m_floatAxisAction->setVisible(s.floatValues);
+    if (m_exposureAction->isVisible() != s.floatValues) {
+        m_exposureAction->setVisible(s.floatValues);
+        if (m_floatAxisAction)
+            m_floatAxisAction->setVisible(s.floatValues);
+        m_controls->layout()->activate();   // laid out now: a grab straight after shows them
+    }
     QString text;
     if (s.error.isError()) {
         text = s.error.message();

@@ -114,6 +114,7 @@ private:
     QCheckBox* m_skin = nullptr;
     QDoubleSpinBox* m_exposure = nullptr;
     QComboBox* m_floatAxis = nullptr;
+    QToolBar* m_controls = nullptr;
     QAction* m_exposureAction = nullptr;   // a tool bar's widgets show and hide through their actions
     QAction* m_floatAxisAction = nullptr;
     QLabel* m_status = nullptr;
