@@ -18,15 +18,20 @@ Writes a JSON summary and a table (--out).
 """
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 
-import numpy as np
-import torch
+# This script's folder holds the package's sources without the built extension: the package on
+# PYTHONPATH (the build's) is the one to time.
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
-import histoscope
-from histoscope import _arrays, _native
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import histoscope  # noqa: E402
+from histoscope import _arrays  # noqa: E402
 
 try:
     import cupy
