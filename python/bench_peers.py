@@ -23,16 +23,15 @@ import statistics
 import sys
 import time
 
-import numpy as np
-import torch
+# This script's folder holds the package's sources without the built extension: the package on
+# PYTHONPATH (the build's) is the one to time.
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
-# Run as `python3 python/bench_peers.py`, Python puts python/ first on sys.path, where the sources
-# of the package (without the built _native) would shadow the build's on PYTHONPATH.
-_here = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
-import histoscope
-from histoscope import _arrays, _native
+import histoscope  # noqa: E402
+from histoscope import _arrays  # noqa: E402
 
 try:
     import cupy
