@@ -638,8 +638,8 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
         if (!f[c.max].isEmpty() && !csvNumber(f[c.max], QStringLiteral("max"), max, error))
             return false;
         h.binning.identity = inferIdentity(h, f[c.max].isEmpty() ? std::nullopt : std::optional<double>(max));
-    } else if (layout.coarseColumn && f[c.firstBin - 1] != "true" && f[c.firstBin - 1] != "false") {
-        error = schemaError(QStringLiteral("coarse is \"%1\", not true or false").arg(QString::fromUtf8(f[c.firstBin - 1].left(40))));
+    } else if (layout.coarseColumn && f[c.nan + 1] != "true" && f[c.nan + 1] != "false") {
+        error = schemaError(QStringLiteral("coarse is \"%1\", not true or false").arg(QString::fromUtf8(f[c.nan + 1].left(40))));
         return false;
     } else if (f[c.binning] == "identity" || f[c.binning] == "uniform") {
         h.binning.identity = f[c.binning] == "identity";
