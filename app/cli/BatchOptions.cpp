@@ -13,7 +13,7 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         "Histograms of files and folders as CSV or JSON Lines (schema histoscope.histogram/2, see docs/SCHEMA.md).\n"
         "Exit code: 0 all inputs counted, 1 some inputs failed (listed on stderr), 2 usage error, "
         "3 the output could not be written, 130 interrupted (143 on SIGTERM)."));
-    parser.addHelpOption();
+    addCommonOptions(parser);
     addHistogramOptions(parser);
     parser.addOptions({
         {{"r", "recursive"}, "Descend into sub-folders."},
@@ -35,7 +35,9 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         error = usageError(parser.errorText());
         return false;
     }
-    if (parser.isSet("help"))
+    if (!readCommonOptions(parser, options.action, error))
+        return false;
+    if (options.action != CommonAction::Run)
         return true;
     if (!readHistogramOptions(parser, options.histogram, error))
         return false;
@@ -43,6 +45,12 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
     options.inputs.followLinks = parser.isSet("follow-links");
     options.inputs.include = parser.values("include");
     options.inputs.exclude = parser.values("exclude");
+    for (const auto& [globs, option] : {std::pair{options.inputs.include, QStringLiteral("--include")},
+                                        std::pair{options.inputs.exclude, QStringLiteral("--exclude")}}) {
+        error = checkGlobs(globs, option);
+        if (error.isError())
+            return false;
+    }
     options.inputs.acceptAnyFile = options.histogram.raw.has_value();
     options.perFrame = parser.isSet("per-frame");
     const QString format = parser.value("format");
@@ -51,6 +59,11 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         return false;
     }
     options.format = format == "csv" ? RecordFormat::Csv : RecordFormat::JsonLines;
+    for (const char* option : {"output", "equalize-dir", "plot-dir"}) {
+        error = emptyOutput(parser, QLatin1String(option));
+        if (error.isError())
+            return false;
+    }
     options.output = parser.value("output");
     options.equalizeDir = parser.value("equalize-dir");
     options.plotDir = parser.value("plot-dir");
@@ -77,7 +90,8 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         }
     }
     const std::uint64_t budget = options.histogram.memoryBudget ? options.histogram.memoryBudget : defaultMemoryBudget();
-    options.fileBudget = std::max<std::uint64_t>(1, budget / std::uint64_t(options.jobs));
+    options.fileBudget = budget;
+    options.memory = std::make_shared<MemoryPool>(budget);
     if (parser.isSet("shard")) {
         const QStringList parts = parser.value("shard").split('/');
         bool okI = false, okN = false;

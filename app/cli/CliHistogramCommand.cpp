@@ -3,6 +3,7 @@
 #include "app/cli/CliOptions.h"
 #include "app/cli/Console.h"
 #include "app/cli/FirstFrameRequest.h"
+#include "app/cli/Interrupts.h"
 #include "app/core/FrameRequest.h"
 #include "io/FrameSource.h"
 
@@ -35,19 +36,25 @@ QString sparkline(const hs::ChannelHistogram& h, int columns)
 
 int runHistogramCommand(const QStringList& arguments)
 {
+    Interrupts::install();  // a closed pipe is a checked write error (exit 3), as for every command
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Prints the histogram and statistics of one file (all frames summed).\n"
         "Exit code: 0 counted, 1 the file failed, 2 usage error, 3 the output could not be written."));
-    parser.addHelpOption();
+    addCommonOptions(parser);
     addHistogramOptions(parser);
     parser.addPositionalArgument("file", "Image, video, .npy or raw file.");
     if (!parser.parse(arguments)) {
-        printError(parser.errorText() + "\n");
+        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(parser.errorText()));
         return 2;
     }
-    if (parser.isSet("help"))
-        return printOutput(parser.helpText()) ? 0 : 3;
+    CommonAction action = CommonAction::Run;
+    if (Error common; !readCommonOptions(parser, action, common)) {
+        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(common.message()));
+        return 2;
+    }
+    if (action != CommonAction::Run)
+        return printCommonAction(parser, QStringLiteral("histogram"), action);
     if (parser.positionalArguments().size() != 1) {
         printError(QStringLiteral("histoscope-cli histogram: give exactly one file\n"));
         return 2;
@@ -65,7 +72,7 @@ int runHistogramCommand(const QStringList& arguments)
         return 2;
     }
     if (!engine.notice().empty())
-        printError(QStringLiteral("note: %1\n").arg(QString::fromStdString(engine.notice())));
+        printNotice(QStringLiteral("note: %1\n").arg(QString::fromStdString(engine.notice())));
     const QString path = parser.positionalArguments().first();
     SourceOptions sourceOptions;
     sourceOptions.raw = options.raw;
@@ -92,6 +99,12 @@ int runHistogramCommand(const QStringList& arguments)
             Frame frame;
             FileBinning binning(*p.source, options.counting);
             while (p.source->next(frame, p.error)) {
+                Error unfit = p.frames == 0 ? missingChannel(frame, options.channels, path) : binning.mismatch(frame, p.frames, path);
+                if (unfit.isError()) {
+                    p.error = unfit;
+                    p.frames = 0;  // nothing of the file is printed: its frames do not add up
+                    return p;
+                }
                 const hs::HistogramRequest request = binning.requestFor(frame);
                 p.notices = binning.notices();
                 p.status = p.frames == 0 ? counting.compute(request, p.result) : counting.accumulate(request, p.result);

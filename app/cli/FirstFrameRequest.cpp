@@ -28,8 +28,28 @@ hs::HistogramRequest firstFrameRequest(const Frame& frame, FrameSource& source, 
 
 hs::HistogramRequest FileBinning::requestFor(const Frame& frame)
 {
-    if (m_first)
+    const bool sameLayout = m_first && frame.type() == m_type && frame.channels() == m_channels;
+    if (m_first && (sameLayout || !m_separate))
         return sameBinningRequest(frame, *m_first);
     m_first = firstFrameRequest(frame, m_source, m_counting, &m_notices);
+    m_type = frame.type();
+    m_channels = frame.channels();
     return *m_first;
+}
+
+Error FileBinning::mismatch(const Frame& frame, qint64 index, const QString& path) const
+{
+    if (m_separate || !m_first || (frame.type() == m_type && frame.channels() == m_channels))
+        return {};
+    const auto layout = [](int channels, hs::SampleType type) {
+        return QStringLiteral("%1 channel(s) of %2").arg(channels).arg(QString::fromStdString(std::string(hs::sampleTypeName(type))));
+    };
+    const QString which = m_source.kind() == FrameSource::MediaKind::Image
+                            ? QStringLiteral("page %1 (frame %2)").arg(index + 1).arg(index)
+                            : QStringLiteral("frame %1").arg(index);
+    return Error::make(ErrorKind::InvalidInput, path,
+                       QStringLiteral("%1 has %2 where the first has %3: the frames of a file are summed into one "
+                                      "histogram, so they must share their channels and sample type (--per-frame counts "
+                                      "each on its own)")
+                           .arg(which, layout(frame.channels(), frame.type()), layout(m_channels, m_type)));
 }

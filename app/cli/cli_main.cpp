@@ -37,7 +37,7 @@ int main(int argc, char** argv)
         args << pathFromNative(QByteArray(argv[i]));
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h") {
         if (args.size() < 2) {
-            printError(usageText());
+            printErrorText(usageText());
             return 2;
         }
         return printOutput(usageText()) ? 0 : 3;
@@ -60,6 +60,7 @@ int main(int argc, char** argv)
             rest.push_back(args[i].toStdString());
         return hs::bench::runBenchCommand(rest);
     }
-    printError(QStringLiteral("histoscope-cli: unknown command '%1'\n").arg(command) + usageText());
+    printError(QStringLiteral("histoscope-cli: unknown command '%1'\n").arg(command));
+    printErrorText(usageText());
     return 2;
 }

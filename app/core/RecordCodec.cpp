@@ -124,6 +124,49 @@ bool csvNumber(const QByteArray& field, const QString& what, double& out, Error&
     return true;
 }
 
+// With one bin per value the counts say where the data's extremes are, so a stated min or max
+// that contradicts them (a copied or hand-edited record) is refused like a wrong sum: min is
+// the first non-empty bin's value when nothing lies below the range, and below lo otherwise;
+// max likewise. Wider bins cannot tell a value from its bin's neighbours, so they are not checked.
+bool checkExtremes(const hs::ChannelHistogram& h, Error& error)
+{
+    const hs::ChannelBinning& b = h.binning;
+    if (!b.identity || !h.hasValues)
+        return true;
+    std::int64_t first = -1, last = -1;
+    for (std::size_t i = 0; i < h.counts.size(); ++i)
+        if (h.counts[i]) {
+            if (first < 0)
+                first = std::int64_t(i);
+            last = std::int64_t(i);
+        }
+    if (first < 0 && h.below == 0 && h.above == 0) {
+        error = schemaError(QStringLiteral("min and max are given, but no sample is counted (both must be null)"));
+        return false;
+    }
+    const auto text = [](double v) { return QString::number(v, 'g', 17); };
+    const double lo = b.lo, hi = hs::upperEdge(b);
+    QString problem;
+    if (h.below > 0 && !(h.minValue < lo))
+        problem = QStringLiteral("min %1 contradicts the counts: %2 sample(s) lie below lo %3").arg(text(h.minValue)).arg(h.below).arg(text(lo));
+    else if (h.below == 0 && first >= 0 && h.minValue != lo + double(first))
+        problem = QStringLiteral("min %1 contradicts the counts: nothing lies below lo, and the smallest value counted is %2")
+                      .arg(text(h.minValue), text(lo + double(first)));
+    else if (h.below == 0 && first < 0 && !(h.minValue >= hi))
+        problem = QStringLiteral("min %1 contradicts the counts: every sample lies at or above hi %2").arg(text(h.minValue), text(hi));
+    else if (h.above > 0 && !(h.maxValue >= hi))
+        problem = QStringLiteral("max %1 contradicts the counts: %2 sample(s) lie at or above hi %3").arg(text(h.maxValue)).arg(h.above).arg(text(hi));
+    else if (h.above == 0 && last >= 0 && h.maxValue != lo + double(last))
+        problem = QStringLiteral("max %1 contradicts the counts: nothing lies above the range, and the largest value counted is %2")
+                      .arg(text(h.maxValue), text(lo + double(last)));
+    else if (h.above == 0 && last < 0 && !(h.maxValue < lo))
+        problem = QStringLiteral("max %1 contradicts the counts: every sample lies below lo %2").arg(text(h.maxValue), text(lo));
+    if (problem.isEmpty())
+        return true;
+    error = schemaError(problem);
+    return false;
+}
+
 // The checks every record passes, whatever its encoding.
 bool validateHistogram(const HistogramRecord& r, Error& error)
 {
@@ -145,7 +188,7 @@ bool validateHistogram(const HistogramRecord& r, Error& error)
         error = schemaError(QStringLiteral("%1 counts for %2 bins").arg(r.histogram.counts.size()).arg(b.bins));
         return false;
     }
-    return true;
+    return checkExtremes(r.histogram, error);
 }
 
 bool checkBins(qint64 bins, Error& error)
