@@ -214,7 +214,7 @@ std::unique_ptr<FrameSource> arraySource(const QString& path, std::shared_ptr<Ra
 // opened as video; audio, GIF and the like are refused as a format not supported.
 namespace {
 
-enum class Sniffed { Unknown, Video, Unsupported };
+enum class Sniffed { Unknown, Video, Npy, Unsupported };
 
 Sniffed sniff(const QString& path, QString& what)
 {
@@ -232,6 +232,8 @@ Sniffed sniff(const QString& path, QString& what)
         const QByteArray want(magic, length < 0 ? qsizetype(std::strlen(magic)) : length);
         return head.size() >= offset + want.size() && head.mid(offset, want.size()) == want;
     };
+    if (at(0, "\x93NUMPY"))
+        return Sniffed::Npy;  // an array under another name (stdin's copy)
     if (at(0, "RIFF") && at(8, "AVI "))
         return Sniffed::Video;
     if (at(4, "ftyp") || at(0, "\x1a\x45\xdf\xa3") || at(0, "\x00\x00\x01\xba", 4))
@@ -283,6 +285,8 @@ std::unique_ptr<FrameSource> openFrameSource(const QString& path, const SourceOp
     if (!ImageLoader::isImageFile(path)) {
         QString what;
         const Sniffed kind = sniff(path, what);
+        if (kind == Sniffed::Npy)
+            return arraySource(path, RawArray::openNpy(path, error), options, budget);
         if (kind == Sniffed::Video) {
             auto reader = VideoReader::openFile(path, error);
             return reader ? std::make_unique<VideoSource>(std::move(reader)) : nullptr;

@@ -5,6 +5,7 @@
 #include "app/cli/FileCounter.h"
 #include "app/cli/Interrupts.h"
 #include "app/cli/OutputSink.h"
+#include "app/cli/StdinInput.h"
 #include "io/AtomicFile.h"
 #include "io/DecoderLog.h"
 #include "io/MemoryBudget.h"
@@ -124,6 +125,18 @@ void BatchRun::fail(const QString& path, const Error& error)
 
 bool BatchRun::write(const HistogramRecord& record, FileJob& job)
 {
+    if (m_options.longLayout) {
+        const bool csv = m_options.format == RecordFormat::Csv;
+        if (csv && m_csvBins < 0) {
+            m_csvBins = 0;  // one header for every bin count
+            if (!writeLine(RecordCodec::longCsvHeader()))
+                return false;
+        }
+        if (!writeLine(csv ? RecordCodec::longCsvLines(record) : RecordCodec::longJsonLines(record)))
+            return false;
+        ++m_records;
+        return true;
+    }
     if (m_options.format == RecordFormat::JsonLines) {
         if (!writeLine(RecordCodec::jsonLine(record)))
             return false;
@@ -240,11 +253,12 @@ int BatchRun::run()
     const bool interrupted = Interrupts::requested();
     const qint64 failedCount = m_failed.size();
     if (!interrupted && !m_outputError.isError()) {
-        if (m_options.format == RecordFormat::Csv && m_csvBins < 0 && writeLine(RecordCodec::csvHeader(0)))
+        const bool csv = m_options.format == RecordFormat::Csv;
+        if (csv && m_csvBins < 0 && writeLine(m_options.longLayout ? RecordCodec::longCsvHeader() : RecordCodec::csvHeader(0)))
             m_csvBins = 0;
         const RunSummary summary{m_records, m_counted, failedCount, m_frames};
-        writeLine(m_options.format == RecordFormat::Csv ? RecordCodec::summaryCsvLine(summary, m_csvBins)
-                                                        : RecordCodec::summaryJsonLine(summary));
+        writeLine(!csv ? RecordCodec::summaryJsonLine(summary)
+                       : m_options.longLayout ? RecordCodec::longSummaryCsvLine(summary) : RecordCodec::summaryCsvLine(summary, m_csvBins));
     }
     if (!m_outputError.isError())
         m_sink.close(m_outputError);
@@ -312,6 +326,18 @@ int runBatchCommand(const QStringList& arguments)
     if (!options.jobsNote.isEmpty())
         printNotice(QStringLiteral("note: %1\n").arg(options.jobsNote));
 
+    // Standard input, named once ("-"), is read from a copy.
+    StdinInput stdinInput;
+    for (const QString& named : parser.positionalArguments()) {
+        if (!StdinInput::names(named))
+            continue;
+        if (!options.inputs.stdinName.isEmpty())
+            return usage(QStringLiteral("standard input (%1) can be read once").arg(named));
+        if (!stdinInput.copy(named, problem))
+            return problem.kind == ErrorKind::Usage ? usage(problem.message()) : (printError(QStringLiteral("error: %1\n").arg(problem.message())), 1);
+        options.inputs.stdinName = named;
+        options.inputs.stdinCopy = stdinInput.path();
+    }
     const ExpandedInputs inputs = expandInputs(parser.positionalArguments(), options.inputs);
     const QStringList named = parser.positionalArguments();
     if (!options.output.isEmpty()) {

@@ -126,6 +126,10 @@ void Walker::addFile(const QString& path, const QString& relative, const struct 
 
 void Walker::named(const QString& path)
 {
+    if (!m_options.stdinName.isEmpty() && path == m_options.stdinName) {
+        m_out.files << InputFile{path, QStringLiteral("stdin"), true, m_options.stdinCopy};
+        return;
+    }
     struct stat st {};
     if (::stat(nativePath(path).constData(), &st) != 0) {
         m_out.failed << statError(errno, path);

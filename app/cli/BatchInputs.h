@@ -18,6 +18,8 @@ struct BatchInputOptions {
     int shardIndex = 0;
     int shardCount = 1;
     bool acceptAnyFile = false;  // raw mode: any file is data
+    QString stdinName;           // the argument that names standard input ("-"), if one does
+    QString stdinCopy;           // where its copy is (StdinInput)
 };
 
 struct InputFile {

@@ -22,6 +22,8 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         {"exclude", "Skip files whose name matches GLOB (repeatable).", "GLOB"},
         {"per-frame", "One record per video frame instead of the sum over frames."},
         {"format", "csv or jsonl.", "FORMAT", "jsonl"},
+        {"layout", "wide (one record per channel, its counts in one row: what merge reads) or long (one row per file, "
+                   "frame, channel and bin, with bin_lo, bin_hi and count: for data frames).", "LAYOUT", "wide"},
         {{"o", "output"}, "Write records to FILE instead of stdout; the file is locked for the run.", "FILE"},
         {"equalize-dir", "Also write equalized images (8/16-bit) into DIR, mirroring the input folders.", "DIR"},
         {"plot-dir", "Also write an SVG plot per file into DIR, mirroring the input folders.", "DIR"},
@@ -59,6 +61,12 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         return false;
     }
     options.format = format == "csv" ? RecordFormat::Csv : RecordFormat::JsonLines;
+    const QString layout = parser.value("layout");
+    if (layout != "wide" && layout != "long") {
+        error = usageError(QStringLiteral("--layout takes wide or long, not '%1'").arg(layout));
+        return false;
+    }
+    options.longLayout = layout == "long";
     for (const char* option : {"output", "equalize-dir", "plot-dir"}) {
         error = emptyOutput(parser, QLatin1String(option));
         if (error.isError())

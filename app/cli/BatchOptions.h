@@ -15,6 +15,7 @@ struct BatchOptions {
     CliHistogramOptions histogram;
     BatchInputOptions inputs;
     RecordFormat format = RecordFormat::JsonLines;
+    bool longLayout = false;  // --layout long: one row per bin (RecordCodec::longCsvLines)
     bool perFrame = false;
     QString output;  // empty: stdout
     QString equalizeDir;

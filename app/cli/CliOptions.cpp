@@ -127,7 +127,9 @@ Error emptyOutput(const QCommandLineParser& parser, const QString& option)
 void addHistogramOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
-        {"bins", "Bins per channel (0: one per integer value).", "N", "256"},
+        {"bins", "Bins per channel (0: one per integer value). Default 256, except for 1-D integer key files (--raw-shape N, "
+                 "1-D integer .npy), which get numpy.bincount's: one bin per value from 0 (or the smallest, if negative) to "
+                 "the largest value present.", "N", "256"},
         {"range", "Counted range LO:HI, half-open, finite, within +-2^34 (default: the data's nominal range).", "LO:HI"},
         {"channels", "Channels to count, e.g. R,G,B or gray (default: all).", "LIST"},
         {"strategy", QStringLiteral("Engine strategy: %1 (docs/STRATEGIES.md). A GPU strategy without a GPU is a usage error.")
@@ -148,6 +150,8 @@ void addHistogramOptions(QCommandLineParser& parser)
 bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions& options, Error& error)
 {
     CountSettings& s = options.counting;
+    options.binsGiven = parser.isSet("bins");
+    options.rangeGiven = parser.isSet("range");
     bool ok = false;
     s.bins = parser.value("bins").toInt(&ok);
     if (!ok || s.bins < 0 || s.bins > int(hs::kMaxBins)) {

@@ -20,6 +20,8 @@ inline Error usageError(const QString& cause) { return Error::make(ErrorKind::Us
 struct CliHistogramOptions {
     CountSettings counting;
     QStringList channels;            // --channels as typed, normalized: R, G, B, A or gray; empty: all
+    bool binsGiven = false;          // --bins or --range given: integer key files keep them (FileBinning)
+    bool rangeGiven = false;
     std::optional<rawformat::RawSpec> raw;
     std::uint64_t memoryBudget = 0;  // bytes for all files decoded at once
     bool strict = false;             // --strict: a file with a warning fails

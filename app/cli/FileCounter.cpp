@@ -54,11 +54,31 @@ void stallIfAsked(const QString& path, qint64 frames)
         std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
+// An input read from elsewhere (stdin's copy) is named as the user named it.
+QString shownAsGiven(const InputFile& input, QString text)
+{
+    return input.openPath.isEmpty() ? text : text.replace(input.openPath, input.path);
+}
+
+QStringList shownAsGiven(const InputFile& input, QStringList texts)
+{
+    for (QString& t : texts)
+        t = shownAsGiven(input, t);
+    return texts;
+}
+
+Error shownAsGiven(const InputFile& input, Error error)
+{
+    error.source = shownAsGiven(input, error.source);
+    error.cause = shownAsGiven(input, error.cause);
+    return error;
+}
+
 bool pushRecords(FileJob& job, const Frame& frame, const hs::HistogramResult& result, qint64 frameIndex,
                  const QStringList& warnings)
 {
     for (const auto& [name, h] : displayOrderedChannels(frame, result))
-        if (!job.push({job.input().path, frameIndex, name, *h, frame.type(), std::nullopt, warnings}))
+        if (!job.push({job.input().path, frameIndex, name, *h, frame.type(), std::nullopt, shownAsGiven(job.input(), warnings)}))
             return false;
     return true;
 }
@@ -120,7 +140,7 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
     // the files holding it make no progress (their records wait behind this one's).
     sourceOptions.mayExceed = [&job] { return job.isFront(); };
     Error error;
-    auto source = openFrameSource(path, sourceOptions, error);
+    auto source = openFrameSource(job.input().source(), sourceOptions, error);
     job.beat();
     if (!source)
         return finish(job.cancelled() || Interrupts::requested() ? Error() : error);
@@ -132,6 +152,7 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
     hs::HistogramResult total;
     Frame frame, first;
     FileBinning binning(*source, options.histogram.counting, perFrame);
+    binning.setBincountKeys(!options.histogram.binsGiven && !options.histogram.rangeGiven);
     QStringList notices;  // settings that could not apply, named by the file
     qint64 delivered = 0, outOfRangeFrames = 0;
     QString firstOutOfRange;
@@ -250,5 +271,5 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
         return job.finish(Error::make(ErrorKind::DeviceLost, job.input().path, QStringLiteral("the GPU faulted (%1)").arg(outcome.fault)),
                           outcome.warnings, 0);
     holder.takeNotice();   // carried by the file's warnings (and records) already
-    job.finish(outcome.error, outcome.warnings, outcome.frames);
+    job.finish(shownAsGiven(job.input(), outcome.error), shownAsGiven(job.input(), outcome.warnings), outcome.frames);
 }

@@ -34,11 +34,16 @@ public:
     // An InvalidInput error naming the file and frame `index` when it cannot be added to the
     // frames before it; unset otherwise (and always with separateLayouts).
     Error mismatch(const Frame& frame, qint64 index, const QString& path) const;
+    // Without --bins or --range, a 1-D array of integer keys is binned as numpy.bincount bins
+    // it: one bin per value up to the largest present (256 bins over the type's range would
+    // lump a u16 key file's values 256 to a bin, which no one counting keys expects).
+    void setBincountKeys(bool bincount) { m_bincount = bincount; }
 
 private:
     FrameSource& m_source;
     const CountSettings m_counting;
     bool m_separate;
+    bool m_bincount = false;
     std::optional<hs::HistogramRequest> m_first;
     hs::SampleType m_type = hs::SampleType::U8;
     int m_channels = 0;

@@ -4,6 +4,7 @@
 #include "app/cli/Console.h"
 #include "app/cli/Interrupts.h"
 #include "app/cli/OutputSink.h"
+#include "app/cli/ScopeMerge.h"
 #include "app/core/RecordReader.h"
 #include "io/NativePath.h"
 
@@ -324,6 +325,31 @@ int runMergeCommand(const QStringList& arguments)
         return 2;
     }
 
+    Interrupts::setExitNote(QStringLiteral("the merge output has no summary record"));
+    if (isScopeOutput(parser.positionalArguments().first())) {
+        // Outputs of `scope`: 2-D counts, added cell by cell (JSON Lines only).
+        if (format == "csv") {
+            printError(QStringLiteral("histoscope-cli merge: scope outputs are JSON Lines only; leave --format out\n"));
+            return 2;
+        }
+        OutputSink sink;
+        Error written;
+        const ScopeMergeResult result = mergeScopeOutputs(parser.positionalArguments(), parser.isSet("allow-partial"),
+                                                          parser.isSet("strict"), sink, output, written);
+        for (const QString& w : result.warnings)
+            printError(QStringLiteral("warning: %1\n").arg(w));
+        if (!result.problems.isEmpty()) {
+            for (const QString& p : result.problems)
+                printError(QStringLiteral("error: %1\n").arg(p));
+            printError(QStringLiteral("histoscope-cli merge: nothing written (%1 problem(s))\n").arg(result.problems.size()));
+            return 1;
+        }
+        if (written.isError()) {
+            printError(QStringLiteral("histoscope-cli merge: %1\n").arg(written.message()));
+            return written.kind == ErrorKind::Locked ? 2 : 3;
+        }
+        return 0;
+    }
     Merger merger(parser.isSet("allow-partial"), parser.isSet("strict"));
     for (const QString& path : parser.positionalArguments())
         merger.read(path);

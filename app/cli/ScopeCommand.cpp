@@ -4,6 +4,7 @@
 #include "app/cli/Console.h"
 #include "app/cli/Interrupts.h"
 #include "app/cli/OutputSink.h"
+#include "app/cli/StdinInput.h"
 #include "common/Error.h"
 #include "io/FrameSource.h"
 
@@ -387,14 +388,21 @@ int runScopeCommand(const QStringList& arguments)
     if (const std::string& notice = probe.notice(); !notice.empty() && o.useGpu)
         printNotice(QStringLiteral("note: %1\n").arg(QString::fromStdString(notice)));
     Error error;
-    auto source = openFrameSource(o.path, std::nullopt, error);
-    if (!source) {
+    StdinInput stdinInput;
+    if (StdinInput::names(o.path) && !stdinInput.copy(o.path, error)) {
+        if (error.kind == ErrorKind::Usage)
+            return usage(error.message());
         printError(QStringLiteral("error: %1\n").arg(error.message()));
+        return 1;
+    }
+    auto source = openFrameSource(stdinInput.path().isEmpty() ? o.path : stdinInput.path(), std::nullopt, error);
+    if (!source) {
+        printError(QStringLiteral("error: %1\n").arg(stdinInput.shown(error).message()));
         return 1;
     }
     const bool sequence = source->kind() == FrameSource::MediaKind::Video || source->frameCount() > 1;
     if (!o.allFrames && o.frame > 0 && !source->seek(o.frame, error)) {
-        printError(QStringLiteral("error: %1\n").arg(error.message()));
+        printError(QStringLiteral("error: %1\n").arg(stdinInput.shown(error).message()));
         return 1;
     }
     // Checked output (OutputSink): whole lines, a failed write or close is an error (exit 3),
@@ -441,7 +449,8 @@ int runScopeCommand(const QStringList& arguments)
             break;
     }
     for (const QString& w : source->warnings)
-        printError(QStringLiteral("warning: %1\n").arg(w));
+        printError(QStringLiteral("warning: %1\n").arg(stdinInput.shown(w)));
+    error = stdinInput.shown(error);
     if (!failure.isError() && error.isError())
         failure = frames == 0 && o.frame > 0 && !o.allFrames
                       ? Error::make(error.kind, o.path, QStringLiteral("frame %1 could not be read: %2").arg(o.frame).arg(error.cause))

@@ -5,6 +5,7 @@
 #include "histoscope/HistogramStatistics.h"
 
 #include <QJsonArray>
+#include <QHash>
 #include <QJsonDocument>
 
 #include <cmath>
@@ -320,11 +321,57 @@ QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
     return o;
 }
 
+namespace {
+
+// One JSON value as Qt writes it (strings escaped, numbers shortest).
+QByteArray jsonValue(const QJsonValue& v)
+{
+    if (v.isArray())
+        return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
+    const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return wrapped.mid(1, wrapped.size() - 2);
+}
+
+// An object with its keys in `order` (docs/SCHEMA.md's), then any others in Qt's order, so a
+// key added later is kept rather than lost. QJsonDocument would sort every key.
+QByteArray orderedJson(const QJsonObject& o, const QStringList& order,
+                       const QHash<QString, QStringList>& nested = {})
+{
+    QByteArray out = "{";
+    auto put = [&](const QString& key) {
+        if (out.size() > 1)
+            out += ',';
+        out += jsonValue(key) + ':';
+        const QJsonValue v = o.value(key);
+        const auto inner = nested.constFind(key);
+        out += v.isObject() ? orderedJson(v.toObject(), inner != nested.cend() ? *inner : QStringList(), nested) : jsonValue(v);
+    };
+    for (const QString& key : order)
+        if (o.contains(key))
+            put(key);
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it)
+        if (!order.contains(it.key()))
+            put(it.key());
+    return out + '}';
+}
+
+}  // namespace
+
 QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
 {
+    // The keys in docs/SCHEMA.md's order, `record` first, so that a reader sees what a line is
+    // before anything else, and a person reads the file as the schema lists it.
+    static const QStringList keys{"record", "schema", "file", "frame", "region", "channel", "type", "bins", "lo", "hi",
+                                  "binning", "counts", "warnings", "statistics"};
+    static const QHash<QString, QStringList> nested{
+        {"region", {"x", "y", "width", "height"}},
+        {"statistics", {"count", "exact", "coarse", "min", "max", "mean", "std", "std_sample", "median", "mode", "percentiles",
+                        "clipped_low", "clipped_high", "entropy_bits", "below", "above", "nan"}},
+        {"percentiles", {"1", "5", "25", "75", "95"}},
+    };
     // Qt's parser drops U+FEFF at the start of a string as if it were a byte-order mark, so a
     // file name that begins with one is written escaped. Its bytes occur only inside strings.
-    QByteArray line = QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact);
+    QByteArray line = orderedJson(recordJson(record), keys, nested);
     line.replace("\xef\xbb\xbf", "\\ufeff");
     return line + '\n';
 }
@@ -338,7 +385,7 @@ QByteArray RecordCodec::summaryJsonLine(const RunSummary& s)
     o["files"] = s.files;
     o["failed"] = s.failed;
     o["frames"] = s.frames;
-    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+    return orderedJson(o, {"record", "schema", "records", "files", "failed", "frames"}) + '\n';
 }
 
 QByteArray RecordCodec::csvField(const QByteArray& field)
@@ -390,6 +437,82 @@ QByteArray RecordCodec::summaryCsvLine(const RunSummary& s, int bins)
     QByteArray line = schemaName().toUtf8() + ",summary,";
     line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
     line += QByteArray(fixedColumns(kVersion).size() - 3 + bins, ',');
+    return line + '\n';
+}
+
+namespace {
+
+const QStringList& longColumns()
+{
+    static const QStringList columns{"schema", "record", "file", "frame", "x", "y", "width", "height", "channel", "type",
+                                     "binning", "bin", "bin_lo", "bin_hi", "count"};
+    return columns;
+}
+
+// Bin i's edges, as the engine bins: one value per bin, or lo + i * width (binLowerEdge).
+std::pair<double, double> binEdges(const hs::ChannelBinning& b, std::uint32_t i)
+{
+    if (b.identity)
+        return {b.lo + double(i), b.lo + double(i) + 1};
+    const double upper = i + 1 >= b.bins ? hs::upperEdge(b) : hs::binLowerEdge(b, i + 1);
+    return {hs::binLowerEdge(b, i), upper};
+}
+
+}  // namespace
+
+QByteArray RecordCodec::longCsvHeader() { return longColumns().join(',').toUtf8() + '\n'; }
+
+QByteArray RecordCodec::longCsvLines(const HistogramRecord& r)
+{
+    const hs::ChannelHistogram& h = r.histogram;
+    const auto regionField = [&](std::int64_t v) { return r.region ? QByteArray::number(qlonglong(v)) : QByteArray(); };
+    const hs::Rect region = r.region.value_or(hs::Rect{});
+    const std::string_view type = r.sampleType ? hs::sampleTypeName(*r.sampleType) : std::string_view();
+    QByteArray prefix = schemaName().toUtf8();
+    for (const QByteArray& f : {QByteArray("histogram"), csvField(nativePath(r.file)),
+                                r.frame >= 0 ? QByteArray::number(r.frame) : QByteArray(), regionField(region.x),
+                                regionField(region.y), regionField(region.width), regionField(region.height),
+                                csvField(r.channel.toUtf8()), QByteArray(type.data(), qsizetype(type.size())),
+                                QByteArray(h.binning.identity ? "identity" : "uniform")})
+        prefix += ',' + f;
+    QByteArray out;
+    out.reserve(qsizetype(h.counts.size()) * (prefix.size() + 24));
+    for (std::uint32_t i = 0; i < h.counts.size(); ++i) {
+        const auto [lo, hi] = binEdges(h.binning, i);
+        out += prefix + ',' + QByteArray::number(i) + ',' + number(lo) + ',' + number(hi) + ',' + QByteArray::number(h.counts[i]) + '\n';
+    }
+    return out;
+}
+
+QByteArray RecordCodec::longJsonLines(const HistogramRecord& r)
+{
+    const hs::ChannelHistogram& h = r.histogram;
+    QByteArray prefix = "{\"record\":\"bin\",\"schema\":" + jsonValue(schemaName()) + ",\"file\":" + jsonValue(r.file);
+    prefix.replace("\xef\xbb\xbf", "\\ufeff");
+    if (r.frame >= 0)
+        prefix += ",\"frame\":" + QByteArray::number(r.frame);
+    if (r.region)
+        prefix += ",\"region\":{\"x\":" + QByteArray::number(qlonglong(r.region->x)) + ",\"y\":" + QByteArray::number(qlonglong(r.region->y))
+                + ",\"width\":" + QByteArray::number(qlonglong(r.region->width)) + ",\"height\":"
+                + QByteArray::number(qlonglong(r.region->height)) + '}';
+    prefix += ",\"channel\":" + jsonValue(r.channel);
+    if (r.sampleType)
+        prefix += ",\"type\":\"" + QByteArray(hs::sampleTypeName(*r.sampleType).data(), qsizetype(hs::sampleTypeName(*r.sampleType).size())) + '"';
+    prefix += QByteArray(",\"binning\":\"") + (h.binning.identity ? "identity" : "uniform") + '"';
+    QByteArray out;
+    for (std::uint32_t i = 0; i < h.counts.size(); ++i) {
+        const auto [lo, hi] = binEdges(h.binning, i);
+        out += prefix + ",\"bin\":" + QByteArray::number(i) + ",\"bin_lo\":" + jsonValue(lo) + ",\"bin_hi\":" + jsonValue(hi)
+             + ",\"count\":" + QByteArray::number(h.counts[i]) + "}\n";
+    }
+    return out;
+}
+
+QByteArray RecordCodec::longSummaryCsvLine(const RunSummary& s)
+{
+    QByteArray line = schemaName().toUtf8() + ",summary,";
+    line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
+    line += QByteArray(longColumns().size() - 3, ',');
     return line + '\n';
 }
 
@@ -546,6 +669,11 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, Error& err
 
 bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& layout, Error& error)
 {
+    if (fields.contains("bin_lo") && fields.contains("bin_hi")) {
+        error = schemaError(QStringLiteral("a long-layout CSV (--layout long: one row per bin, without below, above, nan or "
+                                           "the extremes), which cannot be merged exactly; merge the wide layout or JSON Lines"));
+        return false;
+    }
     layout.version = fields.size() > 1 && fields[1] == "record" ? 2 : 1;
     const QStringList& fixed = fixedColumns(layout.version);
     for (qsizetype i = 0; i < fixed.size(); ++i)
