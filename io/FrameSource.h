@@ -6,6 +6,10 @@
 #include "common/Error.h"
 #include "io/RawFormat.h"
 
+#include <functional>
+
+class MemoryPool;
+
 #include <memory>
 #include <optional>
 #include <utility>
@@ -40,6 +44,13 @@ struct SourceOptions {
     // Deliver arrays that need converting (big-endian, unaligned, i16, f64) in chunks of whole
     // pixels, so they are never copied whole. Counting sums the chunks; a viewer wants false.
     bool streamChunks = false;
+    // Memory shared with other files decoded at once (a batch's jobs), or none. An image holds
+    // what it decodes from the pool while it is open, waiting for room first; `keepWaiting`
+    // is asked every 100 ms of that wait and ends it when it says false (the open then fails).
+    // memoryBudget is still the most one file may take.
+    MemoryPool* pool = nullptr;
+    std::function<bool()> keepWaiting;
+    std::function<bool()> mayExceed;  // see MemoryPool::acquire
 };
 
 std::unique_ptr<FrameSource> openFrameSource(const QString& path, const SourceOptions& options, Error& error);

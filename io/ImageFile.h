@@ -23,6 +23,8 @@ public:
     // Decodes pages [start, start + count); a multi-page TIFF is read a range at a time.
     bool decode(int start, int count, std::vector<Frame>& frames, Error& error);
     const QString& path() const { return m_path; }
+    // The encoded bytes held for decoding (single-page formats are decoded from memory).
+    std::uint64_t encodedBytes() const { return std::uint64_t(m_bytes.size()); }
     QStringList warnings;  // e.g. a JPEG that ends before its end-of-image marker
 
 private:

@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 
+#include <chrono>
 #include <cmath>
 #include <unistd.h>
 
@@ -39,4 +40,57 @@ std::optional<std::uint64_t> parseBytes(const QString& text)
     if (!ok || !std::isfinite(bytes) || bytes < 1 || bytes >= 1.8e19)
         return std::nullopt;
     return std::uint64_t(bytes);
+}
+
+bool MemoryPool::acquire(std::uint64_t bytes, const std::function<bool()>& keepWaiting,
+                         const std::function<bool()>& mayExceed)
+{
+    std::unique_lock lock(m_mutex);
+    bool waited = false;
+    std::uint64_t releases = m_releases;
+    auto stalledSince = std::chrono::steady_clock::now();
+    // A request is granted when it fits beside what is held, or when nothing is held at all.
+    while (m_held > 0 && bytes > m_total - std::min(m_held, m_total)) {
+        if (!waited) {
+            waited = true;
+            ++m_waits;
+        }
+        m_freed.wait_for(lock, std::chrono::milliseconds(100));
+        if (m_releases != releases) {
+            releases = m_releases;
+            stalledSince = std::chrono::steady_clock::now();
+        }
+        lock.unlock();  // the caller's checks may take locks of their own
+        const bool keep = !keepWaiting || keepWaiting();
+        const bool exceed = mayExceed && std::chrono::steady_clock::now() - stalledSince >= std::chrono::seconds(1) && mayExceed();
+        lock.lock();
+        if (!keep)
+            return false;
+        if (exceed)
+            break;
+    }
+    m_held += bytes;
+    return true;
+}
+
+void MemoryPool::release(std::uint64_t bytes)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_held -= std::min(bytes, m_held);
+        ++m_releases;
+    }
+    m_freed.notify_all();
+}
+
+std::uint64_t MemoryPool::held() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_held;
+}
+
+std::uint64_t MemoryPool::waits() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_waits;
 }

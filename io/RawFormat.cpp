@@ -46,9 +46,16 @@ bool dictValue(const std::string& dict, const std::string& key, std::string& val
         if (at >= dict.size())
             return false;
         std::size_t end;
-        if (dict[at] == '(') {
-            end = dict.find(')', at);
-            if (end == std::string::npos)
+        if (dict[at] == '(' || dict[at] == '[') {
+            // A tuple, or a structured dtype's list of fields: to its matching bracket.
+            int depth = 0;
+            for (end = at; end < dict.size(); ++end) {
+                if (dict[end] == '(' || dict[end] == '[')
+                    ++depth;
+                else if ((dict[end] == ')' || dict[end] == ']') && --depth == 0)
+                    break;
+            }
+            if (end >= dict.size())
                 return false;
             ++end;
         } else if (dict[at] == '\'' || dict[at] == '"') {
@@ -158,8 +165,11 @@ Error parseNpyHeader(const unsigned char* data, std::size_t size, NpyHeader& hea
     std::string descr, fortran, shape;
     if (!dictValue(dict, "descr", descr) || !dictValue(dict, "fortran_order", fortran) || !dictValue(dict, "shape", shape))
         return problem(ErrorKind::DecodeFailed, "the header dictionary lacks descr, fortran_order or shape");
+    if (!descr.empty() && descr.front() == '[')
+        return problem(ErrorKind::UnsupportedType, "a structured dtype (fields " + (descr.size() > 80 ? descr.substr(0, 77) + "..." : descr)
+                                                       + ") is not counted: save one field as its own array, e.g. np.save(f, a['x'])");
     if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"'))
-        return problem(ErrorKind::UnsupportedType, "unsupported dtype " + descr + " (structured dtypes are not counted)");
+        return problem(ErrorKind::UnsupportedType, "unsupported dtype " + descr.substr(0, 80));
     descr = descr.substr(1, descr.size() - 2);
     header.byteOrder = descr[0];
     if (header.byteOrder != '<' && header.byteOrder != '>' && header.byteOrder != '|' && header.byteOrder != '=')
@@ -228,6 +238,10 @@ Error npyToRaw(const NpyHeader& header, std::uint64_t fileSize, RawSpec& spec)
         spec.height = std::int64_t(s[0]);
         spec.width = std::int64_t(s[1]);
         spec.channels = int(s[2]);
+    } else if (s.size() == 3) {
+        return problem(ErrorKind::UnsupportedType, "shape (" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", "
+                                                       + std::to_string(s[2]) + ") has " + std::to_string(s[2])
+                                                       + " channels; an image has 1 to 4 (height, width, channels)");
     } else {
         return problem(ErrorKind::UnsupportedType,
                        "shape with " + std::to_string(s.size()) + " dimensions is not an image or a key array");

@@ -1,5 +1,6 @@
 #include "io/VideoReader.h"
 
+#include "io/DecoderLog.h"
 #include "io/MatFrame.h"
 #include "io/NativePath.h"
 
@@ -24,11 +25,15 @@ struct VideoReader::Impl {
     std::uint64_t fileBytes = 0;
     std::uint64_t declaredBytes = 0;  // what the container says it spans; 0: unknown
     bool seeked = false;              // positions after a seek are the backend's, not counted
+    qint64 seekedTo = -1;             // the frame the last seek asked for
     bool ended = false;
     Error endError;
     QStringList warnings;
+    decoderlog::Reader decoderLog;  // FFmpeg's messages while this file is decoded
 
     void reachEnd(Error& error);
+    // FFmpeg's messages so far, as warnings naming the file.
+    void takeDecoderMessages();
 };
 
 VideoReader::VideoReader() : m_impl(std::make_unique<Impl>()) {}
@@ -109,6 +114,56 @@ std::vector<cv::VideoCaptureAPIs> fileBackends()
     return out;
 }
 
+// What OpenCV's FFmpeg reader loses of a stream's pixels: it delivers 8-bit BGR whatever the
+// stream holds (OpenCV 4.6 has no way to ask for the native format), so a deeper or an alpha
+// pixel format is said, once per file. `tag` is CAP_PROP_CODEC_PIXEL_FORMAT: libavcodec's raw
+// tag of the decoder's pixel format (MKTAG bytes, low byte first), e.g. 'Y','1',0,16 for
+// gray16le, 'R','G','B','A', 'Y','4',0,10 for yuva444p10le.
+QString pixelFormatLoss(double property)
+{
+    if (!(property > 0) || property > double(0xffffffffu))
+        return {};
+    const std::uint32_t tag = std::uint32_t(property);
+    const unsigned char b[4] = {static_cast<unsigned char>(tag), static_cast<unsigned char>(tag >> 8),
+                                static_cast<unsigned char>(tag >> 16), static_cast<unsigned char>(tag >> 24)};
+    QString name;
+    for (unsigned char c : b)
+        name += c >= 0x20 && c < 0x7f ? QString(QChar(c)) : QStringLiteral("[%1]").arg(c);
+    const auto is = [&](const char* text) { return std::memcmp(b, text, 4) == 0; };
+    // Depth: FFmpeg's planar tags end in the bits per sample (or begin with it, big-endian).
+    int depth = 8;
+    const bool planar = (b[0] == 'Y' || b[0] == 'G') && b[1] >= '1' && b[1] <= '4';
+    const bool planarBe = (b[3] == 'Y' || b[3] == 'G') && b[2] >= '1' && b[2] <= '4';
+    if (planar && b[3] > 8 && b[3] <= 16)
+        depth = b[3];
+    else if (planarBe && b[0] > 8 && b[0] <= 16)
+        depth = b[0];
+    // Packed 16-bit RGB: three of R, G, B, A and 48 or 64 (bits per pixel), either way round
+    // ("RGB0" is RGB48LE, "RBA@" RGBA64LE), and QuickTime's b16g, b48r and b64a.
+    const auto letters = [&](int from) {
+        for (int i = from; i < from + 3; ++i)
+            if (b[i] != 'R' && b[i] != 'G' && b[i] != 'B' && b[i] != 'A')
+                return false;
+        return true;
+    };
+    const int packedBits = letters(0) ? b[3] : letters(1) ? b[0] : 0;
+    if (packedBits == 48 || packedBits == 64 || is("b16g") || is("b48r") || is("b64a"))
+        depth = 16;
+    const bool alpha = is("RGBA") || is("BGRA") || is("ARGB") || is("ABGR") || is("YUVA") || is("I40A") || is("I42A")
+                    || is("AV32") || is("b64a") || packedBits == 64
+                    || (planar && b[1] == '4') || (planarBe && b[2] == '4')                  // YUVA, GBRAP
+                    || (planar && b[0] == 'Y' && b[1] == '2') || (planarBe && b[3] == 'Y' && b[2] == '2');  // YA8, YA16
+    QStringList lost;
+    if (depth > 8)
+        lost << QStringLiteral("%1-bit samples, counted as 8-bit values").arg(depth);
+    if (alpha)
+        lost << QStringLiteral("an alpha channel, which is not counted");
+    if (lost.isEmpty())
+        return {};
+    return QStringLiteral("the video's pixel format (%1) holds %2: OpenCV's FFmpeg reader delivers 8-bit B, G, R only")
+        .arg(name, lost.join(QStringLiteral(" and ")));
+}
+
 }  // namespace
 
 std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& error)
@@ -146,7 +201,9 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& e
         return nullptr;
     }
     QString refusal;
+    decoderlog::Reader::Scope scope(d.decoderLog);
     for (cv::VideoCaptureAPIs api : backends) {
+        decoderlog::install();  // after OpenCV's first capture has set FFmpeg up, and before it decodes
         try {
             if (d.capture.open(native.toStdString(), api))
                 break;
@@ -159,13 +216,14 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& e
                             refusal.isEmpty() ? QStringLiteral("not a video OpenCV can decode, or corrupt data") : refusal);
         return nullptr;
     }
-    try {
-        // Keep 16-bit and other native depths where the backend can.
-        d.capture.set(cv::CAP_PROP_CONVERT_RGB, 1);
-    } catch (const cv::Exception&) {
-    }
     readInfo(d.capture, d.info, false);
     d.headerCount = d.info.frameCount;
+    d.takeDecoderMessages();
+    try {
+        if (const QString loss = pixelFormatLoss(d.capture.get(cv::CAP_PROP_CODEC_PIXEL_FORMAT)); !loss.isEmpty())
+            d.warnings << path + QStringLiteral(": ") + loss;
+    } catch (const cv::Exception&) {
+    }
     if (d.info.width <= 0 || d.info.height <= 0) {
         error = Error::make(ErrorKind::ZeroSized, path, QStringLiteral("the video has no frames of any size"));
         return nullptr;
@@ -232,15 +290,26 @@ bool VideoReader::seek(qint64 frameIndex, Error& error)
                                 QStringLiteral("frame %1 is outside 0..%2").arg(frameIndex).arg(d.info.frameCount - 1));
         return false;
     }
-    if (!d.capture.set(cv::CAP_PROP_POS_FRAMES, double(frameIndex))) {
+    decoderlog::Reader::Scope scope(d.decoderLog);
+    const bool moved = d.capture.set(cv::CAP_PROP_POS_FRAMES, double(frameIndex));
+    d.takeDecoderMessages();
+    if (!moved) {
         error = Error::make(ErrorKind::DecodeFailed, d.source, QStringLiteral("seeking failed"));
         return false;
     }
     d.position = frameIndex;
+    d.seekedTo = frameIndex;
     d.seeked = d.seeked || frameIndex != 0;
     d.ended = false;
     d.endError = {};
     return true;
+}
+
+void VideoReader::Impl::takeDecoderMessages()
+{
+    for (const QString& m : decoderLog.take())
+        if (const QString w = source + QStringLiteral(": the decoder (FFmpeg) reports: ") + m; !warnings.contains(w))
+            warnings << w;  // said once per file, however often the decoder repeats it
 }
 
 // The end of a file: clean (the frames decoded are its frames, whatever the header said), or
@@ -255,6 +324,14 @@ void VideoReader::Impl::reachEnd(Error& error)
     d.ended = true;
     const bool cut = d.declaredBytes > d.fileBytes;
     const QString sizes = QStringLiteral("the file has %1 bytes where its container declares %2").arg(d.fileBytes).arg(d.declaredBytes);
+    if (cut && d.seeked && d.position == d.seekedTo) {
+        // Nothing decoded since the seek: decoding did not stop at this frame, it never reached it.
+        d.endError = Error::make(ErrorKind::Truncated, d.source,
+                                 QStringLiteral("frame %1 cannot be decoded: the data ends before it (%2; truncated)")
+                                     .arg(d.position).arg(sizes));
+        error = d.endError;
+        return;
+    }
     if (cut && (d.headerCount <= 0 || d.position < d.headerCount)) {
         d.endError = Error::make(ErrorKind::Truncated, d.source,
                                  QStringLiteral("decoding stopped at frame %1 of the %2 its header declares: %3 (truncated)")
@@ -279,9 +356,12 @@ bool VideoReader::read(Frame& frame, Error& error)
     Impl& d = *m_impl;
     cv::Mat mat;
     bool got = false;
+    decoderlog::Reader::Scope scope(d.decoderLog);
     try {
         got = d.capture.read(mat);
+        d.takeDecoderMessages();
     } catch (const cv::Exception& e) {
+        d.takeDecoderMessages();
         if (d.origin != Origin::File)
             error = Error::make(ErrorKind::SourceLost, d.source, QString::fromStdString(e.msg).trimmed());
         else

@@ -34,6 +34,32 @@ bool writeBytes(const QByteArray& nativePath, const QByteArray& bytes)
     return ::close(fd) == 0 && ok;
 }
 
+QByteArray y4m(const char* colour, int width, int height, int frames, std::mt19937_64& rng)
+{
+    const QByteArray space(colour);
+    const int planes = space == "444alpha" ? 4 : space.startsWith("mono") ? 1 : 3;
+    const int bytes = space.endsWith("16") ? 2 : 1;
+    QByteArray out = QStringLiteral("YUV4MPEG2 W%1 H%2 F25:1 Ip A1:1 C%3\n").arg(width).arg(height).arg(colour).toLatin1();
+    for (int f = 0; f < frames; ++f)
+        out += "FRAME\n" + randomBytes(width * height * planes * bytes, rng);
+    return out;
+}
+
+QByteArray gif()
+{
+    // GIF89a, 1x1, a two-colour global table, one image block of one pixel, the trailer.
+    return QByteArray("GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff"
+                      "\x2c\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02\x44\x01\x00\x3b", 35);
+}
+
+QByteArray wav()
+{
+    QByteArray data(64, '\0');
+    auto le = [](quint32 v, int n) { QByteArray b; for (int i = 0; i < n; ++i) b += char(v >> (8 * i)); return b; };
+    return "RIFF" + le(36 + quint32(data.size()), 4) + "WAVEfmt " + le(16, 4) + le(1, 2) + le(1, 2) + le(8000, 4) + le(16000, 4)
+         + le(2, 2) + le(16, 2) + "data" + le(quint32(data.size()), 4) + data;
+}
+
 QByteArray pngDeclaring(std::uint32_t width, std::uint32_t height)
 {
     QByteArray png("\x89PNG\r\n\x1a\n", 8);
@@ -75,9 +101,10 @@ QByteArray randomBytes(int size, std::mt19937_64& rng)
     return b;
 }
 
-QByteArray npy(const QByteArray& descr, const QByteArray& shape, int dataBytes, std::mt19937_64& rng)
+QByteArray npy(const QByteArray& descr, const QByteArray& shape, int dataBytes, std::mt19937_64& rng, bool quoted)
 {
-    QByteArray dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    const QByteArray value = quoted ? "'" + descr + "'" : descr;
+    QByteArray dict = "{'descr': " + value + ", 'fortran_order': False, 'shape': " + shape + ", }";
     while ((10 + dict.size() + 1) % 64)
         dict += ' ';
     dict += '\n';

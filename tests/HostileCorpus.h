@@ -27,8 +27,16 @@ QByteArray randomBytes(int size, std::mt19937_64& rng);
 // rarely random data passes for a raw H.263 stream with a decodable frame (seed 4112426967 of
 // tst_cli_hostile made one; 0 of 1,500 fresh random files did). The `ftyp` box fixes the demuxer.
 QByteArray cutMp4(int garbage, std::mt19937_64& rng);
-// A .npy header claiming `shape` over `dataBytes` bytes of data.
-QByteArray npy(const QByteArray& descr, const QByteArray& shape, int dataBytes, std::mt19937_64& rng);
+// A .npy header claiming `shape` over `dataBytes` bytes of data; `descr` is quoted unless it is
+// written as it is (a structured dtype's list of fields).
+QByteArray npy(const QByteArray& descr, const QByteArray& shape, int dataBytes, std::mt19937_64& rng, bool quoted = true);
+
+// A YUV4MPEG2 video (FFmpeg reads it natively) of `frames` frames of random samples, in the
+// colour space `colour` ("mono16": 16-bit grey, "444alpha": Y, Cb, Cr and alpha, "mono").
+QByteArray y4m(const char* colour, int width, int height, int frames, std::mt19937_64& rng);
+// A valid GIF (a 1x1 image) and a valid WAV (a few samples of silence): formats OpenCV does not read.
+QByteArray gif();
+QByteArray wav();
 
 // The whole corpus into `dir`; returns how many inputs it holds. Everything in it must come
 // out of a batch as either counted or failed with a cause, never a crash or a hang.

@@ -162,7 +162,7 @@ void TestCliErrors::fileJobKinds()
     spec.height = 2;
     spec.type = rawformat::RawType::I16;
     options.histogram.raw = spec;
-    FileJob job(InputFile{path(file), file});
+    FileJob job(InputFile{path(file), file, true, QString()});
     countFile(job, options, {});
     const Error error = job.error();
     QCOMPARE(int(error.kind), int(kind));

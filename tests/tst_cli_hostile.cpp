@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <csignal>
 #include <cstring>
 #include <sys/resource.h>
@@ -70,6 +71,32 @@ private slots:
     void floatOutlierStaysInItsChannel();
     void fractionalRangeOnIntegersIsRecordedAsBinned();
     void floatsSpanningTheFloatRangeAreCounted();
+    // Issue 20: data loss and corruption.
+    void everyWriterRefusesItsInput_data();
+    void everyWriterRefusesItsInput();
+    void mergeChecksEverySum_data();
+    void mergeChecksEverySum();
+    void mergeRefusesCountingTwice();
+    void mergeChecksExtremesAgainstCounts_data();
+    void mergeChecksExtremesAgainstCounts();
+    // Issue 20: wrong or misleading numbers, messages and exit codes.
+    void channelsTheFileLacks_data();
+    void channelsTheFileLacks();
+    void skippedFilesAreListed();
+    void unsupportedFormatsAreSaid_data();
+    void unsupportedFormatsAreSaid();
+    void memoryBudgetIsShared();
+    void tiffPagesThatDiffer();
+    void invalidGlobIsAUsageError();
+    void controlCharactersAreEscaped();
+    void videoDepthIsSaid_data();
+    void videoDepthIsSaid();
+    void scopeFollowsTheCommonPolicy_data();
+    void scopeFollowsTheCommonPolicy();
+    void scopeOutputEndsWithASummary();
+    void decoderChatterBecomesWarnings();
+    void smallOnes_data();
+    void smallOnes();
 
 private:
     struct Run {
@@ -84,6 +111,10 @@ private:
     QString image(const QString& name, int width = 24, int height = 16);
     static QList<QJsonObject> records(const QByteArray& jsonl, bool* summary = nullptr);
     static QByteArray readFile(const QString& path);
+    // A finished batch output of one 8-bit gray image of fresh random values (identity bins).
+    QList<QJsonObject> grayRecords(const QString& name);
+    // `records` as a finished output (with its summary), written to `name`; the path.
+    QString writeOutput(const QString& name, const QList<QJsonObject>& records, qint64 files = 1);
 
     QString m_cli;
     QTemporaryDir m_dir;
@@ -947,6 +978,560 @@ void TestCliHostile::floatsSpanningTheFloatRangeAreCounted()
     // numpy's median of [3.4e38, -3.4e38, 0.5] is 0.5: within one bin below it.
     const double w = (list[0]["hi"].toDouble() - list[0]["lo"].toDouble()) / list[0]["bins"].toDouble();
     QVERIFY(st["median"].toDouble() <= 0.5 && 0.5 - st["median"].toDouble() <= w);
+QList<QJsonObject> TestCliHostile::grayRecords(const QString& name)
+{
+    const QString file = path(name);
+    QDir().mkpath(QFileInfo(file).path());
+    cv::Mat gray(5, 7, CV_8UC1);
+    cv::RNG(m_rng()).fill(gray, cv::RNG::UNIFORM, 20, 230);
+    if (!cv::imwrite(QFile::encodeName(file).toStdString(), gray))
+        return {};
+    return records(cli({"batch", "--cpu", "-q", file}).out);
+}
+
+QString TestCliHostile::writeOutput(const QString& name, const QList<QJsonObject>& list, qint64 files)
+{
+    QByteArray bytes;
+    for (const QJsonObject& r : list)
+        bytes += QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n';
+    const QJsonObject summary{{"schema", list.value(0)["schema"]}, {"record", "summary"}, {"records", qint64(list.size())},
+                              {"files", files}, {"failed", 0}, {"frames", files}};
+    bytes += QJsonDocument(summary).toJson(QJsonDocument::Compact) + '\n';
+    const QString file = path(name);
+    QDir().mkpath(QFileInfo(file).path());
+    return hostile::writeBytes(QFile::encodeName(file), bytes) ? file : QString();
+}
+
+// Issue 20, item 1: every command that writes a file refuses to write over one of its inputs,
+// the same way: exit 2, "is also an input", the input untouched.
+void TestCliHostile::everyWriterRefusesItsInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("victim");
+    const QString jpeg = path("victim/victim.jpg");
+    QDir().mkpath(path("victim"));
+    QVERIFY(hostile::writeBytes(QFile::encodeName(jpeg), hostile::randomImage(".jpg", 33, 21, m_rng)));
+    const QString link = path("victim/link.jpg");
+    QVERIFY(::link(QFile::encodeName(jpeg).constData(), QFile::encodeName(link).constData()) == 0);
+    const QString jsonl = path("victim/out.jsonl");
+    QCOMPARE(cli({"batch", "--cpu", "-q", "-o", jsonl, jpeg}).exitCode, 0);
+    QTest::newRow("scope -o its input") << QStringList{"scope", "parade", jpeg, "-o", jpeg} << jpeg;
+    QTest::newRow("scope -o a hard link to its input") << QStringList{"scope", "waveform", jpeg, "-o", link} << jpeg;
+    QTest::newRow("scope --all-frames -o its input") << QStringList{"scope", "parade", "--all-frames", jpeg, "-o", jpeg} << jpeg;
+    QTest::newRow("batch -o its input") << QStringList{"batch", "--cpu", jpeg, "-o", jpeg} << jpeg;
+    QTest::newRow("merge -o its input") << QStringList{"merge", jsonl, "-o", jsonl} << jsonl;
+}
+
+void TestCliHostile::everyWriterRefusesItsInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, victim);
+    const QByteArray before = readFile(victim);
+    QVERIFY(!before.isEmpty());
+    const Run run = cli(args);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("is also an input"), run.err.constData());
+    QCOMPARE(run.err.count('\n'), 1 + run.err.count("note: "));  // one line, beside notes
+    QCOMPARE(readFile(victim), before);
+    QVERIFY(run.out.isEmpty());
+}
+
+// Issue 20, item 2: merge checks every sum against the schema's 2^63-1 and writes nothing when
+// one would pass it (it wrote -2 and -9223372036854775808 with exit 0).
+void TestCliHostile::mergeChecksEverySum_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<qint64>("value");
+    const qint64 max = std::numeric_limits<qint64>::max();
+    QTest::newRow("a bin of 2^63-1, twice") << "bin" << max;
+    QTest::newRow("a bin of 2^62, twice") << "bin" << (qint64(1) << 62);
+    QTest::newRow("two bins of 3 * 2^60: only the count passes") << "two bins" << (qint64(3) << 60);
+    QTest::newRow("below 2^63-1, twice") << "below" << max;
+    QTest::newRow("above 2^62, twice") << "above" << (qint64(1) << 62);
+    QTest::newRow("nan 2^62, twice") << "nan" << (qint64(1) << 62);
+    QTest::newRow("summary files 2^62, twice") << "files" << (qint64(1) << 62);
+}
+
+void TestCliHostile::mergeChecksEverySum()
+{
+    QFETCH(QString, key);
+    QFETCH(qint64, value);
+    QList<QJsonObject> list = grayRecords("sums/a.png");
+    QCOMPARE(list.size(), 1);
+    QJsonObject r = list[0];
+    QJsonObject stats = r["statistics"].toObject();
+    QJsonArray counts = r["counts"].toArray();
+    if (key == "bin" || key == "two bins") {
+        // Counts of values the data does not hold, so that min and max still agree with them.
+        for (int i = 0; i < counts.size(); ++i)
+            counts[i] = 0;
+        counts[100] = value;
+        if (key == "two bins")
+            counts[101] = value;
+        stats["count"] = key == "two bins" ? 2 * value : value;
+        stats["min"] = 100;
+        stats["max"] = key == "two bins" ? 101 : 100;
+    } else if (key != "files") {
+        stats[key] = value;
+        if (key == "below")
+            stats["min"] = -1;  // samples below lo = 0 (a range that starts above the data)
+        if (key == "above")
+            stats["max"] = 300;
+    }
+    r["counts"] = counts;
+    r["statistics"] = stats;
+    const qint64 files = key == "files" ? value : 1;
+    const QString one = writeOutput("sums/one.jsonl", {r}, files);
+    r["file"] = path("sums/b.png");
+    const QString two = writeOutput("sums/two.jsonl", {r}, files);
+    // Each input alone merges: only the sum overflows.
+    QCOMPARE(cli({"merge", one}).exitCode, 0);
+    const QString out = path("sums/merged.jsonl");
+    QVERIFY(hostile::writeBytes(QFile::encodeName(out), "poison\n"));
+    const Run run = cli({"merge", one, two});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("overflows 64 bits"), run.err.constData());
+    QVERIFY(run.out.isEmpty());
+    const Run toFile = cli({"merge", one, two, "-o", out});
+    QCOMPARE(toFile.exitCode, 1);
+    QCOMPARE(readFile(out), QByteArray("poison\n"));  // nothing written, not even emptied
+}
+
+// Issue 20, item 3: merge never counts the same data twice silently: the same input twice is a
+// usage error, and one source file (and frame) in two inputs is a warning, refused under --strict.
+void TestCliHostile::mergeRefusesCountingTwice()
+{
+    const QList<QJsonObject> a = grayRecords("twice/a.png"), b = grayRecords("twice/b.png");
+    QCOMPARE(a.size(), 1);
+    QCOMPARE(b.size(), 1);
+    const QString first = writeOutput("twice/first.jsonl", {a[0]});
+    const QString both = writeOutput("twice/both.jsonl", {a[0], b[0]}, 2);  // overlaps first on a.png
+    const QString link = path("twice/link.jsonl");
+    QVERIFY(::link(QFile::encodeName(first).constData(), QFile::encodeName(link).constData()) == 0);
+
+    Run run = cli({"merge", first, first});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("is given twice"), run.err.constData());
+    QVERIFY(run.out.isEmpty());
+    run = cli({"merge", first, link});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("are the same file"), run.err.constData());
+
+    run = cli({"merge", first, both});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("warning: " + QFile::encodeName(first) + " and " + QFile::encodeName(both) + " both hold "
+                              + QFile::encodeName(path("twice/a.png"))),
+             run.err.constData());
+    QCOMPARE(records(run.out).size(), 1);
+
+    run = cli({"merge", "--strict", first, both});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("refused under --strict"), run.err.constData());
+    QVERIFY(run.out.isEmpty());
+
+    // Frames are sources of their own: two inputs with other frames of one video do not overlap.
+    QJsonObject f0 = a[0], f1 = a[0];
+    f0["frame"] = 0;
+    f1["frame"] = 1;
+    run = cli({"merge", "--strict", writeOutput("twice/f0.jsonl", {f0}), writeOutput("twice/f1.jsonl", {f1})});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(!run.err.contains("both hold"), run.err.constData());
+}
+
+// Issue 20, item 4: with one bin per value the counts say where min and max are; a record whose
+// min or max contradicts them is refused like a wrong sum.
+void TestCliHostile::mergeChecksExtremesAgainstCounts_data()
+{
+    QTest::addColumn<QJsonValue>("min");
+    QTest::addColumn<QJsonValue>("max");
+    QTest::addColumn<qint64>("below");
+    QTest::addColumn<QString>("cause");
+    QTest::newRow("min -1000, max 99999 over the value 30") << QJsonValue(-1000) << QJsonValue(99999) << qint64(0)
+                                                            << "min -1000 contradicts the counts";
+    QTest::newRow("max above the counts") << QJsonValue(30) << QJsonValue(31) << qint64(0) << "max 31 contradicts the counts";
+    QTest::newRow("min below the smallest value, nothing below lo") << QJsonValue(29) << QJsonValue(30) << qint64(0)
+                                                                    << "min 29 contradicts the counts";
+    QTest::newRow("min inside the range, samples below it") << QJsonValue(30) << QJsonValue(30) << qint64(4)
+                                                             << "min 30 contradicts the counts: 4 sample(s) lie below lo";
+    QTest::newRow("extremes of no sample") << QJsonValue(30) << QJsonValue(30) << qint64(-1) << "min and max are given, but no sample is counted";
+}
+
+void TestCliHostile::mergeChecksExtremesAgainstCounts()
+{
+    QFETCH(QJsonValue, min);
+    QFETCH(QJsonValue, max);
+    QFETCH(qint64, below);
+    QFETCH(QString, cause);
+    QList<QJsonObject> list = grayRecords("extremes/a.png");
+    QCOMPARE(list.size(), 1);
+    QJsonObject r = list[0];
+    QJsonArray counts = r["counts"].toArray();
+    for (int i = 0; i < counts.size(); ++i)
+        counts[i] = 0;
+    const qint64 n = 1 + qint64(m_rng() % 1000);
+    if (below >= 0)
+        counts[30] = n;  // the data: n samples of the value 30
+    QJsonObject stats = r["statistics"].toObject();
+    stats["count"] = below >= 0 ? n : 0;
+    stats["below"] = std::max<qint64>(below, 0);
+    stats["min"] = min;
+    stats["max"] = max;
+    r["counts"] = counts;
+    r["statistics"] = stats;
+    const QString bad = writeOutput("extremes/bad.jsonl", {r});
+    const Run run = cli({"merge", bad});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QFile::encodeName(bad) + ": line 1: " + cause.toUtf8()), run.err.constData());
+    QVERIFY(run.out.isEmpty());
+    // The same record with the extremes its counts say is merged.
+    stats["min"] = below > 0 ? QJsonValue(-3) : QJsonValue(30);
+    stats["max"] = 30;
+    r["statistics"] = stats;
+    if (below >= 0)
+        QCOMPARE(cli({"merge", writeOutput("extremes/good.jsonl", {r})}).exitCode, 0);
+}
+
+// Issue 20, item 8: --channels names channels of the file, or the file fails naming the one it lacks.
+void TestCliHostile::channelsTheFileLacks_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<bool>("gray");
+    QTest::addColumn<QString>("channels");
+    QTest::addColumn<QString>("missing");
+    QTest::newRow("batch --channels R on gray") << "batch" << true << "R" << "R";
+    QTest::newRow("histogram --channels R on gray") << "histogram" << true << "R" << "R";
+    QTest::newRow("batch --channels A on RGB") << "batch" << false << "A" << "A";
+    QTest::newRow("batch --channels gray on RGB") << "batch" << false << "gray" << "gray";
+    QTest::newRow("batch --channels G,A on RGB") << "batch" << false << "G,A" << "A";
+}
+
+void TestCliHostile::channelsTheFileLacks()
+{
+    QFETCH(QString, command);
+    QFETCH(bool, gray);
+    QFETCH(QString, channels);
+    QFETCH(QString, missing);
+    const QString file = path(gray ? "channels/gray.png" : "channels/rgb.png");
+    QDir().mkpath(path("channels"));
+    cv::Mat m(6, 9, gray ? CV_8UC1 : CV_8UC3);
+    cv::RNG(m_rng()).fill(m, cv::RNG::UNIFORM, 0, 256);
+    QVERIFY(cv::imwrite(QFile::encodeName(file).toStdString(), m));
+    const Run run = cli({command, "--cpu", "-q", "--channels", channels, file});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QFile::encodeName(file) + ": the file has no channel " + missing.toUtf8()), run.err.constData());
+    QCOMPARE(records(run.out).size(), 0);  // nothing counted under a name the file does not have
+    // A channel it has is counted under its own name.
+    const Run ok = cli({"batch", "--cpu", "-q", "--channels", gray ? "gray" : "B", file});
+    QCOMPARE(ok.exitCode, 0);
+    QCOMPARE(records(ok.out).value(0)["channel"].toString(), gray ? QStringLiteral("gray") : QStringLiteral("B"));
+}
+
+// Issue 20, item 9: every entry of a folder is accounted for; named, a file of a format HistoScope
+// does not read is "format not supported", not "corrupt".
+void TestCliHostile::skippedFilesAreListed()
+{
+    const QString dir = path("skipped");
+    image("skipped/good.png");
+    image("skipped/sub/deeper.png");
+    QStringList odd{"anim.gif", "clip.ts", "README", "photo.jpeg.bak"};
+    for (const QString& name : odd)
+        QVERIFY(hostile::writeBytes(QFile::encodeName(dir + '/' + name), hostile::randomBytes(500, m_rng)));
+    Run run = cli({"batch", "--cpu", dir});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("4 file(s) skipped: not a known image, video or .npy name"), run.err.constData());
+    QVERIFY2(run.err.contains("1 sub-folder(s) not searched (use -r)"), run.err.constData());
+    QVERIFY2(run.err.contains("counted 1 of 1 input(s)"), run.err.constData());
+    run = cli({"batch", "--cpu", "-v", dir});
+    for (const QString& name : odd)
+        QVERIFY2(run.err.contains("skipped " + QFile::encodeName(dir + '/' + name) + ": not a known"), run.err.constData());
+    QVERIFY2(run.err.contains("not searched: " + QFile::encodeName(dir + "/sub")), run.err.constData());
+    run = cli({"batch", "--cpu", "-v", "--exclude", "good*", "-r", dir});
+    QVERIFY2(run.err.contains("skipped " + QFile::encodeName(dir + "/good.png") + ": left out by --include/--exclude"), run.err.constData());
+    run = cli({"batch", "--cpu", "-q", dir});
+    QVERIFY2(!run.err.contains("skipped"), run.err.constData());  // -q: notes kept back
+}
+
+void TestCliHostile::unsupportedFormatsAreSaid_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("what");
+    QTest::newRow("a valid GIF") << "x.gif" << hostile::gif() << "a GIF image";
+    QTest::newRow("a valid WAV") << "x.wav" << hostile::wav() << "WAV audio";
+    QTest::newRow("a GIF without its extension") << "download" << hostile::gif() << "a GIF image";
+}
+
+void TestCliHostile::unsupportedFormatsAreSaid()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, what);
+    QDir().mkpath(path("formats"));
+    const QString file = path("formats/" + name);
+    QVERIFY(hostile::writeBytes(QFile::encodeName(file), bytes));
+    for (const QString& command : {QStringLiteral("batch"), QStringLiteral("histogram")}) {
+        const Run run = cli({command, "--cpu", "-q", file});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QFile::encodeName(file) + ": format not supported: " + what.toUtf8()), run.err.constData());
+        QVERIFY2(!run.err.contains("corrupt"), run.err.constData());
+    }
+}
+
+// Issue 20, item 10: --memory-budget is the whole run's; -j 4 no longer splits it four ways.
+void TestCliHostile::memoryBudgetIsShared()
+{
+    QDir().mkpath(path("budget"));
+    QStringList inputs;
+    for (int i = 0; i < 4; ++i) {
+        inputs << path(QStringLiteral("budget/%1.png").arg(i));
+        QVERIFY(hostile::writeZeroPng(inputs.last(), 6000, 6000));  // 36 MB decoded each
+    }
+    const QString big = path("budget/big.png");
+    QVERIFY(hostile::writeZeroPng(big, 10000, 10000));  // 100 MB: more than the whole budget
+    const Run run = cli(QStringList{"batch", "--cpu", "-q", "-j", "4", "--memory-budget", "80M"} + inputs);
+    QCOMPARE(run.exitCode, 0);  // each fits the budget; two at a time, the others wait
+    QCOMPARE(records(run.out).size(), 4);
+    const Run over = cli({"batch", "--cpu", "-q", "-j", "4", "--memory-budget", "80M", big});
+    QCOMPARE(over.exitCode, 1);
+    QVERIFY2(over.err.contains("more than the memory budget of 80.0 MB"), over.err.constData());  // the budget given
+}
+
+// Issue 20, item 11: pages of a TIFF that cannot be summed are named; --per-frame counts each.
+void TestCliHostile::tiffPagesThatDiffer()
+{
+    const QString tiff = path("pages/mixed.tif");
+    QDir().mkpath(path("pages"));
+    cv::Mat rgb(8, 10, CV_8UC3), deep(8, 10, CV_16UC1);
+    cv::RNG rng(m_rng());
+    rng.fill(rgb, cv::RNG::UNIFORM, 0, 256);
+    rng.fill(deep, cv::RNG::UNIFORM, 0, 65536);
+    QVERIFY(cv::imwritemulti(QFile::encodeName(tiff).toStdString(), std::vector<cv::Mat>{rgb, rgb, deep}));
+    Run run = cli({"batch", "--cpu", "-q", tiff});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QFile::encodeName(tiff) + ": page 3 (frame 2) has 1 channel(s) of u16 where the first has 3 channel(s) of u8"),
+             run.err.constData());
+    run = cli({"histogram", "--cpu", "-q", tiff});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("page 3 (frame 2)"), run.err.constData());
+    run = cli({"batch", "--cpu", "-q", "--per-frame", tiff});
+    QCOMPARE(run.exitCode, 0);
+    const QList<QJsonObject> list = records(run.out);
+    QCOMPARE(list.size(), 3 + 3 + 1);
+    QCOMPARE(list.last()["frame"].toInt(), 2);
+    QCOMPARE(list.last()["channel"].toString(), QStringLiteral("gray"));
+    QCOMPARE(list.last()["type"].toString(), QStringLiteral("u16"));
+    QCOMPARE(list.last()["statistics"].toObject()["count"].toInt(), 80);
+}
+
+// Issue 20, item 12: a glob that is not one is a usage error, said once.
+void TestCliHostile::invalidGlobIsAUsageError()
+{
+    image("glob/a.png");
+    for (const char* option : {"--include", "--exclude"}) {
+        const Run run = cli({"batch", "--cpu", option, "[", path("glob")});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.contains(QByteArray(option) + " '[' is not a glob"), run.err.constData());
+    }
+}
+
+// Issue 20, item 13: control characters of names are escaped on stderr (JSON keeps them exact).
+void TestCliHostile::controlCharactersAreEscaped()
+{
+    QDir().mkpath(path("ctl"));
+    const QString title = path("ctl/\x1b]0;pwned\x07.png");
+    const QString lines = path("ctl/two\nlines.png");
+    QVERIFY(hostile::writeBytes(QFile::encodeName(title), hostile::randomBytes(300, m_rng)));  // corrupt: fails
+    QVERIFY(hostile::writeBytes(QFile::encodeName(lines), hostile::randomBytes(300, m_rng)));
+    const QString ok = image("ctl/ok\tname.png");
+    const Run run = cli({"batch", "--cpu", "-q", title, lines, ok});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(!run.err.contains('\x1b') && !run.err.contains('\x07') && !run.err.contains('\t'), run.err.constData());
+    QVERIFY2(run.err.contains("ctl/\\x1b]0;pwned\\x07.png"), run.err.constData());
+    const QList<QByteArray> errLines = run.err.split('\n');
+    const qsizetype failedAt = errLines.indexOf("failed:");
+    QVERIFY(failedAt >= 0);
+    const QList<QByteArray> listed = errLines.mid(failedAt + 1);
+    QCOMPARE(std::count_if(listed.cbegin(), listed.cend(), [](const QByteArray& l) { return l.startsWith("  "); }), 2);  // one line per failed file
+    QVERIFY(errLines.contains("  " + QFile::encodeName(path("ctl/two")) + "\\nlines.png"));
+    // The records keep the name exactly.
+    QCOMPARE(records(run.out).value(0)["file"].toString(), ok);
+}
+
+// Issue 20, item 14: a video's pixels deeper than 8 bits, or with alpha, cannot come through
+// OpenCV's reader; the record says so.
+void TestCliHostile::videoDepthIsSaid_data()
+{
+    QTest::addColumn<QString>("colour");
+    QTest::addColumn<QString>("lost");
+    QTest::newRow("16-bit grey") << "mono16" << "16-bit samples, counted as 8-bit values";
+    QTest::newRow("Y, Cb, Cr and alpha") << "444alpha" << "an alpha channel, which is not counted";
+}
+
+void TestCliHostile::videoDepthIsSaid()
+{
+    QFETCH(QString, colour);
+    QFETCH(QString, lost);
+    QDir().mkpath(path("depth"));
+    const QString video = path("depth/" + colour + ".y4m");
+    QVERIFY(hostile::writeBytes(QFile::encodeName(video), hostile::y4m(colour.toLatin1().constData(), 16, 8, 3, m_rng)));
+    const Run run = cli({"batch", "--cpu", "-q", video});
+    if (run.err.contains("not a video OpenCV can decode"))
+        QSKIP("this OpenCV has no FFmpeg reader");
+    QCOMPARE(run.exitCode, 0);
+    const QList<QJsonObject> list = records(run.out);
+    QVERIFY(!list.isEmpty());
+    const QString warnings = QJsonDocument(list[0]["warnings"].toArray()).toJson();
+    QVERIFY2(warnings.contains(lost), qPrintable(warnings));
+    QVERIFY2(run.err.contains(lost.toUtf8()), run.err.constData());
+    // A plain 8-bit video says nothing.
+    const QString plain = path("depth/plain.y4m");
+    QVERIFY(hostile::writeBytes(QFile::encodeName(plain), hostile::y4m("444", 16, 8, 2, m_rng)));
+    const Run quiet = cli({"batch", "--cpu", "-q", plain});
+    QCOMPARE(quiet.exitCode, 0);
+    QVERIFY2(!quiet.err.contains("warning"), quiet.err.constData());
+}
+
+// Issue 20, item 15: scope follows the exit codes and messages of every other command.
+void TestCliHostile::scopeFollowsTheCommonPolicy_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("stdoutFile");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString still = image("scope/still.png", 40, 20);
+    QTest::newRow("/dev/full") << QStringList{"parade", still} << "/dev/full" << 3 << "write failed";
+    QTest::newRow("a GPU strategy without a GPU") << QStringList{"parade", "--cpu", "--strategy", "shared", still} << "" << 2
+                                                  << "--strategy shared runs on a CUDA GPU";
+    QTest::newRow("--frame 5 of a still image") << QStringList{"parade", "--frame", "5", still} << "" << 1
+                                                << "there is no frame 5: it holds one frame";
+    QTest::newRow("--all-frames with --frame") << QStringList{"parade", "--all-frames", "--frame", "3", still} << "" << 2
+                                               << "--frame and --all-frames exclude each other";
+    QTest::newRow("-o ''") << QStringList{"parade", still, "-o", ""} << "" << 2 << "-o takes a file name";
+}
+
+void TestCliHostile::scopeFollowsTheCommonPolicy()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, stdoutFile);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    if (stdoutFile == "/dev/full" && !QFileInfo::exists("/dev/full"))
+        QSKIP("no /dev/full here");
+    const Run run = cli(QStringList{"scope"} + args, stdoutFile);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+}
+
+void TestCliHostile::scopeOutputEndsWithASummary()
+{
+    // A closed pipe is a write error (exit 3), as for batch, not SIGPIPE's 141.
+    const QString wide = image("scope/wide.png", 3000, 4);  // a parade of millions of counts
+    QProcess p;
+    p.start("/bin/sh", {"-c", "(\"$0\" scope parade \"$1\"; echo \"exit=$?\" >&2) | head -c 1 > /dev/null", m_cli, wide});
+    QVERIFY(p.waitForFinished(60000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(err.contains("exit=3") && err.contains("write failed"), err.constData());
+
+    // A finished output ends with a summary record; one cut by a decoder error says it failed.
+    const QString clip = path("scope/clip.avi");
+    cv::VideoWriter writer(QFile::encodeName(clip).toStdString(), cv::CAP_FFMPEG, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 25.0,
+                           cv::Size(64, 48));
+    if (!writer.isOpened())
+        QSKIP("no MJPEG writer");
+    for (int i = 0; i < 8; ++i) {
+        cv::Mat frame(48, 64, CV_8UC3);
+        cv::RNG(m_rng()).fill(frame, cv::RNG::UNIFORM, 0, 256);
+        writer.write(frame);
+    }
+    writer.release();
+    Run run = cli({"scope", "waveform", "--all-frames", clip});
+    QCOMPARE(run.exitCode, 0);
+    QJsonObject last = QJsonDocument::fromJson(run.out.trimmed().split('\n').last()).object();
+    QCOMPARE(last["record"].toString(), QStringLiteral("summary"));
+    QCOMPARE(last["records"].toInt(), 8);
+    QCOMPARE(last["frames"].toInt(), 8);
+    QCOMPARE(last["failed"].toInt(), 0);
+    QByteArray bytes = readFile(clip);
+    const QString cut = path("scope/cut.avi");
+    QVERIFY(hostile::writeBytes(QFile::encodeName(cut), bytes.left(bytes.size() / 2)));
+    run = cli({"scope", "waveform", "--all-frames", cut});
+    QCOMPARE(run.exitCode, 1);
+    last = QJsonDocument::fromJson(run.out.trimmed().split('\n').last()).object();
+    QCOMPARE(last["record"].toString(), QStringLiteral("summary"));
+    QCOMPARE(last["failed"].toInt(), 1);
+    QVERIFY(last["frames"].toInt() < 8);
+    QVERIFY2(run.err.contains("the output holds the"), run.err.constData());
+    // --frame past the end of the cut file names the frame, not a place decoding stopped.
+    run = cli({"scope", "waveform", "--frame", "7", cut});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(!run.err.contains("decoding stopped at frame 7"), run.err.constData());
+    QVERIFY2(run.err.contains("frame 7"), run.err.constData());
+}
+
+// Issue 20, item 15: FFmpeg's own messages do not leak onto stderr; they are warnings of the file.
+void TestCliHostile::decoderChatterBecomesWarnings()
+{
+    const QString clip = path("chatter/clip.avi");
+    QDir().mkpath(path("chatter"));
+    cv::VideoWriter writer(QFile::encodeName(clip).toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10.0, cv::Size(32, 16));
+    if (!writer.isOpened())
+        QSKIP("no MJPEG writer");
+    for (int i = 0; i < 4; ++i) {
+        cv::Mat frame(16, 32, CV_8UC3);
+        cv::RNG(m_rng()).fill(frame, cv::RNG::UNIFORM, 0, 256);
+        writer.write(frame);
+    }
+    writer.release();
+    // A Huffman table (DHT) whose length runs past its data: FFmpeg's MJPEG decoder complains.
+    QByteArray bytes = readFile(clip);
+    const qsizetype dht = bytes.indexOf("\xff\xc4", bytes.indexOf("movi"));
+    QVERIFY(dht > 0);
+    bytes[dht + 2] = char(0x7f);
+    const QString bad = path("chatter/bad.avi");
+    QVERIFY(hostile::writeBytes(QFile::encodeName(bad), bytes));
+    const Run run = cli({"batch", "--cpu", "-q", bad});
+    QVERIFY2(!run.err.contains("[mjpeg @"), run.err.constData());
+    QVERIFY2(run.err.contains("warning: " + QFile::encodeName(bad) + ": the decoder (FFmpeg) reports: mjpeg: "), run.err.constData());
+}
+
+// Issue 20, item 16: the small ones.
+void TestCliHostile::smallOnes_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString a = image("small/a.png");
+    QDir().mkpath(path("small"));
+    QByteArray fiveChannels = hostile::npy("<u1", "(4, 4, 5)", 80, m_rng);
+    QVERIFY(hostile::writeBytes(QFile::encodeName(path("small/five.npy")), fiveChannels));
+    QVERIFY(hostile::writeBytes(QFile::encodeName(path("small/fields.npy")),
+                                hostile::npy("[('x', '<f4'), ('y', '<f4')]", "(4,)", 32, m_rng, false)));
+    image("small/one/x.png");
+    image("small/two/x.png");
+    QTest::newRow("batch -o ''") << QStringList{"batch", "--cpu", a, "-o", ""} << 2 << "--output takes a name";
+    QTest::newRow("merge -o ''") << QStringList{"merge", path("small/none.jsonl"), "-o", ""} << 2 << "--output takes a name";
+    QTest::newRow("inputs counted of those found") << QStringList{"batch", "--cpu", a, path("small/gone.png")} << 1
+                                                   << "counted 1 of 2 input(s)";
+    QTest::newRow("plot names of folders collide") << QStringList{"batch", "--cpu", "--plot-dir", path("small-plots"),
+                                                                 path("small/one"), path("small/two")}
+                                                   << 2 << "give one folder above both";
+    QTest::newRow("plot names of files collide") << QStringList{"batch", "--cpu", "--plot-dir", path("small-plots"),
+                                                               path("small/one/x.png"), path("small/two/x.png")}
+                                                 << 2 << "give the folders that hold them";
+    QTest::newRow(".npy of shape (4, 4, 5)") << QStringList{"batch", "--cpu", path("small/five.npy")} << 1 << "has 5 channels";
+    QTest::newRow(".npy of a structured dtype") << QStringList{"batch", "--cpu", path("small/fields.npy")} << 1
+                                                << "a structured dtype (fields [('x', '<f4'), ('y', '<f4')]) is not counted";
+}
+
+void TestCliHostile::smallOnes()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run run = cli(args);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliHostile)

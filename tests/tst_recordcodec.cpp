@@ -86,6 +86,17 @@ HistogramRecord TestRecordCodec::randomRecord(const QString& file, std::uint32_t
         h.minValue = h.binning.lo - double(m_rng() % 100) / 8.0;
         h.maxValue = m_rng() % 7 == 0 ? HUGE_VAL : h.binning.hi + double(m_rng() % 100) / 16.0;
     }
+    if (h.hasValues && identity) {
+        // One bin per value: the counts say where the extremes are (the codec checks it).
+        std::int64_t first = -1, last = -1;
+        for (std::size_t i = 0; i < h.counts.size(); ++i)
+            if (h.counts[i]) {
+                first = first < 0 ? std::int64_t(i) : first;
+                last = std::int64_t(i);
+            }
+        h.minValue = h.below ? h.binning.lo - 1 - double(m_rng() % 100) : h.binning.lo + double(first);
+        h.maxValue = h.above ? h.binning.hi + double(m_rng() % 100) : h.binning.lo + double(last);
+    }
     static const hs::SampleType types[] = {hs::SampleType::U8, hs::SampleType::U16, hs::SampleType::I32,
                                            hs::SampleType::U32, hs::SampleType::F16, hs::SampleType::F32};
     if (m_rng() % 4)
@@ -333,6 +344,13 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
     QTest::newRow("unknown type") << with("type", QStringLiteral("u7")) << 2 << "type is the string \"u7\"";
     QTest::newRow("min above max") << with("statistics", QJsonObject{{"count", 10}, {"below", 0}, {"above", 0}, {"nan", 0}, {"min", 5}, {"max", 2}})
                                    << 2 << "min 5 is above max 2";
+    // Issue 20: identity counts {1, 2, 3, 4} over [0, 4) hold the values 0 to 3, nothing outside.
+    QTest::newRow("identity min below the counts") << with("statistics", QJsonObject{{"count", 10}, {"below", 0}, {"above", 0}, {"nan", 0}, {"min", -1000}, {"max", 3}})
+                                                   << 2 << "min -1000 contradicts the counts";
+    QTest::newRow("identity max above the counts") << with("statistics", QJsonObject{{"count", 10}, {"below", 0}, {"above", 0}, {"nan", 0}, {"min", 0}, {"max", 99999}})
+                                                   << 2 << "max 99999 contradicts the counts";
+    QTest::newRow("identity min inside, samples below") << with("statistics", QJsonObject{{"count", 10}, {"below", 2}, {"above", 0}, {"nan", 0}, {"min", 0}, {"max", 3}})
+                                                        << 2 << "min 0 contradicts the counts: 2 sample(s) lie below lo 0";
     QTest::newRow("negative region") << with("region", QJsonObject{{"x", -1}, {"y", 0}, {"width", 4}, {"height", 4}}) << 2 << "region.x is -1";
     QTest::newRow("stated count is not the sum") << with("statistics", QJsonObject{{"count", 11}, {"below", 0}, {"above", 0}, {"nan", 0}})
                                                  << 2 << "count 11 is not the sum of the counts, 10";

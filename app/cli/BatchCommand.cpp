@@ -5,7 +5,9 @@
 #include "app/cli/FileCounter.h"
 #include "app/cli/Interrupts.h"
 #include "app/cli/OutputSink.h"
+#include "app/cli/StdinInput.h"
 #include "io/AtomicFile.h"
+#include "io/DecoderLog.h"
 #include "io/MemoryBudget.h"
 
 #include "histoscope/HistogramEngine.h"
@@ -34,7 +36,7 @@ public:
         const double rate = double(done) / seconds;
         const qint64 eta = rate > 0 ? qint64(double(m_total - done) / rate) : 0;
         const int width = 30, filled = m_total ? int(width * done / m_total) : width;
-        printError(QStringLiteral("\r[%1%2] %3/%4 files  %5 files/s  ETA %6:%7 ")
+        printErrorText(QStringLiteral("\r[%1%2] %3/%4 files  %5 files/s  ETA %6:%7 ")
                        .arg(QString(filled, '='), QString(width - filled, ' '))
                        .arg(done).arg(m_total).arg(rate, 0, 'f', 1)
                        .arg(eta / 60, 2, 10, QChar('0')).arg(eta % 60, 2, 10, QChar('0')));
@@ -42,7 +44,7 @@ public:
     void finish()
     {
         if (m_enabled)
-            printError(QStringLiteral("\n"));
+            printErrorText(QStringLiteral("\n"));
     }
     double seconds() const { return m_timer.elapsed() / 1000.0; }
 
@@ -64,14 +66,18 @@ QString findCollision(const QList<InputFile>& files, const QString& dir, const Q
 {
     if (dir.isEmpty())
         return {};
-    QHash<QString, QString> owners;
+    QHash<QString, InputFile> owners;
     for (const InputFile& f : files) {
         const QString name = mirrored(dir, f, suffix);
         const auto it = owners.constFind(name);
         if (it != owners.cend())
-            return QStringLiteral("%1 and %2 would both write %3; run them separately or give their folders")
-                .arg(*it, f.path, name);
-        owners.insert(name, f.path);
+            return QStringLiteral("%1 and %2 would both write %3; %4")
+                .arg(it->path, f.path, name,
+                     it->named && f.named ? QStringLiteral("give the folders that hold them instead of the files, so the outputs mirror "
+                                                           "the folders, or run them separately")
+                                          : QStringLiteral("give one folder above both, so the outputs mirror the folders under it, "
+                                                           "or run them separately"));
+        owners.insert(name, f);
     }
     return {};
 }
@@ -119,6 +125,18 @@ void BatchRun::fail(const QString& path, const Error& error)
 
 bool BatchRun::write(const HistogramRecord& record, FileJob& job)
 {
+    if (m_options.longLayout) {
+        const bool csv = m_options.format == RecordFormat::Csv;
+        if (csv && m_csvBins < 0) {
+            m_csvBins = 0;  // one header for every bin count
+            if (!writeLine(RecordCodec::longCsvHeader()))
+                return false;
+        }
+        if (!writeLine(csv ? RecordCodec::longCsvLines(record) : RecordCodec::longJsonLines(record)))
+            return false;
+        ++m_records;
+        return true;
+    }
     if (m_options.format == RecordFormat::JsonLines) {
         if (!writeLine(RecordCodec::jsonLine(record)))
             return false;
@@ -146,6 +164,7 @@ bool BatchRun::write(const HistogramRecord& record, FileJob& job)
 bool BatchRun::drain(FileJob& job)
 {
     const auto slice = std::chrono::milliseconds(100);
+    job.setFront();
     HistogramRecord record;
     for (;;) {
         switch (job.wait(record, slice)) {
@@ -201,7 +220,10 @@ int BatchRun::run()
     for (const Error& problem : m_inputs.failed)
         fail(problem.source, problem);
     for (const QString& note : m_inputs.notes)
-        printError(QStringLiteral("note: %1\n").arg(note));
+        printNotice(QStringLiteral("note: %1\n").arg(note));
+    // Every entry found is accounted for: what was not taken is counted (-v names each).
+    for (const QString& line : skippedSummary(m_inputs, verbosity() == Verbosity::Verbose))
+        printNotice(QStringLiteral("note: %1\n").arg(line));
     const QList<InputFile>& files = m_inputs.files;
     std::deque<std::shared_ptr<FileJob>> inFlight;
     qsizetype next = 0;
@@ -231,20 +253,23 @@ int BatchRun::run()
     const bool interrupted = Interrupts::requested();
     const qint64 failedCount = m_failed.size();
     if (!interrupted && !m_outputError.isError()) {
-        if (m_options.format == RecordFormat::Csv && m_csvBins < 0 && writeLine(RecordCodec::csvHeader(0)))
+        const bool csv = m_options.format == RecordFormat::Csv;
+        if (csv && m_csvBins < 0 && writeLine(m_options.longLayout ? RecordCodec::longCsvHeader() : RecordCodec::csvHeader(0)))
             m_csvBins = 0;
         const RunSummary summary{m_records, m_counted, failedCount, m_frames};
-        writeLine(m_options.format == RecordFormat::Csv ? RecordCodec::summaryCsvLine(summary, m_csvBins)
-                                                        : RecordCodec::summaryJsonLine(summary));
+        writeLine(!csv ? RecordCodec::summaryJsonLine(summary)
+                       : m_options.longLayout ? RecordCodec::longSummaryCsvLine(summary) : RecordCodec::summaryCsvLine(summary, m_csvBins));
     }
     if (!m_outputError.isError())
         m_sink.close(m_outputError);
     m_progress.update(m_done, true);
     m_progress.finish();
-    printError(QStringLiteral("%1 %2 of %3 file(s), %4 frame(s), %5 record(s), %6 failed, %7 s (%8 files/s)\n")
+    for (const QString& m : decoderlog::takeUnattributed())
+        printError(QStringLiteral("warning: the decoder (FFmpeg) reports, while several videos were decoded at once: %1\n").arg(m));
+    printError(QStringLiteral("%1 %2 of %3 input(s), %4 frame(s), %5 record(s), %6 failed, %7 s (%8 files/s)\n")
                    .arg(interrupted ? "interrupted after" : "counted")
                    .arg(m_counted)
-                   .arg(files.size())
+                   .arg(m_inputs.found())
                    .arg(m_frames)
                    .arg(m_records)
                    .arg(failedCount)
@@ -289,20 +314,30 @@ int runBatchCommand(const QStringList& arguments)
     };
     if (!parseBatchOptions(arguments, parser, options, problem))
         return usage(problem.message());
-    if (parser.isSet("help")) {
-        printOutput(parser.helpText());
-        return 0;
-    }
+    if (options.action != CommonAction::Run)
+        return printCommonAction(parser, QStringLiteral("batch"), options.action);
     {
         hs::HistogramEngine probe(hs::EngineOptions{options.histogram.counting.useGpu});
         if (!checkStrategyAvailable(options.histogram.counting, probe.hasGpu(), problem))
             return usage(problem.message());
         if (!probe.notice().empty())
-            printError(QStringLiteral("note: %1\n").arg(QString::fromStdString(probe.notice())));
+            printNotice(QStringLiteral("note: %1\n").arg(QString::fromStdString(probe.notice())));
     }
     if (!options.jobsNote.isEmpty())
-        printError(QStringLiteral("note: %1\n").arg(options.jobsNote));
+        printNotice(QStringLiteral("note: %1\n").arg(options.jobsNote));
 
+    // Standard input, named once ("-"), is read from a copy.
+    StdinInput stdinInput;
+    for (const QString& named : parser.positionalArguments()) {
+        if (!StdinInput::names(named))
+            continue;
+        if (!options.inputs.stdinName.isEmpty())
+            return usage(QStringLiteral("standard input (%1) can be read once").arg(named));
+        if (!stdinInput.copy(named, problem))
+            return problem.kind == ErrorKind::Usage ? usage(problem.message()) : (printError(QStringLiteral("error: %1\n").arg(problem.message())), 1);
+        options.inputs.stdinName = named;
+        options.inputs.stdinCopy = stdinInput.path();
+    }
     const ExpandedInputs inputs = expandInputs(parser.positionalArguments(), options.inputs);
     const QStringList named = parser.positionalArguments();
     if (!options.output.isEmpty()) {

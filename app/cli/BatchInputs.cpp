@@ -1,6 +1,7 @@
 #include "app/cli/BatchInputs.h"
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/OutputSink.h"
 #include "io/FrameSource.h"
 #include "io/NativePath.h"
 
@@ -21,14 +22,24 @@ namespace {
 
 using FileId = std::pair<dev_t, ino_t>;
 
-bool matchesAny(const QString& name, const QStringList& globs)
+QRegularExpression globExpression(const QString& glob)
 {
-    for (const QString& glob : globs) {
-        const QRegularExpression re(QRegularExpression::wildcardToRegularExpression(glob),
-                                    QRegularExpression::CaseInsensitiveOption);
-        if (re.match(name).hasMatch())
+    return QRegularExpression(QRegularExpression::wildcardToRegularExpression(glob), QRegularExpression::CaseInsensitiveOption);
+}
+
+QList<QRegularExpression> compile(const QStringList& globs)
+{
+    QList<QRegularExpression> out;
+    for (const QString& glob : globs)
+        out << globExpression(glob);
+    return out;
+}
+
+bool matchesAny(const QString& name, const QList<QRegularExpression>& globs)
+{
+    for (const QRegularExpression& re : globs)
+        if (re.isValid() && re.match(name).hasMatch())
             return true;
-    }
     return false;
 }
 
@@ -74,27 +85,31 @@ bool isUnder(const QString& path, const QString& folder)
 
 class Walker {
 public:
-    Walker(const BatchInputOptions& options, ExpandedInputs& out) : m_options(options), m_out(out) {}
+    Walker(const BatchInputOptions& options, ExpandedInputs& out)
+        : m_options(options), m_out(out), m_include(compile(options.include)), m_exclude(compile(options.exclude)) {}
     void named(const QString& path);
 
 private:
     void walk(const QString& root, const QString& rootCanonical, const QString& folder, const QString& relative);
-    bool wanted(const QString& name) const;
+    enum class Take { Yes, NotMedia, Filtered };
+    Take wanted(const QString& name) const;
     void addFile(const QString& path, const QString& relative, const struct stat& st);
 
     const BatchInputOptions& m_options;
     ExpandedInputs& m_out;
+    const QList<QRegularExpression> m_include, m_exclude;  // compiled once, not per file
     std::set<FileId> m_folders;
     QHash<QString, QString> m_seen;  // "dev:ino" -> first path
     QList<InputFile> m_found;
 };
 
-bool Walker::wanted(const QString& name) const
+Walker::Take Walker::wanted(const QString& name) const
 {
-    if (!m_options.include.isEmpty() ? !matchesAny(name, m_options.include)
-                                     : !(m_options.acceptAnyFile || isKnownMediaFile(name)))
-        return false;
-    return !matchesAny(name, m_options.exclude);
+    if (!m_include.isEmpty() && !matchesAny(name, m_include))
+        return Take::Filtered;
+    if (m_include.isEmpty() && !(m_options.acceptAnyFile || isKnownMediaFile(name)))
+        return Take::NotMedia;
+    return matchesAny(name, m_exclude) ? Take::Filtered : Take::Yes;
 }
 
 void Walker::addFile(const QString& path, const QString& relative, const struct stat& st)
@@ -106,11 +121,15 @@ void Walker::addFile(const QString& path, const QString& relative, const struct 
         return;
     }
     m_seen.insert(id, path);
-    m_found << InputFile{path, relative};
+    m_found << InputFile{path, relative, false, QString()};
 }
 
 void Walker::named(const QString& path)
 {
+    if (!m_options.stdinName.isEmpty() && path == m_options.stdinName) {
+        m_out.files << InputFile{path, QStringLiteral("stdin"), true, m_options.stdinCopy};
+        return;
+    }
     struct stat st {};
     if (::stat(nativePath(path).constData(), &st) != 0) {
         m_out.failed << statError(errno, path);
@@ -119,6 +138,8 @@ void Walker::named(const QString& path)
     if (S_ISREG(st.st_mode)) {
         m_found.clear();
         addFile(path, QFileInfo(path).fileName(), st);  // named explicitly: taken whatever its name
+        for (InputFile& f : m_found)
+            f.named = true;
         m_out.files << m_found;
         return;
     }
@@ -176,15 +197,26 @@ void Walker::walk(const QString& root, const QString& rootCanonical, const QStri
         if (isLink && ::stat(native.constData(), &st) != 0) {
             Error broken = statError(errno, path);  // before wanted() can change errno
             broken.cause = QStringLiteral("a broken symbolic link (%1)").arg(broken.cause);
-            if (wanted(name))
+            if (wanted(name) == Take::Yes)
                 m_out.failed << broken;
             continue;
         }
         const bool isDir = S_ISDIR(st.st_mode);
-        if (isDir && !m_options.recursive)
+        if (isDir && !m_options.recursive) {
+            m_out.unsearched << path;
             continue;
-        if (!isDir && !wanted(name))
-            continue;
+        }
+        if (!isDir) {
+            const Take take = wanted(name);
+            if (take == Take::NotMedia) {
+                m_out.notMedia << path;
+                continue;
+            }
+            if (take == Take::Filtered) {
+                m_out.filteredOut << path;
+                continue;
+            }
+        }
         if (isLink && !m_options.followLinks && !isUnder(canonical(path), rootCanonical)) {
             m_out.failed << Error::make(ErrorKind::InvalidInput, path,
                                         QStringLiteral("a symbolic link that leads out of %1 (--follow-links follows it)").arg(root));
@@ -223,14 +255,10 @@ ExpandedInputs expandInputs(const QStringList& paths, const BatchInputOptions& o
 Error outputConflict(const QString& output, bool isFolder, const ExpandedInputs& inputs,
                      const QStringList& namedPaths, bool recursive)
 {
+    if (const Error same = outputIsInput(output, namedPaths); same.isError())
+        return same;
     struct stat out {};
     const bool exists = ::stat(nativePath(output).constData(), &out) == 0;
-    if (exists && S_ISREG(out.st_mode))
-        for (const QString& input : namedPaths) {
-            struct stat in {};
-            if (::stat(nativePath(input).constData(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-                return usageError(QStringLiteral("%1 is also an input; writing it would destroy it").arg(output));
-        }
     // Where the output is (or will be): its own canonical path, or its folder's plus its name.
     QString where = exists ? canonical(output) : QString();
     if (where.isEmpty()) {
@@ -246,4 +274,38 @@ Error outputConflict(const QString& output, bool isFolder, const ExpandedInputs&
             return usageError(
                 QStringLiteral("%1 is inside the input folder %2, so a later run would read it as an input").arg(output, folder));
     return {};
+}
+
+Error checkGlobs(const QStringList& globs, const QString& option)
+{
+    for (const QString& glob : globs) {
+        const QRegularExpression re = globExpression(glob);
+        if (!re.isValid())
+            return usageError(QStringLiteral("%1 '%2' is not a glob (%3); a bracket needs its closing ']', e.g. '*.[jt]*'")
+                                  .arg(option, glob, re.errorString()));
+    }
+    return {};
+}
+
+QStringList skippedSummary(const ExpandedInputs& inputs, bool verbose)
+{
+    QStringList lines;
+    auto account = [&](const QStringList& paths, const QString& counted, const QString& each) {
+        if (paths.isEmpty())
+            return;
+        if (!verbose) {
+            lines << counted.arg(paths.size());
+            return;
+        }
+        for (const QString& p : paths)
+            lines << each.arg(p);
+    };
+    account(inputs.notMedia,
+            QStringLiteral("%1 file(s) skipped: not a known image, video or .npy name (-v lists them; --include takes them)"),
+            QStringLiteral("skipped %1: not a known image, video or .npy name (--include takes it)"));
+    account(inputs.filteredOut, QStringLiteral("%1 file(s) left out by --include/--exclude (-v lists them)"),
+            QStringLiteral("skipped %1: left out by --include/--exclude"));
+    account(inputs.unsearched, QStringLiteral("%1 sub-folder(s) not searched (use -r)"),
+            QStringLiteral("not searched: %1 (a sub-folder; use -r)"));
+    return lines;
 }

@@ -18,11 +18,16 @@ struct BatchInputOptions {
     int shardIndex = 0;
     int shardCount = 1;
     bool acceptAnyFile = false;  // raw mode: any file is data
+    QString stdinName;           // the argument that names standard input ("-"), if one does
+    QString stdinCopy;           // where its copy is (StdinInput)
 };
 
 struct InputFile {
-    QString path;      // as found: the folder given joined with the names under it
+    QString path;      // as found: the folder given joined with the names under it; "-" for stdin
     QString relative;  // under the folder given; the file name for a file named directly
+    bool named = false;   // given as a file, not found in a folder
+    QString openPath;     // where to read it, when not `path` (stdin's copy); empty: path
+    QString source() const { return openPath.isEmpty() ? path : openPath; }
 };
 
 struct ExpandedInputs {
@@ -30,9 +35,21 @@ struct ExpandedInputs {
     QList<Error> failed;        // each names its path as the source
     QStringList notes;          // e.g. one file reached twice, counted once
     QStringList walkedFolders;  // canonical paths of the folders given, to keep outputs out
+    // Found in a folder but not taken, so that every entry is accounted for: files whose name is
+    // not a known image, video or .npy (and no --include took them), files --include or
+    // --exclude left out, and, without -r, the sub-folders not searched.
+    QStringList notMedia;
+    QStringList filteredOut;
+    QStringList unsearched;
+    qint64 found() const { return files.size() + failed.size(); }  // inputs counted or listed as failed
 };
 
 ExpandedInputs expandInputs(const QStringList& paths, const BatchInputOptions& options);
+// A usage error for a glob that is not one (an unclosed '['): every file would silently fail
+// to match it.
+Error checkGlobs(const QStringList& globs, const QString& option);
+// The lines that account for what was found and not taken: counts by default, every path with -v.
+QStringList skippedSummary(const ExpandedInputs& inputs, bool verbose);
 // A usage error when `output` (existing or not) is one of the files, or would be found under a
 // folder; unset otherwise.
 Error outputConflict(const QString& output, bool isFolder, const ExpandedInputs& inputs,

@@ -13,7 +13,7 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         "Histograms of files and folders as CSV or JSON Lines (schema histoscope.histogram/2, see docs/SCHEMA.md).\n"
         "Exit code: 0 all inputs counted, 1 some inputs failed (listed on stderr), 2 usage error, "
         "3 the output could not be written, 130 interrupted (143 on SIGTERM)."));
-    parser.addHelpOption();
+    addCommonOptions(parser);
     addHistogramOptions(parser);
     parser.addOptions({
         {{"r", "recursive"}, "Descend into sub-folders."},
@@ -22,6 +22,8 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         {"exclude", "Skip files whose name matches GLOB (repeatable).", "GLOB"},
         {"per-frame", "One record per video frame instead of the sum over frames."},
         {"format", "csv or jsonl.", "FORMAT", "jsonl"},
+        {"layout", "wide (one record per channel, its counts in one row: what merge reads) or long (one row per file, "
+                   "frame, channel and bin, with bin_lo, bin_hi and count: for data frames).", "LAYOUT", "wide"},
         {{"o", "output"}, "Write records to FILE instead of stdout; the file is locked for the run.", "FILE"},
         {"equalize-dir", "Also write equalized images (8/16-bit) into DIR, mirroring the input folders.", "DIR"},
         {"plot-dir", "Also write an SVG plot per file into DIR, mirroring the input folders.", "DIR"},
@@ -35,7 +37,9 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         error = usageError(parser.errorText());
         return false;
     }
-    if (parser.isSet("help"))
+    if (!readCommonOptions(parser, options.action, error))
+        return false;
+    if (options.action != CommonAction::Run)
         return true;
     if (!readHistogramOptions(parser, options.histogram, error))
         return false;
@@ -43,6 +47,12 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
     options.inputs.followLinks = parser.isSet("follow-links");
     options.inputs.include = parser.values("include");
     options.inputs.exclude = parser.values("exclude");
+    for (const auto& [globs, option] : {std::pair{options.inputs.include, QStringLiteral("--include")},
+                                        std::pair{options.inputs.exclude, QStringLiteral("--exclude")}}) {
+        error = checkGlobs(globs, option);
+        if (error.isError())
+            return false;
+    }
     options.inputs.acceptAnyFile = options.histogram.raw.has_value();
     options.perFrame = parser.isSet("per-frame");
     const QString format = parser.value("format");
@@ -51,6 +61,17 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         return false;
     }
     options.format = format == "csv" ? RecordFormat::Csv : RecordFormat::JsonLines;
+    const QString layout = parser.value("layout");
+    if (layout != "wide" && layout != "long") {
+        error = usageError(QStringLiteral("--layout takes wide or long, not '%1'").arg(layout));
+        return false;
+    }
+    options.longLayout = layout == "long";
+    for (const char* option : {"output", "equalize-dir", "plot-dir"}) {
+        error = emptyOutput(parser, QLatin1String(option));
+        if (error.isError())
+            return false;
+    }
     options.output = parser.value("output");
     options.equalizeDir = parser.value("equalize-dir");
     options.plotDir = parser.value("plot-dir");
@@ -77,7 +98,8 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
         }
     }
     const std::uint64_t budget = options.histogram.memoryBudget ? options.histogram.memoryBudget : defaultMemoryBudget();
-    options.fileBudget = std::max<std::uint64_t>(1, budget / std::uint64_t(options.jobs));
+    options.fileBudget = budget;
+    options.memory = std::make_shared<MemoryPool>(budget);
     if (parser.isSet("shard")) {
         const QStringList parts = parser.value("shard").split('/');
         bool okI = false, okN = false;

@@ -3,6 +3,10 @@
 #include "app/cli/CliOptions.h"
 #include "app/cli/Console.h"
 #include "app/cli/FirstFrameRequest.h"
+#include "app/cli/Interrupts.h"
+#include "app/cli/OutputSink.h"
+#include "app/cli/StdinInput.h"
+#include "app/core/RecordCodec.h"
 #include "app/core/FrameRequest.h"
 #include "app/core/StatisticsText.h"
 #include "io/FrameSource.h"
@@ -32,23 +36,58 @@ QString sparkline(const hs::ChannelHistogram& h, int columns)
     return line;
 }
 
+// Records to stdout through the checked sink: whole lines, every write checked.
+Error writeRecords(const QList<HistogramRecord>& records, const RunSummary& summary, RecordFormat format)
+{
+    OutputSink sink;
+    Error error;
+    if (!sink.open(QString(), error))
+        return error;
+    const int bins = records.isEmpty() ? 0 : int(records.first().histogram.counts.size());
+    bool ok = format != RecordFormat::Csv || sink.writeLine(RecordCodec::csvHeader(bins), error);
+    for (const HistogramRecord& r : records) {
+        if (!ok)
+            break;
+        if (format == RecordFormat::Csv && int(r.histogram.counts.size()) != bins) {
+            return Error::make(ErrorKind::InvalidInput, r.file,
+                               QStringLiteral("its channels have %1 and %2 bins, which one CSV layout cannot hold: use --format jsonl")
+                                   .arg(bins).arg(r.histogram.counts.size()));
+        }
+        ok = sink.writeLine(format == RecordFormat::Csv ? RecordCodec::csvLine(r) : RecordCodec::jsonLine(r), error);
+    }
+    if (ok)
+        ok = sink.writeLine(format == RecordFormat::Csv ? RecordCodec::summaryCsvLine(summary, bins) : RecordCodec::summaryJsonLine(summary),
+                            error);
+    if (ok)
+        ok = sink.close(error);
+    return ok ? Error() : error;
+}
+
 }  // namespace
 
 int runHistogramCommand(const QStringList& arguments)
 {
+    Interrupts::install();  // a closed pipe is a checked write error (exit 3), as for every command
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Prints the histogram and statistics of one file (all frames summed).\n"
         "Exit code: 0 counted, 1 the file failed, 2 usage error, 3 the output could not be written."));
-    parser.addHelpOption();
+    addCommonOptions(parser);
     addHistogramOptions(parser);
-    parser.addPositionalArgument("file", "Image, video, .npy or raw file.");
+    parser.addOption({"format", "text (the default: a summary and a sparkline per channel), jsonl or csv (the records "
+                                "of `batch`, docs/SCHEMA.md, ending with their summary).", "FORMAT", "text"});
+    parser.addPositionalArgument("file", "Image, video, .npy or raw file; - reads standard input.");
     if (!parser.parse(arguments)) {
-        printError(parser.errorText() + "\n");
+        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(parser.errorText()));
         return 2;
     }
-    if (parser.isSet("help"))
-        return printOutput(parser.helpText()) ? 0 : 3;
+    CommonAction action = CommonAction::Run;
+    if (Error common; !readCommonOptions(parser, action, common)) {
+        printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(common.message()));
+        return 2;
+    }
+    if (action != CommonAction::Run)
+        return printCommonAction(parser, QStringLiteral("histogram"), action);
     if (parser.positionalArguments().size() != 1) {
         printError(QStringLiteral("histoscope-cli histogram: give exactly one file\n"));
         return 2;
@@ -59,6 +98,11 @@ int runHistogramCommand(const QStringList& arguments)
         printError(QStringLiteral("histoscope-cli histogram: %1\n").arg(problem.message()));
         return 2;
     }
+    const QString format = parser.value("format") == QLatin1String("json") ? QStringLiteral("jsonl") : parser.value("format");
+    if (format != "text" && format != "jsonl" && format != "csv") {
+        printError(QStringLiteral("histoscope-cli histogram: --format takes text, jsonl or csv, not '%1'\n").arg(format));
+        return 2;
+    }
     EngineHolder<hs::HistogramEngine> holder;
     const hs::HistogramEngine& engine = holder.engine(options.counting.useGpu);
     if (!checkStrategyAvailable(options.counting, engine.hasGpu(), problem)) {
@@ -66,8 +110,15 @@ int runHistogramCommand(const QStringList& arguments)
         return 2;
     }
     if (!engine.notice().empty())
-        printError(QStringLiteral("note: %1\n").arg(QString::fromStdString(engine.notice())));
+        printNotice(QStringLiteral("note: %1\n").arg(QString::fromStdString(engine.notice())));
     const QString path = parser.positionalArguments().first();
+    StdinInput stdinInput;
+    if (StdinInput::names(path) && !stdinInput.copy(path, problem)) {
+        printError(problem.kind == ErrorKind::Usage ? QStringLiteral("histoscope-cli histogram: %1\n").arg(problem.message())
+                                                    : QStringLiteral("error: %1\n").arg(problem.message()));
+        return problem.kind == ErrorKind::Usage ? 2 : 1;
+    }
+    const QString openPath = stdinInput.path().isEmpty() ? path : stdinInput.path();
     SourceOptions sourceOptions;
     sourceOptions.raw = options.raw;
     sourceOptions.memoryBudget = options.memoryBudget;
@@ -87,12 +138,19 @@ int runHistogramCommand(const QStringList& arguments)
         options.counting.useGpu,
         [&](hs::HistogramEngine& counting) {
             Pass p;
-            p.source = openFrameSource(path, sourceOptions, p.error);
+            p.source = openFrameSource(openPath, sourceOptions, p.error);
             if (!p.source)
                 return p;
             Frame frame;
             FileBinning binning(*p.source, options.counting);
+            binning.setBincountKeys(!options.binsGiven && !options.rangeGiven);
             while (p.source->next(frame, p.error)) {
+                Error unfit = p.frames == 0 ? missingChannel(frame, options.channels, path) : binning.mismatch(frame, p.frames, path);
+                if (unfit.isError()) {
+                    p.error = unfit;
+                    p.frames = 0;  // nothing of the file is printed: its frames do not add up
+                    return p;
+                }
                 const hs::HistogramRequest request = binning.requestFor(frame);
                 p.notices = binning.notices();
                 p.status = p.frames == 0 ? counting.compute(request, p.result) : counting.accumulate(request, p.result);
@@ -106,6 +164,10 @@ int runHistogramCommand(const QStringList& arguments)
         [](const Pass& p) { return p.status.code == hs::ErrorCode::DeviceLost ? QString::fromStdString(p.status.message) : QString(); });
     if (const QString notice = holder.takeNotice(); !notice.isEmpty())
         printError(QStringLiteral("warning: %1: %2\n").arg(path, notice));
+    pass.error = stdinInput.shown(pass.error);  // stdin's copy is named as the user named it
+    if (pass.source)
+        for (QString& w : pass.source->warnings)
+            w = stdinInput.shown(w);
     if (!pass.source) {
         printError(QStringLiteral("error: %1\n").arg(pass.error.message()));
         return 1;
@@ -144,6 +206,23 @@ int runHistogramCommand(const QStringList& arguments)
     if (options.strict && !warnings.isEmpty()) {
         printError(QStringLiteral("error: %1: failed under --strict: %2 warning(s)\n").arg(path).arg(warnings.size()));
         return 1;
+    }
+    if (format != "text") {
+        // The records batch would write for this file, and the summary that ends them.
+        QStringList recordWarnings = warnings;
+        if (error.isError())
+            recordWarnings << error.message() + QStringLiteral("; the record holds the %1 frame(s) decoded before it").arg(frames);
+        QList<HistogramRecord> records;
+        for (const NamedChannel& channel : displayOrderedChannels(first, result))
+            records << HistogramRecord{path, -1, channel.name, *channel.histogram, first.type(), std::nullopt, recordWarnings};
+        const RunSummary summary{qint64(records.size()), error.isError() ? 0 : 1, error.isError() ? 1 : 0,
+                                 source->kind() == FrameSource::MediaKind::Array ? 1 : frames};
+        const Error written = writeRecords(records, summary, format == "csv" ? RecordFormat::Csv : RecordFormat::JsonLines);
+        if (written.isError()) {
+            printError(QStringLiteral("error: %1\n").arg(written.message()));
+            return 3;
+        }
+        return error.isError() ? 1 : 0;
     }
     const bool chunked = source->kind() == FrameSource::MediaKind::Array && frames > 1;
     const QString type = QString::fromStdString(std::string(hs::sampleTypeName(first.type())));

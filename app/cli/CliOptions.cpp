@@ -1,5 +1,6 @@
 #include "app/cli/CliOptions.h"
 
+#include "app/cli/Console.h"
 #include "io/MemoryBudget.h"
 
 #include "histoscope/HistogramTypes.h"
@@ -69,14 +70,70 @@ bool readRawShape(const QString& text, rawformat::RawSpec& spec, Error& error)
 
 }  // namespace
 
+void addCommonOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {{"h", "help"}, "Print this help and exit."},
+        {"version", "Print the version and exit."},
+        {{"q", "quiet"}, "Say less: no notes (such as \"No CUDA device found\"); warnings and errors stay."},
+        {{"v", "verbose"}, "Say more: every file skipped and why."},
+    });
+}
+
+bool readCommonOptions(const QCommandLineParser& parser, CommonAction& action, Error& error)
+{
+    action = parser.isSet("help") ? CommonAction::Help : parser.isSet("version") ? CommonAction::Version : CommonAction::Run;
+    if (parser.isSet("quiet") && parser.isSet("verbose")) {
+        error = usageError(QStringLiteral("-q and -v exclude each other: give one"));
+        return false;
+    }
+    setVerbosity(parser.isSet("quiet") ? Verbosity::Quiet : parser.isSet("verbose") ? Verbosity::Verbose : Verbosity::Normal);
+    return true;
+}
+
+QString commandHelp(const QCommandLineParser& parser, const QString& command)
+{
+    QString text = parser.helpText();
+    const qsizetype end = text.indexOf('\n');
+    const QString usage = text.left(end);
+    const qsizetype options = usage.indexOf(QLatin1String(" [options]"));
+    const QString rest = options >= 0 ? usage.mid(options) : QString();
+    return QStringLiteral("Usage: histoscope-cli %1%2").arg(command, rest) + text.mid(end);
+}
+
+int printCommonAction(const QCommandLineParser& parser, const QString& command, CommonAction action)
+{
+    const QString text = action == CommonAction::Help ? commandHelp(parser, command)
+                                                      : QStringLiteral("histoscope-cli %1\n").arg(QStringLiteral(HISTOSCOPE_VERSION));
+    return printOutput(text) ? 0 : 3;
+}
+
+QString strategyList()
+{
+    QStringList names;
+    for (hs::Strategy s : hs::allStrategies())
+        names << QString::fromStdString(std::string(hs::strategyName(s)));
+    return names.join(QStringLiteral(", "));
+}
+
+Error emptyOutput(const QCommandLineParser& parser, const QString& option)
+{
+    if (parser.isSet(option) && parser.value(option).isEmpty())
+        return usageError(QStringLiteral("--%1 takes a name, and was given an empty one%2")
+                              .arg(option, option == QLatin1String("output") ? QStringLiteral(" (leave -o out to write to stdout)") : QString()));
+    return {};
+}
+
 void addHistogramOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
-        {"bins", "Bins per channel (0: one per integer value).", "N", "256"},
+        {"bins", "Bins per channel (0: one per integer value). Default 256, except for 1-D integer key files (--raw-shape N, "
+                 "1-D integer .npy), which get numpy.bincount's: one bin per value from 0 (or the smallest, if negative) to "
+                 "the largest value present.", "N", "256"},
         {"range", "Counted range LO:HI, half-open, finite, within +-2^34 (default: the data's nominal range).", "LO:HI"},
         {"channels", "Channels to count, e.g. R,G,B or gray (default: all).", "LIST"},
-        {"strategy", "Engine strategy: auto, cpu, global-atomic, shared, warp-aggregated, replicated, "
-                     "run-length, large-bins, cub. A GPU strategy without a GPU is a usage error.", "NAME", "auto"},
+        {"strategy", QStringLiteral("Engine strategy: %1 (docs/STRATEGIES.md). A GPU strategy without a GPU is a usage error.")
+                         .arg(strategyList()), "NAME", "auto"},
         {"cpu", "Count on the CPU even when a GPU is present."},
         {"memory-budget", "Memory that decoding may take, e.g. 8G or 512M; a file that would need more is refused "
                           "from its header (default: half of this machine's memory).", "BYTES"},
@@ -93,6 +150,8 @@ void addHistogramOptions(QCommandLineParser& parser)
 bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions& options, Error& error)
 {
     CountSettings& s = options.counting;
+    options.binsGiven = parser.isSet("bins");
+    options.rangeGiven = parser.isSet("range");
     bool ok = false;
     s.bins = parser.value("bins").toInt(&ok);
     if (!ok || s.bins < 0 || s.bins > int(hs::kMaxBins)) {
@@ -114,6 +173,7 @@ bool readHistogramOptions(const QCommandLineParser& parser, CliHistogramOptions&
         s.channelMask = 0;
         for (const QString& c : parser.value("channels").split(',', Qt::SkipEmptyParts)) {
             const QString name = c.trimmed().toUpper();
+            options.channels << (name == "GRAY" ? QStringLiteral("gray") : name);
             if (name == "R" || name == "GRAY") s.channelMask |= 1;
             else if (name == "G") s.channelMask |= 2;
             else if (name == "B") s.channelMask |= 4;
@@ -178,4 +238,17 @@ bool checkStrategyAvailable(const CountSettings& counting, bool hasGpu, Error& e
                 .arg(QString::fromStdString(std::string(hs::strategyName(counting.strategy))),
                      counting.useGpu ? QStringLiteral("no GPU was found") : QStringLiteral("--cpu was given")));
     return false;
+}
+
+Error missingChannel(const Frame& frame, const QStringList& channels, const QString& path)
+{
+    QStringList has;
+    for (int d = 0; d < frame.channels(); ++d)
+        has << channelName(frame.channelOrder(), frame.storageIndexOfDisplayChannel(d));
+    for (const QString& wanted : channels)
+        if (!has.contains(wanted))
+            return Error::make(ErrorKind::InvalidInput, path,
+                               QStringLiteral("the file has no channel %1 (--channels); its channels are %2")
+                                   .arg(wanted, has.join(QStringLiteral(", "))));
+    return {};
 }

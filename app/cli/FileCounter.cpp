@@ -54,11 +54,31 @@ void stallIfAsked(const QString& path, qint64 frames)
         std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
+// An input read from elsewhere (stdin's copy) is named as the user named it.
+QString shownAsGiven(const InputFile& input, QString text)
+{
+    return input.openPath.isEmpty() ? text : text.replace(input.openPath, input.path);
+}
+
+QStringList shownAsGiven(const InputFile& input, QStringList texts)
+{
+    for (QString& t : texts)
+        t = shownAsGiven(input, t);
+    return texts;
+}
+
+Error shownAsGiven(const InputFile& input, Error error)
+{
+    error.source = shownAsGiven(input, error.source);
+    error.cause = shownAsGiven(input, error.cause);
+    return error;
+}
+
 bool pushRecords(FileJob& job, const Frame& frame, const hs::HistogramResult& result, qint64 frameIndex,
                  const QStringList& warnings)
 {
     for (const auto& [name, h] : displayOrderedChannels(frame, result))
-        if (!job.push({job.input().path, frameIndex, name, *h, frame.type(), std::nullopt, warnings}))
+        if (!job.push({job.input().path, frameIndex, name, *h, frame.type(), std::nullopt, shownAsGiven(job.input(), warnings)}))
             return false;
     return true;
 }
@@ -110,23 +130,37 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
     sourceOptions.raw = options.histogram.raw;
     sourceOptions.memoryBudget = options.fileBudget;
     sourceOptions.streamChunks = true;
+    // A file that needs more than the others leave waits for them, beating its watchdog.
+    sourceOptions.pool = options.memory.get();
+    sourceOptions.keepWaiting = [&job] {
+        job.beat();
+        return !job.cancelled() && !Interrupts::requested();
+    };
+    // The file whose records the main thread waits for may take memory beyond the budget when
+    // the files holding it make no progress (their records wait behind this one's).
+    sourceOptions.mayExceed = [&job] { return job.isFront(); };
     Error error;
-    auto source = openFrameSource(path, sourceOptions, error);
+    auto source = openFrameSource(job.input().source(), sourceOptions, error);
     job.beat();
     if (!source)
-        return finish(error);
-    const bool perFrame = options.perFrame && source->kind() == FrameSource::MediaKind::Video;
+        return finish(job.cancelled() || Interrupts::requested() ? Error() : error);
+    // --per-frame: a video's frames, and a multi-page image's pages, each a record.
+    const bool perFrame = options.perFrame
+                       && (source->kind() == FrameSource::MediaKind::Video
+                           || (source->kind() == FrameSource::MediaKind::Image && source->frameCount() > 1));
     const bool strict = options.histogram.strict;
     hs::HistogramResult total;
     Frame frame, first;
-    FileBinning binning(*source, options.histogram.counting);
+    FileBinning binning(*source, options.histogram.counting, perFrame);
+    binning.setBincountKeys(!options.histogram.binsGiven && !options.histogram.rangeGiven);
     QStringList notices;  // settings that could not apply, named by the file
     qint64 delivered = 0, outOfRangeFrames = 0;
     QString firstOutOfRange;
     // The warnings a record of this file carries: the source's (each names the file), the
     // notices, and the share of samples outside the range when it is more than 0.1 %.
+    QStringList sourceWarnings;  // kept once the source is closed
     auto recordWarnings = [&](const QString& outOfRange) {
-        QStringList w = source->warnings + notices;
+        QStringList w = (source ? source->warnings : sourceWarnings) + notices;
         if (!notice.isEmpty())
             w << path + QStringLiteral(": ") + notice;
         if (!outOfRange.isEmpty())
@@ -137,6 +171,11 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
         job.beat();
         if (delivered > 0)
             stallIfAsked(path, delivered);
+        if (delivered == 0)
+            if (const Error missing = missingChannel(frame, options.histogram.channels, path); missing.isError())
+                return finish(missing);
+        if (const Error differs = binning.mismatch(frame, delivered, path); differs.isError())
+            return finish(differs);
         const hs::HistogramRequest request = binning.requestFor(frame);
         if (delivered == 0)
             for (const QString& n : binning.notices())
@@ -169,13 +208,18 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
         if (delivered++ == 0)
             first = frame;
     }
+    // Closed before the records are handed over: its decoded pages go back to the shared memory
+    // budget now, so a file waiting for room never waits on one whose records wait to be written.
+    const FrameSource::MediaKind kind = source->kind();
+    sourceWarnings = source->warnings;
+    source.reset();
     // Said once per file on stderr: --per-frame records carry each frame's share outside the range.
     const QString outOfRange = perFrame ? QString() : outOfRangeWarning(total);
     warnings = recordWarnings(outOfRange);
     if (outOfRangeFrames)
         warnings << QStringLiteral("%1: %2 of %3 frame(s) have more than 0.1 % of their samples outside the counted range (%4)")
                         .arg(path).arg(outOfRangeFrames).arg(delivered).arg(firstOutOfRange);
-    frames = source->kind() == FrameSource::MediaKind::Array ? std::min<qint64>(delivered, 1) : delivered;
+    frames = kind == FrameSource::MediaKind::Array ? std::min<qint64>(delivered, 1) : delivered;
     if (job.cancelled() || Interrupts::requested())
         return finish({});
     if (error.isError() && (perFrame || delivered == 0 || strict))
@@ -203,8 +247,8 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
         if (saved.isError())
             warnings << saved.message();
     }
-    if (!outputs.equalized.isEmpty() && source->kind() != FrameSource::MediaKind::Video) {
-        const QString problem = source->kind() == FrameSource::MediaKind::Array && delivered > 1
+    if (!outputs.equalized.isEmpty() && kind != FrameSource::MediaKind::Video) {
+        const QString problem = kind == FrameSource::MediaKind::Array && delivered > 1
                                   ? path + QStringLiteral(": not equalized (converted arrays are counted in chunks, never whole)")
                                   : equalize(engine, first, path, outputs.equalized);
         if (!problem.isEmpty())
@@ -227,5 +271,5 @@ void countFile(FileJob& job, const BatchOptions& options, const FileOutputs& out
         return job.finish(Error::make(ErrorKind::DeviceLost, job.input().path, QStringLiteral("the GPU faulted (%1)").arg(outcome.fault)),
                           outcome.warnings, 0);
     holder.takeNotice();   // carried by the file's warnings (and records) already
-    job.finish(outcome.error, outcome.warnings, outcome.frames);
+    job.finish(shownAsGiven(job.input(), outcome.error), shownAsGiven(job.input(), outcome.warnings), outcome.frames);
 }

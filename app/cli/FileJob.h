@@ -33,6 +33,9 @@ public:
     // Main-thread side.
     enum class Event { Record, Done, Idle };
     Event wait(HistogramRecord& record, std::chrono::milliseconds timeout);
+    // Set when the main thread waits for this job's records (it is first in line).
+    void setFront() { m_front = true; }
+    bool isFront() const { return m_front.load(); }
     void cancel();
     qint64 idleMilliseconds() const;
     Error error() const;
@@ -47,6 +50,7 @@ private:
     qint64 m_queuedBytes = 0;
     bool m_done = false;
     std::atomic<bool> m_cancelled{false};
+    std::atomic<bool> m_front{false};
     std::atomic<qint64> m_lastBeat{0};
     Error m_error;
     QStringList m_warnings;

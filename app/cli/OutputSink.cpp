@@ -101,3 +101,17 @@ bool OutputSink::close(Error& error)
         error = failure(QStringLiteral("closing failed (%1)").arg(cause));
     return ok;
 }
+
+Error outputIsInput(const QString& output, const QStringList& inputs)
+{
+    struct stat out {};
+    if (output.isEmpty() || ::stat(nativePath(output).constData(), &out) != 0 || !S_ISREG(out.st_mode))
+        return {};
+    for (const QString& input : inputs) {
+        struct stat in {};
+        if (::stat(nativePath(input).constData(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return Error::make(ErrorKind::Usage, QString(),
+                               QStringLiteral("the output %1 is also an input (%2); writing it would destroy it").arg(output, input));
+    }
+    return {};
+}

@@ -9,6 +9,7 @@
 #include <QByteArray>
 #include <QFile>
 #include <QString>
+#include <QStringList>
 
 class OutputSink {
 public:
@@ -30,3 +31,8 @@ private:
     qint64 m_lines = 0;
     qint64 m_bytes = 0;
 };
+
+// A usage error when `output` is the same file as one of `inputs` (the same inode, so a hard or
+// symbolic link to an input counts too); unset otherwise. Every command that writes a file
+// refuses it the same way, before anything is opened for writing, so the input is untouched.
+Error outputIsInput(const QString& output, const QStringList& inputs);

@@ -1,6 +1,10 @@
 #include "app/cli/ScopeCommand.h"
 
+#include "app/cli/CliOptions.h"
+#include "app/cli/Console.h"
+#include "app/cli/Interrupts.h"
 #include "app/cli/OutputSink.h"
+#include "app/cli/StdinInput.h"
 #include "common/Error.h"
 #include "io/FrameSource.h"
 
@@ -9,7 +13,8 @@
 #include "histoscope/Histogram2D.h"
 
 #include <QCommandLineParser>
-#include <QTextStream>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 #include <cmath>
 #include <memory>
@@ -20,6 +25,7 @@ namespace {
 enum class ScopeKind { Waveform, Parade, Vectorscope, Joint };
 
 struct ScopeOptions {
+    CommonAction action = CommonAction::Run;
     ScopeKind kind = ScopeKind::Parade;
     QString kindName;
     QString path;
@@ -57,7 +63,7 @@ bool parseOptions(const QStringList& arguments, ScopeOptions& o, QString& proble
         "  parade       column against each of R, G and B (counts[x][v]: pixels of column x with value v)\n"
         "  vectorscope  Cb against Cr, integer BT.601 or BT.709 arithmetic (docs/SCOPES.md)\n"
         "  joint        channel A against channel B (--channels A,B): counts[a][b]"));
-    parser.addHelpOption();
+    addCommonOptions(parser);
     parser.addPositionalArgument("kind", "waveform, parade, vectorscope or joint.");
     parser.addPositionalArgument("file", "Image, video, .npy or raw file.");
     parser.addOption({"channels", "Channels by name (R,G,B,A,gray) or display index: joint takes A,B; parade a subset.", "list"});
@@ -68,13 +74,18 @@ bool parseOptions(const QStringList& arguments, ScopeOptions& o, QString& proble
     parser.addOption({"frame", "Frame of a video or stack (default 0).", "n"});
     parser.addOption({"all-frames", "Every frame of a video or stack, one set of objects each."});
     parser.addOption({"cpu", "Count on the CPU even when a GPU is present."});
-    parser.addOption({"strategy", "auto, cpu, global-atomic, shared or cub.", "name"});
+    parser.addOption({"strategy", "auto, cpu, global-atomic, shared or cub (docs/SCOPES.md); a GPU strategy without a GPU is a usage error.", "name"});
     parser.addOption({{"o", "output"}, "Write to this file instead of standard output.", "file"});
     if (!parser.parse(arguments)) {
         problem = parser.errorText();
         return false;
     }
-    if (parser.isSet("help"))
+    Error common;
+    if (!readCommonOptions(parser, o.action, common)) {
+        problem = common.cause;
+        return false;
+    }
+    if (o.action != CommonAction::Run)
         return true;
     const QStringList pos = parser.positionalArguments();
     if (pos.size() != 2) {
@@ -144,6 +155,10 @@ bool parseOptions(const QStringList& arguments, ScopeOptions& o, QString& proble
         }
     }
     o.allFrames = parser.isSet("all-frames");
+    if (o.allFrames && parser.isSet("frame")) {
+        problem = QStringLiteral("--frame and --all-frames exclude each other: give one");
+        return false;
+    }
     o.useGpu = !parser.isSet("cpu");
     if (parser.isSet("strategy")) {
         const auto s = hs::strategyFromName(parser.value("strategy").toStdString());
@@ -154,6 +169,10 @@ bool parseOptions(const QStringList& arguments, ScopeOptions& o, QString& proble
         o.strategy = *s;
     }
     o.output = parser.value("output");
+    if (parser.isSet("output") && o.output.isEmpty()) {
+        problem = QStringLiteral("-o takes a file name (it was given an empty one; leave -o out to write to stdout)");
+        return false;
+    }
     return true;
 }
 
@@ -280,9 +299,29 @@ bool buildRequest(const Frame& frame, const ScopeOptions& o, hs::Histogram2DRequ
     return true;
 }
 
+// The schema of scope records; version 2 added the `record` key and the summary that ends a
+// finished output, as the histogram schema's.
+const QByteArray kScopeSchema = "histoscope.histogram2d/2";
+
+// A JSON string as Qt writes it (control characters escaped, names that are not UTF-8 as
+// \udcXX, like the histogram records).
+QByteArray jsonString(const QString& text)
+{
+    QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
+    array.replace("\xef\xbb\xbf", "\\ufeff");  // Qt's parser would drop a leading U+FEFF
+    return array.mid(1, array.size() - 2);
+}
+
+QByteArray summaryJson(qint64 records, qint64 files, qint64 failed, qint64 frames)
+{
+    return "{\"record\":\"summary\",\"schema\":\"" + kScopeSchema + "\",\"records\":" + QByteArray::number(records)
+        + ",\"files\":" + QByteArray::number(files) + ",\"failed\":" + QByteArray::number(failed)
+        + ",\"frames\":" + QByteArray::number(frames) + "}\n";
+}
+
 QByteArray axisJson(const QString& name, const hs::ChannelBinning& b)
 {
-    return "{\"name\":\"" + name.toUtf8() + "\",\"bins\":" + QByteArray::number(b.bins) + ",\"lo\":" + number(b.lo).toUtf8()
+    return "{\"name\":" + jsonString(name) + ",\"bins\":" + QByteArray::number(b.bins) + ",\"lo\":" + number(b.lo).toUtf8()
         + ",\"hi\":" + number(hs::upperEdge(b)).toUtf8() + "}";
 }
 
@@ -298,10 +337,7 @@ QByteArray objectJson(const ScopeOptions& o, const QString& file, std::optional<
     QByteArray s;
     const std::uint32_t bx = h.axes.x.binning.bins, by = h.axes.y.binning.bins;
     s.reserve(int(std::min<std::uint64_t>(std::uint64_t(bx) * by * 3 + 512, 1u << 30)));
-    s += "{\"schema\":\"histoscope.histogram2d/1\",\"file\":";
-    QString escaped = file;
-    escaped.replace('\\', QStringLiteral("\\\\")).replace('"', QStringLiteral("\\\""));
-    s += "\"" + escaped.toUtf8() + "\"";
+    s += "{\"record\":\"histogram2d\",\"schema\":\"" + kScopeSchema + "\",\"file\":" + jsonString(file);
     if (frame)
         s += ",\"frame\":" + QByteArray::number(*frame);
     s += ",\"kind\":\"" + o.kindName.toUtf8() + "\",\"channel\":\"" + name.channel.toUtf8() + "\"";
@@ -327,90 +363,115 @@ QByteArray objectJson(const ScopeOptions& o, const QString& file, std::optional<
 
 int runScopeCommand(const QStringList& arguments)
 {
-    QTextStream err(stderr);
+    // Before any thread exists: SIGPIPE ignored (a closed pipe is a checked write error, exit 3,
+    // as for batch), Ctrl-C and SIGTERM taken between two lines.
+    Interrupts::install();
     QCommandLineParser parser;
     ScopeOptions o;
     QString problem;
-    if (!parseOptions(arguments, o, problem, parser)) {
-        err << "histoscope-cli scope: " << problem << "\n";
+    auto usage = [](const QString& text) {
+        printError(QStringLiteral("histoscope-cli scope: %1\n").arg(text));
         return 2;
-    }
-    if (parser.isSet("help")) {
-        QTextStream(stdout) << parser.helpText();
-        return 0;
-    }
-    Error error;
-    auto source = openFrameSource(o.path, std::nullopt, error);
-    if (!source) {
-        err << "error: " << error.message() << "\n";
-        return 1;
-    }
-    // Checked output (OutputSink): whole lines, a failed write or close is an error, never a silent truncation.
-    OutputSink out;
-    if (!out.open(o.output, error)) {
-        err << "error: " << error.message() << "\n";
-        return 1;
-    }
-    auto write = [&](const QByteArray& bytes) {
-        Error failed;
-        if (out.writeLine(bytes, failed))
-            return true;
-        err << "error: " << failed.message() << "\n";
-        return false;
     };
-
+    if (!parseOptions(arguments, o, problem, parser))
+        return usage(problem);
+    if (o.action != CommonAction::Run)
+        return printCommonAction(parser, QStringLiteral("scope"), o.action);
+    if (const Error same = outputIsInput(o.output, {o.path}); same.isError())
+        return usage(same.cause);
     EngineHolder<hs::Histogram2DEngine> holder;
-    if (const std::string& notice = holder.engine(o.useGpu).notice(); !notice.empty() && o.useGpu)
-        err << "note: " << QString::fromStdString(notice) << "\n";
+    const hs::Histogram2DEngine& probe = holder.engine(o.useGpu);
+    if (hs::isGpuStrategy(o.strategy) && (!o.useGpu || !probe.hasGpu()))
+        return usage(QStringLiteral("--strategy %1 runs on a CUDA GPU, and %2; use --strategy auto or cpu")
+                         .arg(QString::fromStdString(std::string(hs::strategyName(o.strategy))),
+                              o.useGpu ? QStringLiteral("no GPU was found") : QStringLiteral("--cpu was given")));
+    if (const std::string& notice = probe.notice(); !notice.empty() && o.useGpu)
+        printNotice(QStringLiteral("note: %1\n").arg(QString::fromStdString(notice)));
+    Error error;
+    StdinInput stdinInput;
+    if (StdinInput::names(o.path) && !stdinInput.copy(o.path, error)) {
+        if (error.kind == ErrorKind::Usage)
+            return usage(error.message());
+        printError(QStringLiteral("error: %1\n").arg(error.message()));
+        return 1;
+    }
+    auto source = openFrameSource(stdinInput.path().isEmpty() ? o.path : stdinInput.path(), std::nullopt, error);
+    if (!source) {
+        printError(QStringLiteral("error: %1\n").arg(stdinInput.shown(error).message()));
+        return 1;
+    }
     const bool sequence = source->kind() == FrameSource::MediaKind::Video || source->frameCount() > 1;
     if (!o.allFrames && o.frame > 0 && !source->seek(o.frame, error)) {
-        err << "error: " << error.message() << "\n";
+        printError(QStringLiteral("error: %1\n").arg(stdinInput.shown(error).message()));
         return 1;
     }
+    // Checked output (OutputSink): whole lines, a failed write or close is an error (exit 3),
+    // never a silent truncation.
+    OutputSink out;
+    Interrupts::setExitNote(QStringLiteral("the scope output has no summary record"));
+    if (!out.open(o.output, error)) {
+        printError(QStringLiteral("histoscope-cli scope: %1\n").arg(error.message()));
+        return error.kind == ErrorKind::Locked ? 2 : 3;
+    }
+    Error writeError;
+    auto write = [&](const QByteArray& bytes) { return !writeError.isError() && out.writeLine(bytes, writeError); };
+
     Frame frame;
     qint64 index = o.allFrames ? 0 : o.frame;
-    qint64 written = 0;
-    while (source->next(frame, error)) {
+    qint64 frames = 0, records = 0;
+    Error failure;  // the file's, after what was written before it
+    while (!Interrupts::requested() && source->next(frame, error)) {
         hs::Histogram2DRequest request;
         QVector<Named> names;
-        Error invalid;
-        if (!buildRequest(frame, o, request, names, invalid)) {
-            err << "error: " << invalid.message() << "\n";
-            return 1;
-        }
+        if (!buildRequest(frame, o, request, names, failure))
+            break;
         // After a GPU fault the holder counts the frame again on the rebuilt engine.
         hs::Histogram2DResult result;
         const hs::Status s = holder.run(
             o.useGpu, [&](hs::Histogram2DEngine& engine) { return engine.compute(request, result); },
             [](const hs::Status& status) { return status.code == hs::ErrorCode::DeviceLost ? QString::fromStdString(status.message) : QString(); });
         if (const QString notice = holder.takeNotice(); !notice.isEmpty())
-            err << "warning: " << o.path << ": " << notice << "\n";
+            printError(QStringLiteral("warning: %1: %2\n").arg(o.path, notice));
         if (!s) {
-            err << "error: " << Error::fromStatus(s, o.path).message() << "\n";
-            return 1;
+            failure = Error::fromStatus(s, o.path);
+            break;
         }
-        for (int i = 0; i < int(result.histograms.size()); ++i)
-            if (!write(objectJson(o, o.path, sequence ? std::optional<qint64>(index) : std::nullopt, names[i], result.histograms[i])))
-                return 1;
-        ++written;
+        bool ok = true;
+        for (int i = 0; ok && i < int(result.histograms.size()); ++i) {
+            ok = write(objectJson(o, o.path, sequence ? std::optional<qint64>(index) : std::nullopt, names[i], result.histograms[i]));
+            records += ok ? 1 : 0;
+        }
+        if (!ok)
+            break;
+        ++frames;
         ++index;
         if (!o.allFrames)
             break;
     }
     for (const QString& w : source->warnings)
-        err << "warning: " << w << "\n";
-    if (error.isError()) {
-        err << "error: " << error.message() << "\n";
-        return 1;
+        printError(QStringLiteral("warning: %1\n").arg(stdinInput.shown(w)));
+    error = stdinInput.shown(error);
+    if (!failure.isError() && error.isError())
+        failure = frames == 0 && o.frame > 0 && !o.allFrames
+                      ? Error::make(error.kind, o.path, QStringLiteral("frame %1 could not be read: %2").arg(o.frame).arg(error.cause))
+                      : error;
+    if (!failure.isError() && frames == 0 && !writeError.isError() && !Interrupts::requested())
+        failure = Error::make(ErrorKind::Empty, o.path, QStringLiteral("no frame %1").arg(o.frame));
+    const bool interrupted = Interrupts::requested();
+    // A finished output ends with its summary, as batch's does: one without it was cut short.
+    if (!interrupted)
+        write(summaryJson(records, failure.isError() ? 0 : 1, failure.isError() ? 1 : 0, frames));
+    if (!writeError.isError())
+        out.close(writeError);
+    if (failure.isError())
+        printError(QStringLiteral("error: %1%2\n").arg(failure.message(), frames ? QStringLiteral(" (the output holds the %1 frame(s) before it)").arg(frames) : QString()));
+    if (writeError.isError()) {
+        printError(QStringLiteral("error: %1\n").arg(writeError.message()));
+        return 3;
     }
-    if (written == 0) {
-        err << "error: " << o.path << ": no frame " << o.frame << "\n";
-        return 1;
+    if (interrupted) {
+        printError(QStringLiteral("interrupted: %1 holds %2 whole line(s) and no summary record\n").arg(out.name()).arg(out.lines()));
+        return 130;
     }
-    Error closing;
-    if (!out.close(closing)) {
-        err << "error: " << closing.message() << "\n";
-        return 1;
-    }
-    return 0;
+    return failure.isError() ? 1 : 0;
 }

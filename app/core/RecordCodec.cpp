@@ -5,6 +5,7 @@
 #include "histoscope/HistogramStatistics.h"
 
 #include <QJsonArray>
+#include <QHash>
 #include <QJsonDocument>
 
 #include <cmath>
@@ -133,6 +134,49 @@ bool csvNumber(const QByteArray& field, const QString& what, double& out, Error&
     return true;
 }
 
+// With one bin per value the counts say where the data's extremes are, so a stated min or max
+// that contradicts them (a copied or hand-edited record) is refused like a wrong sum: min is
+// the first non-empty bin's value when nothing lies below the range, and below lo otherwise;
+// max likewise. Wider bins cannot tell a value from its bin's neighbours, so they are not checked.
+bool checkExtremes(const hs::ChannelHistogram& h, Error& error)
+{
+    const hs::ChannelBinning& b = h.binning;
+    if (!b.identity || !h.hasValues)
+        return true;
+    std::int64_t first = -1, last = -1;
+    for (std::size_t i = 0; i < h.counts.size(); ++i)
+        if (h.counts[i]) {
+            if (first < 0)
+                first = std::int64_t(i);
+            last = std::int64_t(i);
+        }
+    if (first < 0 && h.below == 0 && h.above == 0) {
+        error = schemaError(QStringLiteral("min and max are given, but no sample is counted (both must be null)"));
+        return false;
+    }
+    const auto text = [](double v) { return QString::number(v, 'g', 17); };
+    const double lo = b.lo, hi = hs::upperEdge(b);
+    QString problem;
+    if (h.below > 0 && !(h.minValue < lo))
+        problem = QStringLiteral("min %1 contradicts the counts: %2 sample(s) lie below lo %3").arg(text(h.minValue)).arg(h.below).arg(text(lo));
+    else if (h.below == 0 && first >= 0 && h.minValue != lo + double(first))
+        problem = QStringLiteral("min %1 contradicts the counts: nothing lies below lo, and the smallest value counted is %2")
+                      .arg(text(h.minValue), text(lo + double(first)));
+    else if (h.below == 0 && first < 0 && !(h.minValue >= hi))
+        problem = QStringLiteral("min %1 contradicts the counts: every sample lies at or above hi %2").arg(text(h.minValue), text(hi));
+    else if (h.above > 0 && !(h.maxValue >= hi))
+        problem = QStringLiteral("max %1 contradicts the counts: %2 sample(s) lie at or above hi %3").arg(text(h.maxValue)).arg(h.above).arg(text(hi));
+    else if (h.above == 0 && last >= 0 && h.maxValue != lo + double(last))
+        problem = QStringLiteral("max %1 contradicts the counts: nothing lies above the range, and the largest value counted is %2")
+                      .arg(text(h.maxValue), text(lo + double(last)));
+    else if (h.above == 0 && last < 0 && !(h.maxValue < lo))
+        problem = QStringLiteral("max %1 contradicts the counts: every sample lies below lo %2").arg(text(h.maxValue), text(lo));
+    if (problem.isEmpty())
+        return true;
+    error = schemaError(problem);
+    return false;
+}
+
 // The checks every record passes, whatever its encoding.
 bool validateHistogram(const HistogramRecord& r, Error& error)
 {
@@ -154,7 +198,7 @@ bool validateHistogram(const HistogramRecord& r, Error& error)
         error = schemaError(QStringLiteral("%1 counts for %2 bins").arg(r.histogram.counts.size()).arg(b.bins));
         return false;
     }
-    return true;
+    return checkExtremes(r.histogram, error);
 }
 
 bool checkBins(qint64 bins, Error& error)
@@ -291,11 +335,57 @@ QJsonObject RecordCodec::recordJson(const HistogramRecord& r)
     return o;
 }
 
+namespace {
+
+// One JSON value as Qt writes it (strings escaped, numbers shortest).
+QByteArray jsonValue(const QJsonValue& v)
+{
+    if (v.isArray())
+        return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
+    const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return wrapped.mid(1, wrapped.size() - 2);
+}
+
+// An object with its keys in `order` (docs/SCHEMA.md's), then any others in Qt's order, so a
+// key added later is kept rather than lost. QJsonDocument would sort every key.
+QByteArray orderedJson(const QJsonObject& o, const QStringList& order,
+                       const QHash<QString, QStringList>& nested = {})
+{
+    QByteArray out = "{";
+    auto put = [&](const QString& key) {
+        if (out.size() > 1)
+            out += ',';
+        out += jsonValue(key) + ':';
+        const QJsonValue v = o.value(key);
+        const auto inner = nested.constFind(key);
+        out += v.isObject() ? orderedJson(v.toObject(), inner != nested.cend() ? *inner : QStringList(), nested) : jsonValue(v);
+    };
+    for (const QString& key : order)
+        if (o.contains(key))
+            put(key);
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it)
+        if (!order.contains(it.key()))
+            put(it.key());
+    return out + '}';
+}
+
+}  // namespace
+
 QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
 {
+    // The keys in docs/SCHEMA.md's order, `record` first, so that a reader sees what a line is
+    // before anything else, and a person reads the file as the schema lists it.
+    static const QStringList keys{"record", "schema", "file", "frame", "region", "channel", "type", "bins", "lo", "hi",
+                                  "binning", "counts", "warnings", "statistics"};
+    static const QHash<QString, QStringList> nested{
+        {"region", {"x", "y", "width", "height"}},
+        {"statistics", {"count", "exact", "coarse", "min", "max", "mean", "std", "std_sample", "median", "mode", "percentiles",
+                        "clipped_low", "clipped_high", "entropy_bits", "below", "above", "nan"}},
+        {"percentiles", {"1", "5", "25", "75", "95"}},
+    };
     // Qt's parser drops U+FEFF at the start of a string as if it were a byte-order mark, so a
     // file name that begins with one is written escaped. Its bytes occur only inside strings.
-    QByteArray line = QJsonDocument(recordJson(record)).toJson(QJsonDocument::Compact);
+    QByteArray line = orderedJson(recordJson(record), keys, nested);
     line.replace("\xef\xbb\xbf", "\\ufeff");
     return line + '\n';
 }
@@ -309,7 +399,7 @@ QByteArray RecordCodec::summaryJsonLine(const RunSummary& s)
     o["files"] = s.files;
     o["failed"] = s.failed;
     o["frames"] = s.frames;
-    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+    return orderedJson(o, {"record", "schema", "records", "files", "failed", "frames"}) + '\n';
 }
 
 QByteArray RecordCodec::csvField(const QByteArray& field)
@@ -372,6 +462,82 @@ QByteArray RecordCodec::summaryCsvLine(const RunSummary& s, int bins)
     QByteArray line = schemaName().toUtf8() + ",summary,";
     line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
     line += QByteArray(fixedColumns(kVersion).size() - 3 + 1 + bins, ',');  // + coarse
+    return line + '\n';
+}
+
+namespace {
+
+const QStringList& longColumns()
+{
+    static const QStringList columns{"schema", "record", "file", "frame", "x", "y", "width", "height", "channel", "type",
+                                     "binning", "bin", "bin_lo", "bin_hi", "count"};
+    return columns;
+}
+
+// Bin i's edges, as the engine bins: one value per bin, or lo + i * width (binLowerEdge).
+std::pair<double, double> binEdges(const hs::ChannelBinning& b, std::uint32_t i)
+{
+    if (b.identity)
+        return {b.lo + double(i), b.lo + double(i) + 1};
+    const double upper = i + 1 >= b.bins ? hs::upperEdge(b) : hs::binLowerEdge(b, i + 1);
+    return {hs::binLowerEdge(b, i), upper};
+}
+
+}  // namespace
+
+QByteArray RecordCodec::longCsvHeader() { return longColumns().join(',').toUtf8() + '\n'; }
+
+QByteArray RecordCodec::longCsvLines(const HistogramRecord& r)
+{
+    const hs::ChannelHistogram& h = r.histogram;
+    const auto regionField = [&](std::int64_t v) { return r.region ? QByteArray::number(qlonglong(v)) : QByteArray(); };
+    const hs::Rect region = r.region.value_or(hs::Rect{});
+    const std::string_view type = r.sampleType ? hs::sampleTypeName(*r.sampleType) : std::string_view();
+    QByteArray prefix = schemaName().toUtf8();
+    for (const QByteArray& f : {QByteArray("histogram"), csvField(nativePath(r.file)),
+                                r.frame >= 0 ? QByteArray::number(r.frame) : QByteArray(), regionField(region.x),
+                                regionField(region.y), regionField(region.width), regionField(region.height),
+                                csvField(r.channel.toUtf8()), QByteArray(type.data(), qsizetype(type.size())),
+                                QByteArray(h.binning.identity ? "identity" : "uniform")})
+        prefix += ',' + f;
+    QByteArray out;
+    out.reserve(qsizetype(h.counts.size()) * (prefix.size() + 24));
+    for (std::uint32_t i = 0; i < h.counts.size(); ++i) {
+        const auto [lo, hi] = binEdges(h.binning, i);
+        out += prefix + ',' + QByteArray::number(i) + ',' + number(lo) + ',' + number(hi) + ',' + QByteArray::number(h.counts[i]) + '\n';
+    }
+    return out;
+}
+
+QByteArray RecordCodec::longJsonLines(const HistogramRecord& r)
+{
+    const hs::ChannelHistogram& h = r.histogram;
+    QByteArray prefix = "{\"record\":\"bin\",\"schema\":" + jsonValue(schemaName()) + ",\"file\":" + jsonValue(r.file);
+    prefix.replace("\xef\xbb\xbf", "\\ufeff");
+    if (r.frame >= 0)
+        prefix += ",\"frame\":" + QByteArray::number(r.frame);
+    if (r.region)
+        prefix += ",\"region\":{\"x\":" + QByteArray::number(qlonglong(r.region->x)) + ",\"y\":" + QByteArray::number(qlonglong(r.region->y))
+                + ",\"width\":" + QByteArray::number(qlonglong(r.region->width)) + ",\"height\":"
+                + QByteArray::number(qlonglong(r.region->height)) + '}';
+    prefix += ",\"channel\":" + jsonValue(r.channel);
+    if (r.sampleType)
+        prefix += ",\"type\":\"" + QByteArray(hs::sampleTypeName(*r.sampleType).data(), qsizetype(hs::sampleTypeName(*r.sampleType).size())) + '"';
+    prefix += QByteArray(",\"binning\":\"") + (h.binning.identity ? "identity" : "uniform") + '"';
+    QByteArray out;
+    for (std::uint32_t i = 0; i < h.counts.size(); ++i) {
+        const auto [lo, hi] = binEdges(h.binning, i);
+        out += prefix + ",\"bin\":" + QByteArray::number(i) + ",\"bin_lo\":" + jsonValue(lo) + ",\"bin_hi\":" + jsonValue(hi)
+             + ",\"count\":" + QByteArray::number(h.counts[i]) + "}\n";
+    }
+    return out;
+}
+
+QByteArray RecordCodec::longSummaryCsvLine(const RunSummary& s)
+{
+    QByteArray line = schemaName().toUtf8() + ",summary,";
+    line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
+    line += QByteArray(longColumns().size() - 3, ',');
     return line + '\n';
 }
 
@@ -528,6 +694,11 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, Error& err
 
 bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& layout, Error& error)
 {
+    if (fields.contains("bin_lo") && fields.contains("bin_hi")) {
+        error = schemaError(QStringLiteral("a long-layout CSV (--layout long: one row per bin, without below, above, nan or "
+                                           "the extremes), which cannot be merged exactly; merge the wide layout or JSON Lines"));
+        return false;
+    }
     layout.version = fields.size() > 1 && fields[1] == "record" ? 2 : 1;
     const QStringList& fixed = fixedColumns(layout.version);
     for (qsizetype i = 0; i < fixed.size(); ++i)

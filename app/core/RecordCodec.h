@@ -49,6 +49,13 @@ public:
     static QByteArray csvLine(const HistogramRecord& record, bool allStatistics = false);
     static QByteArray summaryCsvLine(const RunSummary& summary, int bins);
     static QByteArray csvField(const QByteArray& field);
+    // The long ("tidy") layout, `--layout long`: one row (CSV) or object (JSON Lines) per bin,
+    // with the bin's edges and count, as numpy.histogram's edges and ImageJ's List give them.
+    // For reading by people and data frames; merge reads the wide layout.
+    static QByteArray longCsvHeader();
+    static QByteArray longCsvLines(const HistogramRecord& record);
+    static QByteArray longJsonLines(const HistogramRecord& record);
+    static QByteArray longSummaryCsvLine(const RunSummary& summary);
 
     // Reading. False with `error` saying what does not fit: DecodeFailed when a line is not
     // JSON, InvalidInput when it parses but breaks the schema. The caller adds the file and line
