@@ -978,6 +978,8 @@ void TestCliHostile::floatsSpanningTheFloatRangeAreCounted()
     // numpy's median of [3.4e38, -3.4e38, 0.5] is 0.5: within one bin below it.
     const double w = (list[0]["hi"].toDouble() - list[0]["lo"].toDouble()) / list[0]["bins"].toDouble();
     QVERIFY(st["median"].toDouble() <= 0.5 && 0.5 - st["median"].toDouble() <= w);
+}
+
 QList<QJsonObject> TestCliHostile::grayRecords(const QString& name)
 {
     const QString file = path(name);

@@ -24,7 +24,7 @@ namespace {
 
 enum class ScopeKind { Waveform, Parade, Vectorscope, Joint };
 
-struct ScopeOptions {
+struct ScopeCommandOptions {
     CommonAction action = CommonAction::Run;
     ScopeKind kind = ScopeKind::Parade;
     QString kindName;
@@ -55,7 +55,7 @@ QString number(double v)
     return QString::number(v, 'g', 17);
 }
 
-bool parseOptions(const QStringList& arguments, ScopeOptions& o, QString& problem, QCommandLineParser& parser)
+bool parseOptions(const QStringList& arguments, ScopeCommandOptions& o, QString& problem, QCommandLineParser& parser)
 {
     parser.setApplicationDescription(QStringLiteral(
         "Writes 2-D histograms of one file as JSON Lines (schema histoscope.histogram2d/1):\n"
@@ -195,7 +195,7 @@ bool isColourFrame(const Frame& frame)
     return frame.channels() >= 3 && o != ChannelOrder::Gray && o != ChannelOrder::GrayAlpha;
 }
 
-hs::ChannelBinning valueBinning(const Frame& frame, const ScopeOptions& o)
+hs::ChannelBinning valueBinning(const Frame& frame, const ScopeCommandOptions& o)
 {
     hs::ChannelBinning b = hs::scopeValueBinning(frame.type(), hs::Quantity::Channel);
     if (hs::isFloatType(frame.type())) {
@@ -209,7 +209,7 @@ hs::ChannelBinning valueBinning(const Frame& frame, const ScopeOptions& o)
 
 // The request for a frame, and the names of its histograms; an empty request with `error` set
 // when the frame cannot give this scope.
-bool buildRequest(const Frame& frame, const ScopeOptions& o, hs::Histogram2DRequest& request, QVector<Named>& names,
+bool buildRequest(const Frame& frame, const ScopeCommandOptions& o, hs::Histogram2DRequest& request, QVector<Named>& names,
                   Error& error)
 {
     request = hs::Histogram2DRequest{};
@@ -331,7 +331,7 @@ QByteArray outsideJson(const hs::AxisOutside& o)
         + ",\"nan\":" + QByteArray::number(quint64(o.nan)) + "}";
 }
 
-QByteArray objectJson(const ScopeOptions& o, const QString& file, std::optional<qint64> frame, const Named& name,
+QByteArray objectJson(const ScopeCommandOptions& o, const QString& file, std::optional<qint64> frame, const Named& name,
                       const hs::Histogram2D& h)
 {
     QByteArray s;
@@ -367,7 +367,7 @@ int runScopeCommand(const QStringList& arguments)
     // as for batch), Ctrl-C and SIGTERM taken between two lines.
     Interrupts::install();
     QCommandLineParser parser;
-    ScopeOptions o;
+    ScopeCommandOptions o;
     QString problem;
     auto usage = [](const QString& text) {
         printError(QStringLiteral("histoscope-cli scope: %1\n").arg(text));

@@ -103,6 +103,7 @@ py::dict statisticsOf(const ChannelHistogram& h, const std::optional<std::string
     py::dict d;
     d["count"] = s.count;
     d["exact"] = s.exact;
+    d["coarse"] = s.coarse;  // the bins are too wide to tell the middle half of the data apart
     d["min"] = optionalValue(s.min);
     d["max"] = optionalValue(s.max);
     d["mean"] = s.mean;
