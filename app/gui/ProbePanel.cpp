@@ -73,7 +73,7 @@ ProbePanel::ProbePanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(areaRow);
     m_values = valueTable(QStringLiteral("probeValues"), {tr("channel"), tr("value"), tr("float")}, 5, fontMetrics());
     layout->addWidget(m_values);
-    m_derived = valueTable(QStringLiteral("probeDerived"), {tr("of the colour"), tr("value"), tr("float")}, 5, fontMetrics());
+    m_derived = valueTable(QStringLiteral("probeDerived"), {tr("derived"), tr("value"), tr("float")}, 5, fontMetrics());
     m_derived->setToolTip(tr("Luma: the weighted sum of R, G and B (the settings' BT.601 or BT.709), not rounded.\n"
                              "HSV of R, G and B as floats: hue in degrees (none for a gray), saturation (max − min) / max, value = max."));
     layout->addWidget(m_derived);
