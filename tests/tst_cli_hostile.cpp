@@ -2,6 +2,7 @@
 // errors, outputs over inputs, concurrent writers, silently dropped files, colliding output
 // names, merge validation, unchecked numbers, broken CSV, hangs, bombs, special files and
 // options that used to fail late. Each test names the item it covers.
+#include "tests/NumpyOracle.h"
 #include "HostileCorpus.h"
 
 #include "app/core/CsvReader.h"
@@ -805,19 +806,6 @@ void TestCliHostile::wholeCorpusIsAccountedFor()
 
 namespace {
 
-// numpy.median(x) (inverted-CDF) and numpy.mean(x) of channel `c` of interleaved samples.
-std::pair<double, double> numpyMedianMean(const std::vector<float>& v, int channels, int c)
-{
-    std::vector<double> x;
-    for (std::size_t i = std::size_t(c); i < v.size(); i += std::size_t(channels))
-        x.push_back(v[i]);
-    std::sort(x.begin(), x.end());
-    long double sum = 0;
-    for (double d : x)
-        sum += d;
-    return {x[(x.size() + 1) / 2 - 1], double(sum / x.size())};
-}
-
 QByteArray floatNpy(const std::vector<float>& values, const QByteArray& shape, std::mt19937_64& rng)
 {
     QByteArray bytes = hostile::npy("<f4", shape, 0, rng);
@@ -885,7 +873,7 @@ void TestCliHostile::floatOutlierStaysInItsChannel()
         QVERIFY(median >= min && median <= max);
         QCOMPARE(st["count"].toInteger(), qint64(width * height));   // every finite sample binned
         QVERIFY(st.contains("coarse"));
-        const auto [npMedian, npMean] = numpyMedianMean(rgb, 3, c);
+        const auto [npMedian, npMean] = numpyoracle::medianMean(rgb, 3, c);
         const double w = (r["hi"].toDouble() - r["lo"].toDouble()) / r["bins"].toDouble();
         if (channel == "B") {
             QVERIFY(r["hi"].toDouble() > 1e30);

@@ -2,6 +2,7 @@
 // sample inside a range taken from the data, ranges kept per kind of data, integer ranges that
 // hold an integer, and no channel meaning nothing to count. Counts come from the reference
 // histogram; expectations are computed here from the samples.
+#include "tests/NumpyOracle.h"
 #include "app/core/FrameRequest.h"
 
 #include "histoscope/HistogramEngine.h"
@@ -230,19 +231,6 @@ std::vector<float> outlierRgb(int pixels, QRandomGenerator& rng)
     return v;
 }
 
-// numpy.median(x) by the inverted-CDF rule, and numpy.mean(x), of channel `c` of `v`.
-std::pair<double, double> numpyMedianMean(const std::vector<float>& v, int channels, int c)
-{
-    std::vector<double> x;
-    for (std::size_t i = std::size_t(c); i < v.size(); i += std::size_t(channels))
-        x.push_back(v[i]);
-    std::sort(x.begin(), x.end());
-    long double sum = 0;
-    for (double d : x)
-        sum += d;
-    return {x[(x.size() + 1) / 2 - 1], double(sum / x.size())};
-}
-
 }  // namespace
 
 // Issue 20, item 5: one float outlier in B widened every channel's default range to 1e30, and R
@@ -258,7 +246,7 @@ void TestFrameRequest::floatRangesArePerChannel()
     const hs::HistogramResult result = countOf(resolved.request);
     QCOMPARE(result.channels.size(), std::size_t(3));
     for (const hs::ChannelHistogram& h : result.channels) {
-        const auto [median, mean] = numpyMedianMean(samples, 3, h.channel);
+        const auto [median, mean] = numpyoracle::medianMean(samples, 3, h.channel);
         const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContext(frame, h));
         QCOMPARE(s.count, std::uint64_t(64 * 48));   // every finite sample counted
         QVERIFY2(s.mean >= *s.min && s.mean <= *s.max && s.median >= *s.min && s.median <= *s.max,

@@ -3,6 +3,7 @@
 // the samples (numpy's median and mean). Issue 18: float percentiles were bin-rounded but shown
 // with six digits and no "≈", and two identical channels showed medians 1.73242 and 1.75.
 // Issue 20, item 5: one outlier made every channel's statistics meaningless without a word.
+#include "tests/NumpyOracle.h"
 #include "app/core/HistogramCounting.h"
 #include "app/core/LumaPlane.h"
 #include "app/gui/SnapshotPresenter.h"
@@ -57,19 +58,6 @@ QString cell(const TableContent& t, const QString& row, const QString& column)
     return t.cells[t.rowLabels.indexOf(row)][columnOf(t, column)];
 }
 
-// numpy.median by the inverted-CDF rule and numpy.mean of channel `c` of interleaved RGB.
-std::pair<double, double> numpyMedianMean(const std::vector<float>& v, int c)
-{
-    std::vector<double> x;
-    for (std::size_t i = std::size_t(c); i < v.size(); i += 3)
-        x.push_back(v[i]);
-    std::sort(x.begin(), x.end());
-    long double sum = 0;
-    for (double d : x)
-        sum += d;
-    return {x[(x.size() + 1) / 2 - 1], double(sum / x.size())};
-}
-
 const QStringList kPositionRows{"mean", "std dev (population)", "median", "mode", "p1", "p5", "p25", "p75", "p95", "precision"};
 
 }  // namespace
@@ -98,7 +86,7 @@ void TestSnapshotPresenter::estimatesShowTheBinsPrecision()
         const hs::ChannelHistogram& h = snapshot->result.channels[std::size_t(columnOf(t, channel))];
         const double width = (hs::upperEdge(h.binning) - h.binning.lo) / h.binning.bins;   // ≈ 0.0176
         const int decimals = -int(std::floor(std::log10(width)));
-        const auto [median, mean] = numpyMedianMean(samples, h.channel);
+        const auto [median, mean] = numpyoracle::medianMean(samples, 3, h.channel);
         for (const QString row : {"median", "mean"}) {
             const QString text = cell(t, row, channel);
             QVERIFY2(text.startsWith(QStringLiteral("≈")), qPrintable(text));
