@@ -4,6 +4,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QFile>
+#include <QString>
 
 #include <cstdint>
 #include <cstring>
@@ -36,6 +38,18 @@ inline void setHeaderFrameCount(QByteArray& avi, std::uint32_t frames)
 // After each video chunk, `repeats` zero-size chunks with their idx1 entries; the header counts
 // every entry, as capture programs do. Returns an empty array when the file is not laid out as
 // expected (LIST movi followed by idx1).
+// The file at `path` with its header's frame count set to `frames`, in place; false if it could not
+// be read or written whole.
+inline bool setHeaderFrameCount(const QString& path, std::uint32_t frames)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadWrite))
+        return false;
+    QByteArray bytes = file.readAll();
+    setHeaderFrameCount(bytes, frames);
+    return file.seek(0) && file.write(bytes) == bytes.size();
+}
+
 inline QByteArray withRepeatEntries(const QByteArray& avi, int repeats)
 {
     const qsizetype movi = avi.indexOf("movi");
