@@ -12,6 +12,7 @@
 #include "app/gui/SettingsPanel.h"
 #include "app/gui/WindowGeometry.h"
 #include "widgets/BarChart.h"
+#include "widgets/HistogramPanel.h"
 #include "widgets/HistogramView.h"
 #include "widgets/ImageCanvas.h"
 #include "widgets/TablePanel.h"
@@ -608,12 +609,13 @@ void TestMainWindow::scopePanelsGetADockOfTheirOwn()
     QDockWidget* dock = m_window->scopesDock();
     QVERIFY(dock);
     QCOMPARE(dock->objectName(), QStringLiteral("scopesDock"));
-    // The window's own scopes are there from the start, a tab behind the histogram, so they
+    // The window's own scopes are there from the start, a tab beside the statistics, so they
     // are not counted until the user brings them forward.
     QVERIFY(m_window->scopes());
     QCOMPARE(m_window->scopes()->panels().size(), 4);
     QVERIFY(dock->toggleViewAction()->isEnabled());
-    QCOMPARE(m_window->tabifiedDockWidgets(dock).size(), 1);
+    QVERIFY(m_window->tabifiedDockWidgets(dock).contains(m_window->findChild<QDockWidget*>(QStringLiteral("statisticsDock"))));
+    QVERIFY(!m_window->tabifiedDockWidgets(dock).contains(m_window->findChild<QDockWidget*>(QStringLiteral("histogramDock"))));
     QCOMPARE(m_window->scopes()->neededKinds(), ScopeKinds(0));
     auto* panel = new QLabel(QStringLiteral("waveform"));
     m_window->addScopePanel(QStringLiteral("Waveform"), panel);
@@ -629,6 +631,11 @@ void TestMainWindow::scopePanelsGetADockOfTheirOwn()
     const auto roi = submitted.last().at(1).value<std::optional<hs::Rect>>();
     QVERIFY(roi.has_value());
     QCOMPARE(roi->width, 10);
+    // Brought forward, a scope shows together with the histogram, and only its kind is counted.
+    dock->raise();
+    QTRY_VERIFY(m_window->scopes()->panels().first()->isVisible());
+    QVERIFY(m_window->histogramPanel()->isVisible());
+    QCOMPARE(m_window->scopes()->neededKinds(), m_window->scopes()->panels().first()->neededKinds());
 }
 
 void TestMainWindow::probeShowsTheValueUnderTheCursor_data()

@@ -111,6 +111,8 @@ private slots:
     void renderPaintsATitle();
     void tableValuesStayInView_data();
     void tableValuesStayInView();
+    void tableFilledOnlyWhenShown();
+    void tableColumnsOnlyGrowWhileTheShapeStays();
     void binTableListsEveryBin_data();
     void binTableListsEveryBin();
     void binTableOf65536BinsMakesOnlyTheCellsShown();
@@ -706,6 +708,62 @@ void TestWidgets::tableValuesStayInView()
         QVERIFY2(textRight <= table->viewport()->width(), qPrintable(QString::number(textRight)));
         QVERIFY(cell.width() > table->viewport()->width());   // the long value made the column wider than the panel
     }
+}
+
+static TableContent statisticsLike(const QString& value)
+{
+    TableContent content;
+    content.columns = {"R", "G", "B", "luma"};
+    for (int r = 0; r < 24; ++r)
+        content.rowLabels << QStringLiteral("row %1").arg(r);
+    content.cells.fill(QStringList(4, value), 24);
+    return content;
+}
+
+// A live source sets the statistics of every frame: behind another tab, that costs nothing
+// until the panel shows; what the panel reports is always the latest content.
+void TestWidgets::tableFilledOnlyWhenShown()
+{
+    TablePanel panel;
+    auto* table = panel.findChild<QTableWidget*>();
+    QVERIFY(table);
+    panel.setContent(statisticsLike(QStringLiteral("1.5")));
+    panel.setContent(statisticsLike(QStringLiteral("2.5")));
+    QCOMPARE(table->rowCount(), 0);                       // hidden: nothing built yet
+    QCOMPARE(panel.cell(3, 2), QStringLiteral("2.5"));    // but the content is the newest
+    QCOMPARE(panel.rowOf(QStringLiteral("row 7")), 7);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCOMPARE(table->rowCount(), 24);
+    QCOMPARE(table->columnCount(), 4);
+    QCOMPARE(table->item(3, 2)->text(), QStringLiteral("2.5"));
+}
+
+// Frame after frame of one shape, the cells are updated in place and a column never narrows, so
+// numbers do not jump sideways; a new shape (other channels) fits its columns afresh.
+void TestWidgets::tableColumnsOnlyGrowWhileTheShapeStays()
+{
+    TablePanel panel;
+    panel.resize(500, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setContent(statisticsLike(QStringLiteral("123456.789")));
+    QTableWidget* table = panel.table();
+    const int wide = table->columnWidth(0);
+    const QTableWidgetItem* item = table->item(0, 0);
+    panel.setContent(statisticsLike(QStringLiteral("1")));
+    QCOMPARE(table->item(0, 0), item);   // the same item, its text replaced
+    QCOMPARE(table->item(0, 0)->text(), QStringLiteral("1"));
+    QCOMPARE(table->columnWidth(0), wide);
+    QTRY_VERIFY(panel.showsEveryCellWhole());   // the header takes its new width once laid out
+    TableContent gray = statisticsLike(QStringLiteral("1"));
+    gray.columns = {"gray"};
+    for (QStringList& row : gray.cells)
+        row = QStringList{QStringLiteral("1")};
+    panel.setContent(gray);
+    QCOMPARE(table->columnCount(), 1);
+    QVERIFY(table->columnWidth(0) < wide);
+    QTRY_VERIFY(panel.showsEveryCellWhole());   // the header takes its new width once laid out
 }
 
 void TestWidgets::binTableListsEveryBin_data()

@@ -24,8 +24,20 @@ public:
     // True when no cell, column title or row label is narrower than its text (nothing elided;
     // what does not fit the panel is scrolled to).
     bool showsEveryCellWhole() const;
-    QTableWidget* table() const;
+    QTableWidget* table();
+    // Each cell's text is also its tooltip: for long values in a narrow panel.
+    void setCellToolTips(bool on);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void applyPending();
+    void fitColumns(bool growOnly);
+
     QTableWidget* m_table;
+    TableContent m_pending;   // set while hidden: shown when the panel shows
+    bool m_hasPending = false;
+    TableContent m_shown;
+    bool m_cellToolTips = false;
 };

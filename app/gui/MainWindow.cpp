@@ -69,6 +69,7 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     // Its values are short but for the backend's description (why it counts on the CPU): the
     // one column takes the panel's width and a long value wraps onto more lines, never cut.
     m_timing->table()->setWordWrap(true);
+    m_timing->setCellToolTips(true);
     m_timing->table()->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_timing->table()->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_comparisonChart = new BarChart;
@@ -131,16 +132,19 @@ MainWindow::MainWindow(const GpuAvailability& gpu, QWidget* parent) : QMainWindo
     m_scopeTabs = new QTabWidget;
     m_scopeTabs->setDocumentMode(true);
     m_scopesDock = addDock(m_scopeTabs, tr("Scopes"), QStringLiteral("scopesDock"), Qt::RightDockWidgetArea);
-    tabifyDockWidget(histogramDock, m_scopesDock);
+    // A tab beside the statistics, not behind the histogram: a colourist watches the histogram
+    // and a scope together, as in Resolve's scope panel.
+    tabifyDockWidget(compareDock, m_scopesDock);
     m_scopesDock->toggleViewAction()->setEnabled(false);
     // The window's scopes (waveform, parade, vectorscope, 2-D histogram): tabs of that dock,
-    // behind the histogram; each is counted only while it shows (Scopes).
+    // behind the statistics; each is counted only while it shows (Scopes).
     m_scopes = new Scopes(m_settings, this);
     for (ScopePanel* panel : m_scopes->panels())
         addScopePanel(panel->title(), panel);
     m_scopeTabs->setCurrentIndex(m_settings.scopes.tab);
     connect(m_scopeTabs, &QTabWidget::currentChanged, m_scopes, &Scopes::setCurrentTab);
     histogramDock->raise();
+    statisticsDock->raise();
     resizeDocks({settingsDock, histogramDock}, {240, 470}, Qt::Horizontal);
     resizeDocks({histogramDock, statisticsDock}, {330, 300}, Qt::Vertical);
     resizeDocks({m_timelineDock}, {130}, Qt::Vertical);
@@ -633,10 +637,6 @@ void MainWindow::updateCounters()
     if (!m_snapshot)
         return;
     m_timing->setContent(timingTable(*m_snapshot, m_snapshot->backend, c));
-    QTableWidget* timing = m_timing->table();
-    for (int r = 0; r < timing->rowCount(); ++r)
-        if (QTableWidgetItem* item = timing->item(r, 0))
-            item->setToolTip(item->text());   // the whole value, also when the panel is narrow
     m_frameLabel->setText(m_counters.statusText(*m_snapshot, c, m_multiFrame));
     emit countersUpdated();
 }

@@ -38,6 +38,7 @@ int main(int argc, char** argv)
         {"roi", "Count only the region X,Y,WIDTH,HEIGHT (pixels).", "X,Y,W,H"},
         {"scan", "Scan the whole video in the background once it is open (the timeline's statistics over time)."},
         {"seek", "Show frame N of a video once it is open.", "N"},
+        {"play", "Start playing a video once it is open; with --screenshot, the picture is taken after --delay of playback."},
         {"scopes", "Show the Scopes dock (waveform, parade, vectorscope, 2-D histogram) in front; with --screenshot, each scope in a grid."},
         {"delay", "With --screenshot: wait MS milliseconds after the histogram is shown (default 400), e.g. to let a live source play.", "MS"},
     });
@@ -80,49 +81,53 @@ int main(int argc, char** argv)
             return;
         done = true;
         const int delay = parser.isSet("delay") ? parser.value("delay").toInt() : 400;
-        auto grab = [&] {
+        // The window first, as it plays (with --scopes, only the scope in front is counted), then
+        // the grid of every scope, for which each kind is counted once more.
+        auto grabWindow = [&] {
             QWidget* target = QApplication::activeModalWidget() ? QApplication::activeModalWidget() : &window;
             for (QWidget* w : QApplication::topLevelWidgets())
                 if (w != &window && w->isVisible() && w->inherits("QDialog"))
                     target = w;
             save(target->grab().toImage(), screenshot);
-            if (parser.isSet("scopes")) {
-                // Every scope panel in a 2 x 2 grid next to the window's screenshot: NAME-grid.png.
-                // Each kind drawn by a panel of its own at one size, from the last snapshot.
-                const QList<ScopePanel*> panels = window.scopes()->panels();
-                const QSize cell(640, 400);
-                QImage grid(cell.width() * 2, cell.height() * ((panels.size() + 1) / 2), QImage::Format_RGB32);
-                grid.fill(Qt::black);
-                QPainter painter(&grid);
-                for (int i = 0; i < panels.size(); ++i) {
-                    ScopePanel copy(panels[i]->kind());
-                    copy.setAttribute(Qt::WA_DontShowOnScreen);
-                    copy.setOptions(window.scopes()->options());
-                    copy.resize(cell);
-                    copy.show();
-                    if (window.scopes()->lastSnapshot())
-                        copy.showSnapshot(window.scopes()->lastSnapshot());
-                    painter.drawPixmap((i % 2) * cell.width(), (i / 2) * cell.height(), copy.grab());
-                }
-                painter.end();
-                const QFileInfo info(screenshot);
-                save(grid, info.dir().filePath(info.completeBaseName() + QStringLiteral("-grid.") + info.suffix()));
-            }
-            app.exit(screenshotFailed ? 1 : 0);
         };
-        QTimer::singleShot(std::max(0, delay), &app, [&, grab] {
+        auto grabGrid = [&] {
+            // Every scope panel in a 2 x 2 grid next to the window's screenshot: NAME-grid.png.
+            // Each kind drawn by a panel of its own at one size, from the last snapshot.
+            const QList<ScopePanel*> panels = window.scopes()->panels();
+            const QSize cell(640, 400);
+            QImage grid(cell.width() * 2, cell.height() * ((panels.size() + 1) / 2), QImage::Format_RGB32);
+            grid.fill(Qt::black);
+            QPainter painter(&grid);
+            for (int i = 0; i < panels.size(); ++i) {
+                ScopePanel copy(panels[i]->kind());
+                copy.setAttribute(Qt::WA_DontShowOnScreen);
+                copy.setOptions(window.scopes()->options());
+                copy.resize(cell);
+                copy.show();
+                if (window.scopes()->lastSnapshot())
+                    copy.showSnapshot(window.scopes()->lastSnapshot());
+                painter.drawPixmap((i % 2) * cell.width(), (i / 2) * cell.height(), copy.grab());
+            }
+            painter.end();
+            const QFileInfo info(screenshot);
+            save(grid, info.dir().filePath(info.completeBaseName() + QStringLiteral("-grid.") + info.suffix()));
+        };
+        QTimer::singleShot(std::max(0, delay), &app, [&, grabWindow, grabGrid] {
+            grabWindow();
             if (!parser.isSet("scopes"))
-                return grab();
-            // Count every scope once (the hidden tabs too), then take the pictures.
+                return app.exit(screenshotFailed ? 1 : 0);
+            // Count every scope once (the hidden tabs too), then draw the grid.
             auto* once = new QObject(&window);
-            QObject::connect(window.scopes(), &Scopes::snapshotShown, once, [once, grab, &app, &window] {
+            QObject::connect(window.scopes(), &Scopes::snapshotShown, once, [once, grabGrid, &app, &window, &screenshotFailed] {
                 // A live source's frames counted before every kind was asked for come first.
                 if (window.scopes()->lastSnapshot()->settings.kinds != kAllScopeKinds)
                     return;
                 once->deleteLater();
-                QTimer::singleShot(100, &app, grab);
+                QTimer::singleShot(100, &app, [grabGrid, &app, &screenshotFailed] {
+                    grabGrid();
+                    app.exit(screenshotFailed ? 1 : 0);
+                });
             });
-            window.scopesDock()->raise();
             window.scopes()->setCountAll(true);
         });
     };
@@ -152,6 +157,8 @@ int main(int argc, char** argv)
                 return;
             }
         }
+        if (parser.isSet("play"))
+            window.media()->play();
         if (parser.isSet("scan"))
             window.toggleScan();
         else if (parser.isSet("compare"))
