@@ -55,7 +55,8 @@ CudaBackend::~CudaBackend() { m_teardown = m_health.hold(); }
 Status CudaBackend::injectFault()
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
-    return launchFault(m_stream.get());
+    m_work = m_stream.get();
+    return launchFault(m_work);
 }
 
 Status CudaBackend::init()
@@ -78,6 +79,7 @@ Status CudaBackend::init()
     m_props.maxThreadsPerMultiprocessor = prop.maxThreadsPerMultiProcessor;
     m_tuning = tuningFor(prop.major);
     HS_TRY(m_stream.create());
+    m_work = m_stream.get();
     for (CudaEvent& e : m_stageFree)
         HS_TRY(e.create());
     HS_TRY(m_hotKeysFree.create());
@@ -101,7 +103,7 @@ Status CudaBackend::mark(Phase phase)
 {
     cudaEvent_t event = nullptr;
     HS_TRY(takeEvent(event));
-    HS_CUDA_TRY(cudaEventRecord(event, m_stream.get()));
+    HS_CUDA_TRY(cudaEventRecord(event, m_work));
     m_marks.emplace_back(phase, event);
     return Status::success();
 }
@@ -146,8 +148,8 @@ Status CudaBackend::stagePiece(const RequestPlan& plan, const Piece& piece, int 
             std::memcpy(staging + std::size_t(r) * rowBytes, first + std::size_t(r) * plan.pitch, rowBytes);
     }
     HS_TRY(mark(Upload));
-    HS_CUDA_TRY(cudaMemcpyAsync(m_stage[buffer].get(), staging, bytes, cudaMemcpyHostToDevice, m_stream.get()));
-    HS_CUDA_TRY(cudaEventRecord(m_stageFree[buffer].get(), m_stream.get()));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_stage[buffer].get(), staging, bytes, cudaMemcpyHostToDevice, m_work));
+    HS_CUDA_TRY(cudaEventRecord(m_stageFree[buffer].get(), m_work));
     // Packed rows are one long row for the walker.
     grid = SampleGrid{m_stage[buffer].get<unsigned char>(), bytes, piece.width * piece.rows, 1};
     return Status::success();
@@ -184,9 +186,9 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
     whole.channels = plan.channels;
     whole.map = plan.map;
     whole.grid = SampleGrid{plan.origin, plan.pitch, plan.width, plan.rows};
-    HS_TRY(launchSlotSample(whole, m_sample.get<std::uint32_t>(), count, {m_props, m_tuning, m_stream.get(), m_launchCache}));
-    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSample.get(), m_sample.get(), bytes, cudaMemcpyDeviceToHost, m_stream.get()));
-    HS_CUDA_TRY(cudaEventRecord(m_sampleDone.get(), m_stream.get()));
+    HS_TRY(launchSlotSample(whole, m_sample.get<std::uint32_t>(), count, {m_props, m_tuning, m_work, m_launchCache}));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSample.get(), m_sample.get(), bytes, cudaMemcpyDeviceToHost, m_work));
+    HS_CUDA_TRY(cudaEventRecord(m_sampleDone.get(), m_work));
     m_samplePending = true;
     m_sampleValues = bytes / sizeof(std::uint32_t);
     m_pendingSignature = signature;
@@ -229,6 +231,9 @@ Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
     m_marks.clear();
     m_eventsUsed = 0;
     m_ready = false;
+    // In the caller's stream when it names one: no host wait for its earlier work, and its later
+    // work is ordered after the count.
+    m_work = plan.stream ? reinterpret_cast<cudaStream_t>(plan.stream) : m_stream.get();
     HS_CUDA_TRY(cudaSetDevice(m_device));
     Resolution resolution;
     HS_TRY(resolve(plan, requested, resolution));
@@ -274,7 +279,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
         args.zero_words = std::uint32_t(words);
     }
     m_countedSlots = args.d_slots;
-    const LaunchContext ctx{m_props, m_tuning, m_stream.get(), m_launchCache};
+    const LaunchContext ctx{m_props, m_tuning, m_work, m_launchCache};
 
     if (resolution.skew)
         args.hot_slot = resolution.skew->topSlot;
@@ -288,8 +293,8 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
         // The previous frame's upload of this table may still be reading the pinned copy.
         HS_CUDA_TRY(cudaEventSynchronize(m_hotKeysFree.get()));
         std::memcpy(m_hostHotKeys.get(), hotKeys.data(), hotBytes);
-        HS_CUDA_TRY(cudaMemcpyAsync(m_hotKeys.get(), m_hostHotKeys.get(), hotBytes, cudaMemcpyHostToDevice, m_stream.get()));
-        HS_CUDA_TRY(cudaEventRecord(m_hotKeysFree.get(), m_stream.get()));
+        HS_CUDA_TRY(cudaMemcpyAsync(m_hotKeys.get(), m_hostHotKeys.get(), hotBytes, cudaMemcpyHostToDevice, m_work));
+        HS_CUDA_TRY(cudaEventRecord(m_hotKeysFree.get(), m_work));
         args.d_hot_keys = m_hotKeys.get<std::uint32_t>();
         args.hot_entries = std::uint32_t(hotKeys.size());
     }
@@ -298,7 +303,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     // tally should reach it back to back so the phase times hold no host round trip.
     if (m_zeroedWords[current] < words) {
         HS_TRY(mark(Clear));
-        HS_CUDA_TRY(cudaMemsetAsync(args.d_slots, 0, slotBytes, m_stream.get()));
+        HS_CUDA_TRY(cudaMemsetAsync(args.d_slots, 0, slotBytes, m_work));
     }
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         HS_TRY(stagePiece(plan, pieces[i], int(i % 2), args.grid));
@@ -313,7 +318,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
         m_slotIndex = spare;
     }
     HS_TRY(mark(Download));
-    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get(), args.d_slots, slotBytes, cudaMemcpyDeviceToHost, m_stream.get()));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get(), args.d_slots, slotBytes, cudaMemcpyDeviceToHost, m_work));
     return mark(End);
 }
 
@@ -330,7 +335,7 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
 {
     if (!m_ready) {
         // The submit failed part-way: let what it enqueued drain, and deliver nothing.
-        HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
+        HS_CUDA_TRY(cudaStreamSynchronize(m_work));
         return Status::error(ErrorCode::InvalidArgument, "nothing was counted: the submit failed");
     }
     m_ready = false;
@@ -342,7 +347,7 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
         result.timings.tallyMs = m_cpuMs;
         return Status::success();
     }
-    HS_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
+    HS_CUDA_TRY(cudaStreamSynchronize(m_work));
     unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots,
                 result, accumulate);
     result.strategyRan = m_ran;
@@ -354,6 +359,7 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
                              EqualizeResult& result)
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
+    m_work = m_stream.get();
     m_marks.clear();
     m_eventsUsed = 0;
     const std::size_t rowBytes = std::size_t(plan.width) * plan.pixelBytes;
@@ -380,17 +386,17 @@ Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std
     HS_TRY(m_luts.reserve(lutBytes));
     HS_TRY(m_hostLuts.reserve(lutBytes));
     HS_TRY(m_equalizeOut.reserve(std::max<std::size_t>(bytes, 1)));
-    const LaunchContext ctx{m_props, m_tuning, m_stream.get(), m_launchCache};
+    const LaunchContext ctx{m_props, m_tuning, m_work, m_launchCache};
     HS_TRY(mark(Merge));
     HS_TRY(launchEqualizeLut(plan.map, m_countedSlots, m_luts.get<std::uint32_t>(), levels, active, ctx));
     if (bytes > 0)
         HS_TRY(launchApplyLut(plan.type, plan.channels, SampleGrid{onDevice.origin, onDevice.pitch, plan.width, plan.rows},
                               m_equalizeOut.get<unsigned char>(), rowBytes, plan.map, m_luts.get<std::uint32_t>(), levels, ctx));
     HS_TRY(mark(Download));
-    HS_CUDA_TRY(cudaMemcpyAsync(m_hostLuts.get(), m_luts.get(), lutBytes, cudaMemcpyDeviceToHost, m_stream.get()));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_hostLuts.get(), m_luts.get(), lutBytes, cudaMemcpyDeviceToHost, m_work));
     if (bytes > 0)
         HS_CUDA_TRY(cudaMemcpy2DAsync(output, outPitch, m_equalizeOut.get(), rowBytes, rowBytes, std::size_t(plan.rows),
-                                      cudaMemcpyDeviceToHost, m_stream.get()));
+                                      cudaMemcpyDeviceToHost, m_work));
     HS_TRY(mark(End));
     m_plan = plan;
     HS_TRY(finish(result.histogram, false));
@@ -407,11 +413,12 @@ Status CudaBackend::applyLuts(const RequestPlan& plan, const std::vector<std::ve
                               unsigned char* output, std::size_t outputPitch, PhaseTimings& timings)
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
+    m_work = m_stream.get();
     m_marks.clear();
     m_eventsUsed = 0;
     const Status enqueued = enqueueApplyLuts(plan, luts, output, outputPitch);
     // Wait even after a failure: what was enqueued still reads the pinned LUTs and writes `output`.
-    const Status drained = cudaStatus(cudaStreamSynchronize(m_stream.get()), "cudaStreamSynchronize");
+    const Status drained = cudaStatus(cudaStreamSynchronize(m_work), "cudaStreamSynchronize");
     HS_TRY(enqueued);
     HS_TRY(drained);
     return markedTimings(timings);
@@ -432,7 +439,7 @@ Status CudaBackend::enqueueApplyLuts(const RequestPlan& plan, const std::vector<
     for (std::size_t i = 0; i < luts.size(); ++i)
         std::memcpy(m_hostLuts.get<std::uint32_t>() + i * levels, luts[i].data(), levels * sizeof(std::uint32_t));
     HS_TRY(mark(Upload));
-    HS_CUDA_TRY(cudaMemcpyAsync(m_luts.get(), m_hostLuts.get(), lutBytes, cudaMemcpyHostToDevice, m_stream.get()));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_luts.get(), m_hostLuts.get(), lutBytes, cudaMemcpyHostToDevice, m_work));
     if (bytes == 0)
         return mark(End);
     SampleGrid in{plan.origin, plan.rows == 1 ? rowBytes : plan.pitch, plan.width, plan.rows};
@@ -443,10 +450,10 @@ Status CudaBackend::enqueueApplyLuts(const RequestPlan& plan, const std::vector<
     HS_TRY(m_equalizeOut.reserve(bytes));
     HS_TRY(mark(Merge));
     HS_TRY(launchApplyLut(plan.type, plan.channels, in, m_equalizeOut.get<unsigned char>(), rowBytes, plan.map,
-                          m_luts.get<std::uint32_t>(), levels, {m_props, m_tuning, m_stream.get(), m_launchCache}));
+                          m_luts.get<std::uint32_t>(), levels, {m_props, m_tuning, m_work, m_launchCache}));
     HS_TRY(mark(Download));
     HS_CUDA_TRY(cudaMemcpy2DAsync(output, outPitch, m_equalizeOut.get(), rowBytes, rowBytes, std::size_t(plan.rows),
-                                  cudaMemcpyDeviceToHost, m_stream.get()));
+                                  cudaMemcpyDeviceToHost, m_work));
     return mark(End);
 }
 
@@ -457,7 +464,7 @@ Status CudaBackend::uploadWhole(const RequestPlan& plan, const unsigned char*& d
     // A folded contiguous region is one long row: its pitch is the row itself.
     const std::size_t sourcePitch = plan.rows == 1 ? rowBytes : plan.pitch;
     HS_CUDA_TRY(cudaMemcpy2DAsync(m_equalizeIn.get(), rowBytes, plan.origin, sourcePitch, rowBytes, std::size_t(plan.rows),
-                                  cudaMemcpyHostToDevice, m_stream.get()));
+                                  cudaMemcpyHostToDevice, m_work));
     d_packed = m_equalizeIn.get<unsigned char>();
     return Status::success();
 }
@@ -497,13 +504,14 @@ Status CudaBackend::copyToDevice(const void* host, std::size_t bytes, void* d_da
 Status CudaBackend::readProbe(const void* d_data, std::size_t bytes, double& milliseconds)
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
+    m_work = m_stream.get();
     m_eventsUsed = 0;
     cudaEvent_t begin = nullptr, end = nullptr;
     HS_TRY(takeEvent(begin));
     HS_TRY(takeEvent(end));
-    HS_CUDA_TRY(cudaEventRecord(begin, m_stream.get()));
-    HS_TRY(launchReadProbe(d_data, bytes, m_probeSink.get<unsigned long long>(), {m_props, m_tuning, m_stream.get(), m_launchCache}));
-    HS_CUDA_TRY(cudaEventRecord(end, m_stream.get()));
+    HS_CUDA_TRY(cudaEventRecord(begin, m_work));
+    HS_TRY(launchReadProbe(d_data, bytes, m_probeSink.get<unsigned long long>(), {m_props, m_tuning, m_work, m_launchCache}));
+    HS_CUDA_TRY(cudaEventRecord(end, m_work));
     HS_CUDA_TRY(cudaEventSynchronize(end));
     float elapsed = 0;
     HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, begin, end));

@@ -75,6 +75,9 @@ private:
     ArchTuning m_tuning{};
     LaunchCache m_launchCache;
     CudaStream m_stream;
+    // The stream this call's work is enqueued on: the caller's (HistogramRequest::stream) for a
+    // count that names one, else m_stream. Every enqueue and wait of a call goes through it.
+    cudaStream_t m_work = nullptr;
     // Two totals buffers (slots, then the encoded extremes), so that a launch can clear the one
     // the next call counts into; m_zeroedWords says how many leading words are known to be zero.
     DeviceBuffer m_slotBuffers[2];

@@ -94,6 +94,7 @@ Status buildPlan(const HistogramRequest& request, RequestPlan& plan)
                        + std::to_string(image.height) + " are negative");
     plan.type = image.type;
     plan.space = image.space;
+    plan.stream = request.stream;
     plan.channels = image.channels;
     plan.pixelBytes = sampleSize(image.type) * std::size_t(image.channels);
 

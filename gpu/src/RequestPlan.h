@@ -22,6 +22,7 @@ struct RequestPlan {
     std::int64_t rows = 0;                  // a contiguous region is folded into one row
     std::array<ChannelBinning, kMaxChannels> binning{};
     SlotMap map;
+    std::uintptr_t stream = 0;              // the caller's CUDA stream; 0: the engine's own
 
     std::int64_t pixels() const { return width * rows; }
     std::uint64_t activeChannels() const;

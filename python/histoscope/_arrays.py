@@ -42,8 +42,9 @@ def _torch_to_numpy_dtype(torch, dtype):
 class Stream:
     """The CUDA stream a device input is ordered on: the caller's current one or the one given.
 
-    The engine counts on a stream of its own (its public API takes none), so the caller's
-    stream is synchronised first: the counted data is what the caller's stream had written.
+    1-D counts are enqueued on this stream itself (HistogramRequest::stream), after what the
+    caller enqueued before: no synchronisation first. The 2-D counts (scopes) run on the
+    engine's own stream, so for them the caller's stream is synchronised first.
     """
 
     __slots__ = ("lib", "stream", "current")
@@ -55,6 +56,11 @@ class Stream:
 
     def synchronize(self):
         self.stream.synchronize()
+
+    @property
+    def handle(self):
+        """The cudaStream_t as an int (torch: cuda_stream; CuPy: ptr)."""
+        return int(self.stream.cuda_stream if self.lib == "torch" else self.stream.ptr)
 
 
 def _torch_stream(torch, device, stream):
@@ -201,6 +207,11 @@ class Array:
         if self.stream is not None:
             self.stream.synchronize()
 
+    @property
+    def stream_handle(self):
+        """The caller's stream for the engine to count in (0: none, host input)."""
+        return self.stream.handle if self.stream is not None else 0
+
 
 def _from_numpy(x):
     if not x.dtype.isnative:
@@ -282,9 +293,10 @@ def resolve(x, stream=None):
 class View:
     """An interleaved view the engine counts: rows of `width` pixels of `channels` samples."""
 
-    __slots__ = ("pointer", "device", "type", "width", "height", "stride", "channels", "reversed")
+    __slots__ = ("pointer", "device", "type", "width", "height", "stride", "channels", "reversed", "stream")
 
     def __init__(self, pointer, device, type, width, height, stride, channels, reversed=False):
+        self.stream = 0          # the caller's CUDA stream (an int) to count in; 0: the engine's
         self.pointer = pointer
         self.device = device
         self.type = type
@@ -296,7 +308,7 @@ class View:
 
     def count(self, binnings, strategy):
         return _native.count(self.pointer, self.device, self.type, self.width, self.height, self.stride,
-                             self.channels, binnings, strategy, strategy == "cpu")
+                             self.channels, binnings, strategy, strategy == "cpu", self.stream)
 
     def count2d(self, pairs, strategy, standard="bt709", rgb=(0, 1, 2)):
         return _native.count2d(self.pointer, self.device, self.type, self.width, self.height, self.stride,

@@ -27,6 +27,7 @@ def _flat(arr, type, channels=1):
     if view is None:
         arr = arr.contiguous()
         view = flat_view(arr, type, channels)
+    view.stream = arr.stream_handle
     return arr, view
 
 
@@ -83,9 +84,10 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
     ``max(x.max() + 1, minlength)`` int64 counts: a tensor on the input's device for torch and
     CuPy input, a NumPy array otherwise. Negative values raise ValueError, as NumPy's do.
 
-    Device input is counted on its device, after the caller's current CUDA stream (or
-    ``stream``: a torch or CuPy stream, or a cudaStream_t as an int) has written it; the result
-    is made in that stream. Passing ``minlength`` >= the largest value + 1 counts in one pass;
+    Device input is counted on its device in the caller's current CUDA stream (or ``stream``:
+    a torch or CuPy stream, or a cudaStream_t as an int): the engine's upload-free count is
+    enqueued there, after what the stream had enqueued, with no synchronisation first; the
+    result is made in that stream. Passing ``minlength`` >= the largest value + 1 counts in one pass;
     otherwise values beyond ``max(minlength, 256)`` take a second pass with the exact bins.
 
     ``strategy`` is an engine strategy (``histoscope.strategies()``), ``"auto"`` by default.
@@ -99,7 +101,6 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
     dtype = arr.dtype
     if dtype.kind not in "biu":
         raise TypeError(f"bincount counts integers, not {dtype}")
-    arr.synchronize()
     if arr.size == 0:
         return arr.output(np.zeros(minlength, np.int64))
     item = dtype.itemsize
@@ -250,7 +251,6 @@ def histogram(a, bins=10, range=None, *, strategy="auto", strict=False, stream=N
         dtype = np.dtype(np.uint8)  # as numpy.histogram converts bool
     elif dtype.kind not in "iuf":
         raise TypeError(f"histogram counts integers, bool and floats, not {dtype}")
-    arr.synchronize()
     if dtype.kind == "f":
         counts, edges, below, above, nan, ran = _float_histogram(arr, dtype, nbins, range, strategy)
     else:
@@ -440,7 +440,6 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
         raise ValueError(f"an image has 1 to 4 channels, not {count}")
     chosen = _channel_list(channels, count)
     nbins = _bins_argument(bins, allow_zero=True)
-    arr.synchronize()
     arr, type = _image_input(arr)
     arr, view = _image(arr, type)
     integer = type not in ("f16", "f32")

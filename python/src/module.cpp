@@ -156,11 +156,12 @@ struct Counted2D {
 std::shared_ptr<Counted> count(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width,
                                std::int64_t height, std::size_t strideBytes, int channels,
                                const std::vector<std::optional<BinningTuple>>& binnings, const std::string& strategy,
-                               bool cpuOnly)
+                               bool cpuOnly, std::uintptr_t stream)
 {
     HistogramRequest request;
     request.image = viewOf(pointer, device, type, width, height, strideBytes, channels);
     request.strategy = strategyOf(strategy);
+    request.stream = device >= 0 ? stream : 0;   // device input is counted in the caller's stream
     if (binnings.size() > std::size_t(kMaxChannels))
         throw py::value_error("at most " + std::to_string(kMaxChannels) + " channels are counted");
     for (std::size_t c = 0; c < request.binning.size(); ++c) {
@@ -341,8 +342,9 @@ PYBIND11_MODULE(_native, m)
 
     m.def("count", &count, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"), py::arg("height"),
           py::arg("stride"), py::arg("channels"), py::arg("binnings"), py::arg("strategy") = "auto",
-          py::arg("cpu_only") = false,
-          "Counts an interleaved view (device -1: host memory) on this thread's engine, the GIL released.");
+          py::arg("cpu_only") = false, py::arg("stream") = 0,
+          "Counts an interleaved view (device -1: host memory) on this thread's engine, the GIL released;\n"
+          "device input in `stream` (a cudaStream_t as an int; 0: the engine's own stream).");
     m.def("count2d", &count2D, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"), py::arg("height"),
           py::arg("stride"), py::arg("channels"), py::arg("pairs"), py::arg("standard") = "bt709",
           py::arg("rgb") = std::array<int, 3>{0, 1, 2}, py::arg("strategy") = "auto", py::arg("cpu_only") = false);

@@ -96,6 +96,12 @@ struct HistogramRequest {
     ImageView image;
     std::array<ChannelBinning, kMaxChannels> binning{};
     Strategy strategy = Strategy::Auto;
+    // The caller's CUDA stream (a cudaStream_t as an integer) for a GPU engine's count: the
+    // upload, clear, tally and download are enqueued on it, after what the caller enqueued
+    // before, so device input written in that stream needs no synchronisation first. 0: the
+    // engine's own stream. Ignored by the CPU backend. The stream must belong to the engine's
+    // device, and stay valid until the result is delivered.
+    std::uintptr_t stream = 0;
 };
 
 // Binning for the natural range of a type: 256 bins over [0,256) for u8, 65536 for u16, etc.

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Everything the H200 checks, in one call of the device tool: the engine's verification
+# (scripts/h200_verify.sh: build, selfcheck, sanitizers, fault, scopes, benchmark), then the
+# Python module (scripts/h200_python.sh: build, pytest with the GPU tests, peers' timings).
+# Summaries under $OUT/verify and $OUT/python; at most 8 files come back, so logs are tarred.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-h200-out}
+mkdir -p "$out"
+OUT="$out/verify" SCOPES=${SCOPES:-1} REPEATS=${REPEATS:-10} bash scripts/h200_verify.sh > "$out/verify.txt" 2>&1
+echo "verify: exit $?"
+OUT="$out/python" REPEATS=${PY_REPEATS:-30} bash scripts/h200_python.sh > /dev/null 2>&1
+echo "python: exit $?"
+(cd "$out/python" && tar czf logs.tar.gz --remove-files build.log pytest.log bench.log 2>/dev/null)
+rm -f "$out/verify.txt"
+cat "$out/verify/summary.txt" "$out/python/summary.txt"
