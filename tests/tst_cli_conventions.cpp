@@ -38,6 +38,8 @@ private slots:
     void helpAndVersion();
     void quietAndVerbose();
     void oneStrategyList();
+    void csvCarriesTheJsonStatistics_data();
+    void csvCarriesTheJsonStatistics();
 
 private:
     struct Run {
@@ -457,6 +459,71 @@ void TestCliConventions::oneStrategyList()
     for (auto m = name.globalMatch(list); m.hasNext();)
         inReadme << m.next().captured(1);
     QCOMPARE(inReadme, listed);
+}
+
+// CSV from batch, merge and histogram carries every statistic JSON has, in the columns
+// docs/SCHEMA.md names, and the summary row is as wide as the header.
+void TestCliConventions::csvCarriesTheJsonStatistics_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QStringList>("binning");
+    QTest::newRow("batch, one bin per value") << "batch" << QStringList{};
+    QTest::newRow("batch, 7 bins") << "batch" << QStringList{"--bins", "7", "--range", "0:256"};
+    QTest::newRow("merge") << "merge" << QStringList{};
+    QTest::newRow("histogram") << "histogram" << QStringList{};
+}
+
+void TestCliConventions::csvCarriesTheJsonStatistics()
+{
+    QFETCH(QString, command);
+    QFETCH(QStringList, binning);
+    const QString png = randomPng("csvstats/a.png", 17, 6);
+    auto run = [&](const QString& format) {
+        if (command != "merge")
+            return cli(QStringList{command, "-q", "--cpu", "--format", format} + binning + QStringList{png});
+        const QString saved = path("csvstats/batch.jsonl");
+        QFile f(saved);
+        if (!f.open(QIODevice::WriteOnly) || f.write(cli({"batch", "-q", "--cpu", png}).out) <= 0)
+            return Run{};
+        f.close();
+        return cli({"merge", "--format", format, saved});
+    };
+    const Run json = run("jsonl"), csv = run("csv");
+    QCOMPARE(json.exitCode, 0);
+    QCOMPARE(csv.exitCode, 0);
+    const QList<QJsonObject> records = lines(json.out);
+    QCOMPARE(records.size(), 3);
+    const QList<QByteArray> rows = csv.out.trimmed().split('\n');
+    QCOMPARE(rows.size(), 1 + 3 + 1);
+    const QStringList header = QString::fromUtf8(rows[0]).split(',');
+    for (const QByteArray& row : rows)
+        QCOMPARE(row.count(',') + 1, header.size());  // the summary too
+    for (int c = 0; c < 3; ++c) {
+        const QStringList f = QString::fromUtf8(rows[1 + c]).split(',');
+        const QJsonObject s = records[c]["statistics"].toObject();
+        const auto field = [&](const char* name) {
+            const qsizetype at = header.indexOf(QLatin1String(name));
+            return at < 0 ? QStringLiteral("<no column %1>").arg(QLatin1String(name)) : f[at];
+        };
+        const auto same = [&](const char* column, const QJsonValue& v) {
+            const QString text = field(column);
+            if (v.isBool())
+                return text == (v.toBool() ? "true" : "false");
+            if (v.isNull())
+                return text.isEmpty();
+            bool ok = false;
+            return text.toDouble(&ok) == v.toDouble() && ok;
+        };
+        QCOMPARE(field("channel"), records[c]["channel"].toString());
+        for (const char* key : {"exact", "coarse", "std_sample", "mode", "clipped_low", "clipped_high", "entropy_bits", "min",
+                                "max", "below", "above", "nan", "count"})
+            QVERIFY2(same(key, s[QLatin1String(key)]), qPrintable(QStringLiteral("%1: %2 in CSV, %3 in JSON")
+                         .arg(QLatin1String(key), field(key), QString::fromUtf8(QJsonDocument(QJsonArray{s[QLatin1String(key)]}).toJson()))));
+        const QJsonObject percentiles = s["percentiles"].toObject();
+        for (const char* p : {"1", "5", "25", "75", "95"})
+            QVERIFY2(same(qPrintable(QStringLiteral("p") + QLatin1String(p)), percentiles[QLatin1String(p)]), p);
+    }
+    QVERIFY(rows.last().contains("summary"));
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)

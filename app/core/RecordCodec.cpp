@@ -272,7 +272,7 @@ bool parseSummaryText(const QByteArray& text, RunSummary& s, Error& error)
 qsizetype CsvLayout::columns() const
 {
     return fixedColumns(version).size() + (version >= 2 && coarseColumn ? 1 : 0)
-           + (allStatistics ? statisticsColumns().size() : 0) + bins;
+           + (allStatistics ? statisticsColumns().size() : 0) + (warningsColumn ? 1 : 0) + bins;
 }
 
 QString RecordCodec::schemaName(int version) { return QStringLiteral("histoscope.histogram/%1").arg(version); }
@@ -411,17 +411,15 @@ QByteArray RecordCodec::csvField(const QByteArray& field)
     return '"' + escaped + '"';
 }
 
-QByteArray RecordCodec::csvHeader(int bins, bool allStatistics)
+QByteArray RecordCodec::csvHeader(int bins)
 {
-    QByteArray line = fixedColumns(kVersion).join(',').toUtf8() + ",coarse";
-    if (allStatistics)
-        line += ',' + statisticsColumns().join(',').toUtf8();
+    QByteArray line = fixedColumns(kVersion).join(',').toUtf8() + ",coarse," + statisticsColumns().join(',').toUtf8() + ",warnings";
     for (int b = 0; b < bins; ++b)
         line += ",c" + QByteArray::number(b);
     return line + '\n';
 }
 
-QByteArray RecordCodec::csvLine(const HistogramRecord& r, bool allStatistics)
+QByteArray RecordCodec::csvLine(const HistogramRecord& r)
 {
     const hs::ChannelHistogram& h = r.histogram;
     const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContextOf(r));
@@ -441,15 +439,17 @@ QByteArray RecordCodec::csvLine(const HistogramRecord& r, bool allStatistics)
                                 optionalCsv(s.min), optionalCsv(s.max), QByteArray::number(h.below), QByteArray::number(h.above),
                                 QByteArray::number(h.nan), QByteArray(s.coarse ? "true" : "false")})
         line += ',' + f;
-    if (allStatistics) {
-        // Numbers exactly (shortest round trip), as JSON has them; shares, not percent.
-        line += s.exact ? ",true" : ",false";
-        for (double v : {s.stdDevSample, s.mode})
-            line += ',' + number(v);
-        for (double v : s.percentiles)
-            line += ',' + number(v);
-        line += ',' + optionalCsv(s.clippedLowShare) + ',' + optionalCsv(s.clippedHighShare) + ',' + number(s.entropyBits);
-    }
+    // Numbers exactly (shortest round trip), as JSON has them; shares, not percent.
+    line += s.exact ? ",true" : ",false";
+    for (double v : {s.stdDevSample, s.mode})
+        line += ',' + number(v);
+    for (double v : s.percentiles)
+        line += ',' + number(v);
+    line += ',' + optionalCsv(s.clippedLowShare) + ',' + optionalCsv(s.clippedHighShare) + ',' + number(s.entropyBits);
+    // The warnings as JSON writes them (one field that any JSON parser splits), empty without.
+    line += ',';
+    if (!r.warnings.isEmpty())
+        line += csvField(QJsonDocument(QJsonArray::fromStringList(r.warnings)).toJson(QJsonDocument::Compact));
     for (std::uint64_t c : h.counts) {
         line += ',';
         line += QByteArray::number(c);
@@ -461,7 +461,8 @@ QByteArray RecordCodec::summaryCsvLine(const RunSummary& s, int bins)
 {
     QByteArray line = schemaName().toUtf8() + ",summary,";
     line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
-    line += QByteArray(fixedColumns(kVersion).size() - 3 + 1 + bins, ',');  // + coarse
+    // Padded to the header's width: coarse, the statistics, warnings and the counts are empty.
+    line += QByteArray(fixedColumns(kVersion).size() - 3 + 1 + statisticsColumns().size() + 1 + bins, ',');
     return line + '\n';
 }
 
@@ -720,6 +721,9 @@ bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& la
             }
         first += extra.size();
     }
+    layout.warningsColumn = layout.version >= 2 && fields.size() > first && fields[first] == "warnings";
+    if (layout.warningsColumn)
+        ++first;
     layout.bins = int(fields.size() - first);
     for (int b = 0; b < layout.bins; ++b)
         if (fields[first + b] != "c" + QByteArray::number(b)) {
@@ -747,6 +751,8 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
     // The statistics columns are recomputed from the counts, as JSON's are; only the counts move.
     if (layout.allStatistics)
         c.firstBin += int(statisticsColumns().size());
+    if (layout.warningsColumn)
+        ++c.firstBin;
     out.version = layout.version;
     const QByteArray kind = c.record >= 0 ? f[c.record] : QByteArray("histogram");
     if (kind == "summary") {
@@ -829,6 +835,18 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
     } else {
         error = schemaError(QStringLiteral("binning is \"%1\", not identity or uniform").arg(QString::fromUtf8(f[c.binning].left(40))));
         return false;
+    }
+    if (layout.warningsColumn && !f[c.firstBin - 1].isEmpty()) {
+        const QJsonDocument doc = QJsonDocument::fromJson(f[c.firstBin - 1]);
+        bool strings = doc.isArray();
+        for (const QJsonValue w : doc.array())
+            strings = strings && w.isString();
+        if (!strings) {
+            error = schemaError(QStringLiteral("warnings is \"%1\", not a JSON array of strings").arg(QString::fromUtf8(f[c.firstBin - 1].left(40))));
+            return false;
+        }
+        for (const QJsonValue w : doc.array())
+            r.warnings << w.toString();
     }
     return validateHistogram(r, error);
 }

@@ -28,8 +28,11 @@ struct CsvLayout {
     int bins = 0;
     // The `coarse` column, added within version 2 after `nan`: files written before it lack it.
     bool coarseColumn = true;
-    // Version 2 written by the app's export: every statistic, between `coarse` and the counts.
+    // Every statistic, between `coarse` and the counts: the app's export, and batch and merge since
+    // they carry the statistics JSON has (files written before lack them).
     bool allStatistics = false;
+    // `warnings`, after the statistics: a JSON array of strings, empty when there is none.
+    bool warningsColumn = false;
     qsizetype columns() const;
 };
 
@@ -43,10 +46,10 @@ public:
     static QJsonObject recordJson(const HistogramRecord& record);
     static QByteArray jsonLine(const HistogramRecord& record);
     static QByteArray summaryJsonLine(const RunSummary& summary);
-    // `allStatistics`: the app's export, which carries every statistic its Statistics panel
-    // shows (docs/SCHEMA.md); batch and merge write the layout without them.
-    static QByteArray csvHeader(int bins, bool allStatistics = false);
-    static QByteArray csvLine(const HistogramRecord& record, bool allStatistics = false);
+    // Every statistic JSON has, in the columns docs/SCHEMA.md lists: batch, merge, histogram and
+    // the app's export write one layout.
+    static QByteArray csvHeader(int bins);
+    static QByteArray csvLine(const HistogramRecord& record);
     static QByteArray summaryCsvLine(const RunSummary& summary, int bins);
     static QByteArray csvField(const QByteArray& field);
     // The long ("tidy") layout, `--layout long`: one row (CSV) or object (JSON Lines) per bin,

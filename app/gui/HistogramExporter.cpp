@@ -37,9 +37,9 @@ Error writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& 
     for (const auto& c : channels)
         bins = std::max(bins, int(c.histogram->counts.size()));
     // Every statistic the Statistics panel shows, by the one definition (docs/SCHEMA.md).
-    QByteArray text = RecordCodec::csvHeader(bins, true);
+    QByteArray text = RecordCodec::csvHeader(bins);
     for (const auto& [name, h] : channels)
-        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h), true);
+        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h));
     return writeFileAtomically(path, text);
 }
 
