@@ -40,6 +40,9 @@ private slots:
     void oneStrategyList();
     void csvCarriesTheJsonStatistics_data();
     void csvCarriesTheJsonStatistics();
+    void csvRecordColumnFirst();
+    void mergeReadsVersion2_data();
+    void mergeReadsVersion2();
 
 private:
     struct Run {
@@ -524,6 +527,70 @@ void TestCliConventions::csvCarriesTheJsonStatistics()
             QVERIFY2(same(qPrintable(QStringLiteral("p") + QLatin1String(p)), percentiles[QLatin1String(p)]), p);
     }
     QVERIFY(rows.last().contains("summary"));
+}
+
+// Version 3: `record` is the first field of every CSV row (header, histograms, summary) and the
+// first key of every JSON object, in both layouts.
+void TestCliConventions::csvRecordColumnFirst()
+{
+    const QString png = randomPng("first/a.png", 8, 3);
+    for (const QString& layout : {QStringLiteral("wide"), QStringLiteral("long")}) {
+        const Run csv = cli({"batch", "-q", "--cpu", "--format", "csv", "--layout", layout, png});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> rows = csv.out.trimmed().split('\n');
+        QVERIFY(rows.size() >= 5);
+        QVERIFY2(rows[0].startsWith("record,schema,file,"), rows[0].constData());
+        for (qsizetype i = 1; i + 1 < rows.size(); ++i)
+            QVERIFY2(rows[i].startsWith("histogram,histoscope.histogram/3,"), rows[i].constData());
+        QVERIFY2(rows.last().startsWith("summary,histoscope.histogram/3,records=3;files=1;failed=0;frames=1"), rows.last().constData());
+        const Run json = cli({"batch", "-q", "--cpu", "--layout", layout, png});
+        for (const QByteArray& line : json.out.trimmed().split('\n'))
+            QVERIFY2(line.startsWith("{\"record\":\"") && line.contains("\"schema\":\"histoscope.histogram/3\""), line.constData());
+    }
+}
+
+// Files of version 2 (`schema` first in CSV) still merge, alone and with version 3 files.
+void TestCliConventions::mergeReadsVersion2_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::newRow("csv") << "csv";
+    QTest::newRow("jsonl") << "jsonl";
+}
+
+void TestCliConventions::mergeReadsVersion2()
+{
+    QFETCH(QString, format);
+    const QString a = randomPng("v2/a.png", 9, 4), b = randomPng("v2/b.png", 5, 6);
+    QByteArray old = cli({"batch", "-q", "--cpu", "--format", format, a}).out;
+    // As version 2 wrote it: the same records, `schema` before `record` in CSV.
+    QByteArray v2;
+    for (const QByteArray& line : old.trimmed().split('\n')) {
+        QList<QByteArray> f = line.split(',');
+        if (format == "csv")
+            f.swapItemsAt(0, 1);
+        v2 += f.join(',').replace("histoscope.histogram/3", "histoscope.histogram/2") + '\n';
+    }
+    QVERIFY(v2.startsWith(format == "csv" ? "schema,record," : "{\"record\""));
+    const QString oldFile = path("v2/a." + format), newFile = path("v2/b." + format);
+    for (const auto& [file, bytes] : {std::pair{oldFile, v2}, std::pair{newFile, cli({"batch", "-q", "--cpu", "--format", format, b}).out}}) {
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size());
+    }
+    const Run alone = cli({"merge", oldFile});
+    QVERIFY2(alone.exitCode == 0, alone.err.constData());
+    QCOMPARE(lines(alone.out).size(), 3);
+    const Run both = cli({"merge", oldFile, newFile});
+    QVERIFY2(both.exitCode == 0, both.err.constData());
+    const QList<QJsonObject> merged = lines(both.out);
+    const QList<QJsonObject> one = lines(cli({"batch", "-q", "--cpu", a}).out), two = lines(cli({"batch", "-q", "--cpu", b}).out);
+    QCOMPARE(merged.size(), 3);
+    for (int c = 0; c < 3; ++c) {
+        QCOMPARE(merged[c]["schema"].toString(), QStringLiteral("histoscope.histogram/3"));
+        const QJsonArray m = merged[c]["counts"].toArray(), x = one[c]["counts"].toArray(), y = two[c]["counts"].toArray();
+        for (qsizetype i = 0; i < m.size(); ++i)
+            QCOMPARE(m[i].toInteger(), x[i].toInteger() + y[i].toInteger());
+    }
+    QCOMPARE(lines(both.out, "summary").value(0)["files"].toInt(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)

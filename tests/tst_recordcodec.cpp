@@ -359,7 +359,7 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
         const QByteArray name = QByteArray("missing ") + key;
         QTest::newRow(name.constData()) << with(key, QJsonValue(QJsonValue::Undefined)) << 2 << "";
     }
-    QTest::newRow("other schema") << with("schema", QStringLiteral("histoscope.histogram/3")) << 2 << "schema is the string";
+    QTest::newRow("other schema") << with("schema", QStringLiteral("histoscope.histogram/4")) << 2 << "schema is the string";
     QTest::newRow("not JSON") << good + "\n{\"schema\": \n" << 2 << "not JSON";
     QTest::newRow("an array") << good + "\n[1,2]\n" << 2 << "not a JSON object";
     QTest::newRow("blank lines counted") << good + "\n\n\n" + withCount("-1").mid(good.size() + 1) << 4 << "counts[1] is -1";
@@ -392,7 +392,7 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
                                        << "44 fields where the header has 40 (one CSV file holds one column layout)";
     QTest::newRow("csv bad header") << QByteArray("schema,record,file\n") << 1 << "column 4 should be \"frame\"";
     QTest::newRow("csv header with gaps") << QByteArray(header).replace(",c2,", ",c7,") << 1 << "should be \"c2\"";
-    QTest::newRow("csv broken quoting") << header + row + "histoscope.histogram/2,histogram,\"a.png\n" << 3 << "ends inside a quoted field";
+    QTest::newRow("csv broken quoting") << header + row + "histogram,histoscope.histogram/3,\"a.png\n" << 3 << "ends inside a quoted field";
     QTest::newRow("neither format") << QByteArray("\x89PNG\r\n\x1a\n") << 1 << "";
 }
 
@@ -427,8 +427,8 @@ void TestRecordCodec::errorKinds_data()
     const QByteArray json = RecordCodec::jsonLine(r);
     const QByteArray csv = RecordCodec::csvHeader(4) + RecordCodec::csvLine(r);
     QTest::newRow("not JSON") << json + "{\"schema\": \n" << 2 << ErrorKind::DecodeFailed;
-    QTest::newRow("csv quoting left open") << csv + "histoscope.histogram/2,histogram,\"a.png\n" << 3 << ErrorKind::DecodeFailed;
-    QTest::newRow("csv quote inside a field") << csv + "histoscope.histogram/2,histo\"gram\n" << 3 << ErrorKind::DecodeFailed;
+    QTest::newRow("csv quoting left open") << csv + "histogram,histoscope.histogram/3,\"a.png\n" << 3 << ErrorKind::DecodeFailed;
+    QTest::newRow("csv quote inside a field") << csv + "histo\"gram,histoscope.histogram/3\n" << 3 << ErrorKind::DecodeFailed;
     QTest::newRow("JSON, not an object") << json + "[1,2]\n" << 2 << ErrorKind::InvalidInput;
     QJsonObject negative = QJsonDocument::fromJson(json).object();
     negative["counts"] = QJsonArray{1, -2, 3, 4};
@@ -471,7 +471,7 @@ void TestRecordCodec::summaryRules_data()
                                           << "the summary counts 1 records, the file holds 2";
     QTest::newRow("record after the summary") << line + RecordCodec::summaryJsonLine({1, 1, 0, 1}) + line << true
                                               << "a record after the summary";
-    QTest::newRow("summary with a bad number") << line + QByteArray("{\"schema\":\"histoscope.histogram/2\",\"record\":\"summary\","
+    QTest::newRow("summary with a bad number") << line + QByteArray("{\"schema\":\"histoscope.histogram/3\",\"record\":\"summary\","
                                                                     "\"records\":1,\"files\":-1,\"failed\":0,\"frames\":0}\n")
                                                << false << "files is -1";
     QTest::newRow("csv finished") << RecordCodec::csvHeader(16) + RecordCodec::csvLine(r) + RecordCodec::summaryCsvLine({1, 1, 0, 1}, 16)
@@ -479,7 +479,7 @@ void TestRecordCodec::summaryRules_data()
     QTest::newRow("csv with a byte-order mark") << "\xef\xbb\xbf" + RecordCodec::csvHeader(16) + RecordCodec::csvLine(r)
                                                    + RecordCodec::summaryCsvLine({1, 1, 0, 1}, 16) << true << "";
     QTest::newRow("csv summary only") << RecordCodec::csvHeader(0) + RecordCodec::summaryCsvLine({0, 0, 2, 0}, 0) << true << "";
-    QTest::newRow("csv summary lacks frames") << RecordCodec::csvHeader(0) + "histoscope.histogram/2,summary,records=0;files=0;failed=0"
+    QTest::newRow("csv summary lacks frames") << RecordCodec::csvHeader(0) + "summary,histoscope.histogram/3,records=0;files=0;failed=0"
                                                      + QByteArray(RecordCodec::csvHeader(0).count(',') - 2, ',') + '\n'
                                               << false << "the summary lacks frames";
 }

@@ -17,14 +17,14 @@ enum class RecordFormat { JsonLines, Csv };
 struct RecordLine {
     enum class Kind { Histogram, Summary };
     Kind kind = Kind::Histogram;
-    int version = 2;
+    int version = 3;  // RecordCodec::kVersion
     HistogramRecord record;
     RunSummary summary;
 };
 
 // The columns of one CSV file: set by its header, the same for every row.
 struct CsvLayout {
-    int version = 2;
+    int version = 3;  // RecordCodec::kVersion
     int bins = 0;
     // The `coarse` column, added within version 2 after `nan`: files written before it lack it.
     bool coarseColumn = true;
@@ -38,8 +38,8 @@ struct CsvLayout {
 
 class RecordCodec {
 public:
-    static constexpr int kVersion = 2;
-    static QString schemaName(int version = kVersion);  // "histoscope.histogram/2"
+    static constexpr int kVersion = 3;
+    static QString schemaName(int version = kVersion);  // "histoscope.histogram/3"
     static bool isChannelName(const QString& name);
 
     // Writing. Lines end with '\n'; JSON is UTF-8, CSV file names keep their bytes.
