@@ -40,6 +40,8 @@ private slots:
     void oneStrategyList();
     void csvCarriesTheJsonStatistics_data();
     void csvCarriesTheJsonStatistics();
+    void guiHelpWithoutDisplay_data();
+    void guiHelpWithoutDisplay();
     void csvRecordColumnFirst();
     void mergeReadsVersion2_data();
     void mergeReadsVersion2();
@@ -527,6 +529,38 @@ void TestCliConventions::csvCarriesTheJsonStatistics()
             QVERIFY2(same(qPrintable(QStringLiteral("p") + QLatin1String(p)), percentiles[QLatin1String(p)]), p);
     }
     QVERIFY(rows.last().contains("summary"));
+}
+
+// The app answers --help and --version without a display (help2man, ssh): no QApplication, so
+// no platform plugin to load.
+void TestCliConventions::guiHelpWithoutDisplay_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("starts");
+    QTest::addColumn<QString>("holds");
+    QTest::newRow("--help") << QStringList{"--help"} << "Usage: " << "--screenshot <FILE>";
+    QTest::newRow("-h") << QStringList{"-h"} << "Usage: " << "--screenshot <FILE>";
+    QTest::newRow("--version") << QStringList{"--version"} << "HistoScope " << "HistoScope ";
+    QTest::newRow("--help after a file") << QStringList{"photo.jpg", "--help"} << "Usage: " << "--live <SOURCE>";
+}
+
+void TestCliConventions::guiHelpWithoutDisplay()
+{
+#ifndef HISTOSCOPE_GUI
+    QSKIP("the app is not built");
+#else
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, starts);
+    QFETCH(QString, holds);
+    QProcess p;
+    p.start(QStringLiteral("env"), QStringList{"-u", "DISPLAY", "-u", "QT_QPA_PLATFORM", "-u", "WAYLAND_DISPLAY",
+                                               QStringLiteral(HISTOSCOPE_GUI)} + arguments);
+    QVERIFY(p.waitForFinished(60000));
+    const QByteArray out = p.readAllStandardOutput(), err = p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
+    QVERIFY2(out.startsWith(starts.toUtf8()) && out.contains(holds.toUtf8()), out.constData());
+    QVERIFY2(!err.contains("platform plugin"), err.constData());
+#endif
 }
 
 // Version 3: `record` is the first field of every CSV row (header, histograms, summary) and the
