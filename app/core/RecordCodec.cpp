@@ -378,7 +378,9 @@ QByteArray orderedJson(const QJsonObject& o, const QStringList& order,
 
 }  // namespace
 
-QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
+QByteArray RecordCodec::jsonLine(const HistogramRecord& record) { return jsonText(record) + '\n'; }
+
+QByteArray RecordCodec::jsonText(const HistogramRecord& record)
 {
     // The keys in docs/SCHEMA.md's order, `record` first, so that a reader sees what a line is
     // before anything else, and a person reads the file as the schema lists it.
@@ -394,7 +396,7 @@ QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
     // file name that begins with one is written escaped. Its bytes occur only inside strings.
     QByteArray line = orderedJson(recordJson(record), keys, nested);
     line.replace("\xef\xbb\xbf", "\\ufeff");
-    return line + '\n';
+    return line;
 }
 
 QByteArray RecordCodec::summaryJsonLine(const RunSummary& s)

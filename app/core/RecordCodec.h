@@ -44,6 +44,9 @@ public:
 
     // Writing. Lines end with '\n'; JSON is UTF-8, CSV file names keep their bytes.
     static QJsonObject recordJson(const HistogramRecord& record);
+    // One record as a JSON object, keys in docs/SCHEMA.md's order (QJsonDocument would sort
+    // them); jsonLine is it with its newline. The app's JSON export writes these.
+    static QByteArray jsonText(const HistogramRecord& record);
     static QByteArray jsonLine(const HistogramRecord& record);
     static QByteArray summaryJsonLine(const RunSummary& summary);
     // Every statistic JSON has, in the columns docs/SCHEMA.md lists: batch, merge, histogram and

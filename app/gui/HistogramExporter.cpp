@@ -12,8 +12,6 @@
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QImage>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QSettings>
 #include <QSpinBox>
 #include <QtConcurrent/QtConcurrentRun>
@@ -45,10 +43,15 @@ Error writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& 
 
 Error writeJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
 {
-    QJsonArray records;
-    for (const auto& [name, h] : orderedChannels(*snapshot))
-        records.append(RecordCodec::recordJson(exportRecord(*snapshot, source, frame, name, *h)));
-    return writeFileAtomically(path, QJsonDocument(records).toJson());
+    // An array of the records, one a line, each with its keys in docs/SCHEMA.md's order, as the
+    // command line writes them (QJsonDocument would sort the keys).
+    QByteArray text = "[\n";
+    for (const auto& [name, h] : orderedChannels(*snapshot)) {
+        if (text.size() > 2)
+            text += ",\n";
+        text += "  " + RecordCodec::jsonText(exportRecord(*snapshot, source, frame, name, *h));
+    }
+    return writeFileAtomically(path, text + "\n]\n");
 }
 
 // The path with `suffix` appended when it has no extension of its own.
