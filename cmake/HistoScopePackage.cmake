@@ -79,8 +79,17 @@ if(BUILD_TESTING)
            -DWORK=${PROJECT_BINARY_DIR}/test-install -DCXX=${CMAKE_CXX_COMPILER}
            -P ${PROJECT_SOURCE_DIR}/packaging/tests/check_install.cmake)
   set_tests_properties(install_consumer PROPERTIES TIMEOUT 600)
+  # With the CLI, the completion's options are checked against each command's --help, and (with
+  # help2man) the man page against them, so that none of the three drifts from the others.
+  set(_hs_completion_args)
+  if(TARGET histoscope-cli)
+    set(_hs_completion_args $<TARGET_FILE:histoscope-cli>)
+    if(HELP2MAN)
+      list(APPEND _hs_completion_args ${HISTOSCOPE_MAN_DIR}/histoscope-cli.1)
+    endif()
+  endif()
   add_test(NAME bash_completion COMMAND bash ${PROJECT_SOURCE_DIR}/packaging/tests/check_completion.sh
-           ${PROJECT_SOURCE_DIR}/packaging/completion/histoscope-cli.bash)
+           ${PROJECT_SOURCE_DIR}/packaging/completion/histoscope-cli.bash ${_hs_completion_args})
   if(TARGET histoscope-cli AND HISTOSCOPE_PYTHON_FOUND)
     add_test(NAME package_deb COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
              -DWORK=${PROJECT_BINARY_DIR}/test-deb -DPYTHON=${Python_EXECUTABLE} -DCXX=${CMAKE_CXX_COMPILER}

@@ -150,7 +150,7 @@ void TestBatch::jsonLinesMatchReference()
     const QList<QJsonObject> list = records(run.out);
     QSet<QString> files;
     for (const QJsonObject& r : list) {
-        QCOMPARE(r["schema"].toString(), QStringLiteral("histoscope.histogram/2"));
+        QCOMPARE(r["schema"].toString(), QStringLiteral("histoscope.histogram/3"));
         const QString file = r["file"].toString();
         files << file;
         const auto expected = reference(file);
@@ -174,8 +174,8 @@ void TestBatch::csvMatchesJsonLines()
     const QList<QByteArray> lines = csv.out.trimmed().split('\n');
     const QList<QJsonObject> list = records(json.out);
     QCOMPARE(lines.size(), list.size() + 2);  // header, records, summary
-    QVERIFY(lines[0].startsWith("schema,record,file,frame,x,y,width,height,channel,type,bins,lo,hi,binning"));
-    QVERIFY(lines.last().startsWith("histoscope.histogram/2,summary,"));
+    QVERIFY(lines[0].startsWith("record,schema,file,frame,x,y,width,height,channel,type,bins,lo,hi,binning"));
+    QVERIFY(lines.last().startsWith("summary,histoscope.histogram/3,"));
     const QList<QByteArray> header = lines[0].split(',');
     const qsizetype firstBin = header.indexOf("c0"), coarse = header.indexOf("coarse");
     QVERIFY(firstBin > 0 && coarse > 0);

@@ -38,6 +38,13 @@ private slots:
     void helpAndVersion();
     void quietAndVerbose();
     void oneStrategyList();
+    void csvCarriesTheJsonStatistics_data();
+    void csvCarriesTheJsonStatistics();
+    void guiHelpWithoutDisplay_data();
+    void guiHelpWithoutDisplay();
+    void csvRecordColumnFirst();
+    void mergeReadsVersion2_data();
+    void mergeReadsVersion2();
 
 private:
     struct Run {
@@ -457,6 +464,167 @@ void TestCliConventions::oneStrategyList()
     for (auto m = name.globalMatch(list); m.hasNext();)
         inReadme << m.next().captured(1);
     QCOMPARE(inReadme, listed);
+}
+
+// CSV from batch, merge and histogram carries every statistic JSON has, in the columns
+// docs/SCHEMA.md names, and the summary row is as wide as the header.
+void TestCliConventions::csvCarriesTheJsonStatistics_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QStringList>("binning");
+    QTest::newRow("batch, one bin per value") << "batch" << QStringList{};
+    QTest::newRow("batch, 7 bins") << "batch" << QStringList{"--bins", "7", "--range", "0:256"};
+    QTest::newRow("merge") << "merge" << QStringList{};
+    QTest::newRow("histogram") << "histogram" << QStringList{};
+}
+
+void TestCliConventions::csvCarriesTheJsonStatistics()
+{
+    QFETCH(QString, command);
+    QFETCH(QStringList, binning);
+    const QString png = randomPng("csvstats/a.png", 17, 6);
+    auto run = [&](const QString& format) {
+        if (command != "merge")
+            return cli(QStringList{command, "-q", "--cpu", "--format", format} + binning + QStringList{png});
+        const QString saved = path("csvstats/batch.jsonl");
+        QFile f(saved);
+        if (!f.open(QIODevice::WriteOnly) || f.write(cli({"batch", "-q", "--cpu", png}).out) <= 0)
+            return Run{};
+        f.close();
+        return cli({"merge", "--format", format, saved});
+    };
+    const Run json = run("jsonl"), csv = run("csv");
+    QCOMPARE(json.exitCode, 0);
+    QCOMPARE(csv.exitCode, 0);
+    const QList<QJsonObject> records = lines(json.out);
+    QCOMPARE(records.size(), 3);
+    const QList<QByteArray> rows = csv.out.trimmed().split('\n');
+    QCOMPARE(rows.size(), 1 + 3 + 1);
+    const QStringList header = QString::fromUtf8(rows[0]).split(',');
+    for (const QByteArray& row : rows)
+        QCOMPARE(row.count(',') + 1, header.size());  // the summary too
+    for (int c = 0; c < 3; ++c) {
+        const QStringList f = QString::fromUtf8(rows[1 + c]).split(',');
+        const QJsonObject s = records[c]["statistics"].toObject();
+        const auto field = [&](const char* name) {
+            const qsizetype at = header.indexOf(QLatin1String(name));
+            return at < 0 ? QStringLiteral("<no column %1>").arg(QLatin1String(name)) : f[at];
+        };
+        const auto same = [&](const char* column, const QJsonValue& v) {
+            const QString text = field(column);
+            if (v.isBool())
+                return text == (v.toBool() ? "true" : "false");
+            if (v.isNull())
+                return text.isEmpty();
+            bool ok = false;
+            return text.toDouble(&ok) == v.toDouble() && ok;
+        };
+        QCOMPARE(field("channel"), records[c]["channel"].toString());
+        for (const char* key : {"exact", "coarse", "std_sample", "mode", "clipped_low", "clipped_high", "entropy_bits", "min",
+                                "max", "below", "above", "nan", "count"})
+            QVERIFY2(same(key, s[QLatin1String(key)]), qPrintable(QStringLiteral("%1: %2 in CSV, %3 in JSON")
+                         .arg(QLatin1String(key), field(key), QString::fromUtf8(QJsonDocument(QJsonArray{s[QLatin1String(key)]}).toJson()))));
+        const QJsonObject percentiles = s["percentiles"].toObject();
+        for (const char* p : {"1", "5", "25", "75", "95"})
+            QVERIFY2(same(qPrintable(QStringLiteral("p") + QLatin1String(p)), percentiles[QLatin1String(p)]), p);
+    }
+    QVERIFY(rows.last().contains("summary"));
+}
+
+// The app answers --help and --version without a display (help2man, ssh): no QApplication, so
+// no platform plugin to load.
+void TestCliConventions::guiHelpWithoutDisplay_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("starts");
+    QTest::addColumn<QString>("holds");
+    QTest::newRow("--help") << QStringList{"--help"} << "Usage: " << "--screenshot <FILE>";
+    QTest::newRow("-h") << QStringList{"-h"} << "Usage: " << "--screenshot <FILE>";
+    QTest::newRow("--version") << QStringList{"--version"} << "HistoScope " << "HistoScope ";
+    QTest::newRow("--help after a file") << QStringList{"photo.jpg", "--help"} << "Usage: " << "--live <SOURCE>";
+}
+
+void TestCliConventions::guiHelpWithoutDisplay()
+{
+#ifndef HISTOSCOPE_GUI
+    QSKIP("the app is not built");
+#else
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, starts);
+    QFETCH(QString, holds);
+    QProcess p;
+    p.start(QStringLiteral("env"), QStringList{"-u", "DISPLAY", "-u", "QT_QPA_PLATFORM", "-u", "WAYLAND_DISPLAY",
+                                               QStringLiteral(HISTOSCOPE_GUI)} + arguments);
+    QVERIFY(p.waitForFinished(60000));
+    const QByteArray out = p.readAllStandardOutput(), err = p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
+    QVERIFY2(out.startsWith(starts.toUtf8()) && out.contains(holds.toUtf8()), out.constData());
+    QVERIFY2(!err.contains("platform plugin"), err.constData());
+#endif
+}
+
+// Version 3: `record` is the first field of every CSV row (header, histograms, summary) and the
+// first key of every JSON object, in both layouts.
+void TestCliConventions::csvRecordColumnFirst()
+{
+    const QString png = randomPng("first/a.png", 8, 3);
+    for (const QString& layout : {QStringLiteral("wide"), QStringLiteral("long")}) {
+        const Run csv = cli({"batch", "-q", "--cpu", "--format", "csv", "--layout", layout, png});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> rows = csv.out.trimmed().split('\n');
+        QVERIFY(rows.size() >= 5);
+        QVERIFY2(rows[0].startsWith("record,schema,file,"), rows[0].constData());
+        for (qsizetype i = 1; i + 1 < rows.size(); ++i)
+            QVERIFY2(rows[i].startsWith("histogram,histoscope.histogram/3,"), rows[i].constData());
+        QVERIFY2(rows.last().startsWith("summary,histoscope.histogram/3,records=3;files=1;failed=0;frames=1"), rows.last().constData());
+        const Run json = cli({"batch", "-q", "--cpu", "--layout", layout, png});
+        for (const QByteArray& line : json.out.trimmed().split('\n'))
+            QVERIFY2(line.startsWith("{\"record\":\"") && line.contains("\"schema\":\"histoscope.histogram/3\""), line.constData());
+    }
+}
+
+// Files of version 2 (`schema` first in CSV) still merge, alone and with version 3 files.
+void TestCliConventions::mergeReadsVersion2_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::newRow("csv") << "csv";
+    QTest::newRow("jsonl") << "jsonl";
+}
+
+void TestCliConventions::mergeReadsVersion2()
+{
+    QFETCH(QString, format);
+    const QString a = randomPng("v2/a.png", 9, 4), b = randomPng("v2/b.png", 5, 6);
+    QByteArray old = cli({"batch", "-q", "--cpu", "--format", format, a}).out;
+    // As version 2 wrote it: the same records, `schema` before `record` in CSV.
+    QByteArray v2;
+    for (const QByteArray& line : old.trimmed().split('\n')) {
+        QList<QByteArray> f = line.split(',');
+        if (format == "csv")
+            f.swapItemsAt(0, 1);
+        v2 += f.join(',').replace("histoscope.histogram/3", "histoscope.histogram/2") + '\n';
+    }
+    QVERIFY(v2.startsWith(format == "csv" ? "schema,record," : "{\"record\""));
+    const QString oldFile = path("v2/a." + format), newFile = path("v2/b." + format);
+    for (const auto& [file, bytes] : {std::pair{oldFile, v2}, std::pair{newFile, cli({"batch", "-q", "--cpu", "--format", format, b}).out}}) {
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size());
+    }
+    const Run alone = cli({"merge", oldFile});
+    QVERIFY2(alone.exitCode == 0, alone.err.constData());
+    QCOMPARE(lines(alone.out).size(), 3);
+    const Run both = cli({"merge", oldFile, newFile});
+    QVERIFY2(both.exitCode == 0, both.err.constData());
+    const QList<QJsonObject> merged = lines(both.out);
+    const QList<QJsonObject> one = lines(cli({"batch", "-q", "--cpu", a}).out), two = lines(cli({"batch", "-q", "--cpu", b}).out);
+    QCOMPARE(merged.size(), 3);
+    for (int c = 0; c < 3; ++c) {
+        QCOMPARE(merged[c]["schema"].toString(), QStringLiteral("histoscope.histogram/3"));
+        const QJsonArray m = merged[c]["counts"].toArray(), x = one[c]["counts"].toArray(), y = two[c]["counts"].toArray();
+        for (qsizetype i = 0; i < m.size(); ++i)
+            QCOMPARE(m[i].toInteger(), x[i].toInteger() + y[i].toInteger());
+    }
+    QCOMPARE(lines(both.out, "summary").value(0)["files"].toInt(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)

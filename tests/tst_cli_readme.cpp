@@ -1,7 +1,8 @@
 // The README's command-line examples, run as they are written (issue 20): every ```sh block of
 // its "Command line", "Batch processing" and "Splitting a folder" sections runs in a folder of
 // files made here, with histoscope-cli first on PATH, and must succeed; the ```python blocks
-// (pandas, polars) run after them where Python has those modules, and are skipped otherwise.
+// (pandas, polars) run after them where Python has those modules, and are skipped otherwise;
+// the pandas block's data frames must hold no summary row and keep the counts int64.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -141,12 +142,25 @@ void TestCliReadme::examplesRun()
     p.setProcessEnvironment(environment());
     p.setWorkingDirectory(m_dir.path());
     if (language == "python") {
+        // The system's Python, which has NumPy and pandas here, before whatever PATH finds first.
+        const QString python = QFileInfo::exists("/usr/bin/python3") ? QStringLiteral("/usr/bin/python3") : QStringLiteral("python3");
         const QString module = code.contains("polars") ? QStringLiteral("polars") : QStringLiteral("pandas");
         QProcess probe;
-        probe.start("python3", {"-c", "import " + module});
+        probe.start(python, {"-c", "import " + module});
         if (!probe.waitForFinished(60000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
             QSKIP(qPrintable(module + " is not installed here"));
-        p.start("python3", {"-c", code});
+        QString checked = code;
+        if (module == "pandas")
+            checked += QStringLiteral(
+                "counts = [c for c in wide.columns if c[0] == 'c' and c[1:].isdigit()]\n"
+                "assert len(counts) == 1024 and len(wide) == 2, (len(counts), len(wide))\n"
+                "for name, frame in (('wide', wide), ('bins', bins), ('records', records)):\n"
+                "    assert len(frame) > 0 and (frame['record'] == 'histogram').all(), (name, frame['record'].unique())\n"
+                "bad = {c: str(wide[c].dtype) for c in counts + ['count', 'bins', 'below', 'above', 'nan'] if str(wide[c].dtype) != 'int64'}\n"
+                "assert not bad, bad\n"
+                "assert str(bins['count'].dtype) == 'int64' and str(bins['bin'].dtype) == 'int64', bins.dtypes\n"
+                "assert str(records['bins'].dtype) == 'int64', records.dtypes\n");
+        p.start(python, {"-c", checked});
     } else {
         // Each line must succeed, as a user typing them would see.
         p.start("/bin/sh", {"-e", "-c", code});

@@ -160,6 +160,21 @@ void TestExports::writesCsvJsonAndPlot()
     QCOMPARE(counts.size(), 256);
     for (int v = 0; v < 256; ++v)
         QCOMPARE(counts[v].toInteger(), red[std::size_t(v)]);
+    // Issue 20: the keys in docs/SCHEMA.md's order, `record` first, as the command line writes
+    // them (QJsonDocument sorted them: bins, binning, channel, counts, file, …).
+    QVERIFY(j.seek(0));
+    const QByteArray text = j.readAll();
+    const qsizetype start = text.indexOf("{\"record\":\"histogram\"");
+    QVERIFY2(start > 0, text.left(200).constData());
+    const QByteArray first = text.mid(start, text.indexOf("{\"record\"", start + 1) - start);
+    qsizetype last = -1;
+    for (const char* key : {"record", "schema", "file", "channel", "type", "bins", "lo", "hi", "binning", "counts", "statistics",
+                            "count", "exact", "coarse", "min", "max", "mean", "std", "std_sample", "median", "mode", "percentiles",
+                            "clipped_low", "clipped_high", "entropy_bits", "below", "above", "nan"}) {
+        const qsizetype at = first.indexOf('"' + QByteArray(key) + "\":");
+        QVERIFY2(at > last, key);
+        last = at;
+    }
 
     const QImage plot(png);
     QVERIFY(!plot.isNull());

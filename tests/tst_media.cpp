@@ -261,11 +261,12 @@ void TestMedia::truncatedJpegIsMarked()
     QCOMPARE(mergedRecords.size(), 3);
     for (const QJsonObject& r : mergedRecords)
         QCOMPARE(warningsOf(r), QStringList{"1 of the 2 merged records carried warnings"});
-    // CSV keeps its one layout: no warnings column (JSON Lines only), the warning on stderr.
+    // CSV carries them too (issue 20), in its `warnings` column, and on stderr.
     const Run csv = cli({"batch", "--cpu", "--format", "csv", path("cut.jpg")});
     QCOMPARE(csv.exitCode, 0);
-    QVERIFY(csv.out.startsWith("schema,record,file,frame,x,y,width,height,channel,type,bins,lo,hi,binning,count,"));
-    QVERIFY(!csv.out.contains("warnings"));
+    QVERIFY(csv.out.startsWith("record,schema,file,frame,x,y,width,height,channel,type,bins,lo,hi,binning,count,"));
+    QVERIFY(csv.out.left(csv.out.indexOf('\n')).contains(",entropy_bits,warnings,c0,"));
+    QVERIFY2(csv.out.count(": JPEG data ends before its end-of-image marker") == 3, csv.out.constData());  // one per channel
     QVERIFY(csv.err.contains(warning));
 }
 

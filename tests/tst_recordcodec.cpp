@@ -359,7 +359,7 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
         const QByteArray name = QByteArray("missing ") + key;
         QTest::newRow(name.constData()) << with(key, QJsonValue(QJsonValue::Undefined)) << 2 << "";
     }
-    QTest::newRow("other schema") << with("schema", QStringLiteral("histoscope.histogram/3")) << 2 << "schema is the string";
+    QTest::newRow("other schema") << with("schema", QStringLiteral("histoscope.histogram/4")) << 2 << "schema is the string";
     QTest::newRow("not JSON") << good + "\n{\"schema\": \n" << 2 << "not JSON";
     QTest::newRow("an array") << good + "\n[1,2]\n" << 2 << "not a JSON object";
     QTest::newRow("blank lines counted") << good + "\n\n\n" + withCount("-1").mid(good.size() + 1) << 4 << "counts[1] is -1";
@@ -372,11 +372,12 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
         fields[column] = value;
         return header + row + fields.join(',') + "\n";
     };
-    QTest::newRow("csv count 1.5") << csvWith(25, "1.5") << 3 << "c1 is \"1.5\"";
-    QTest::newRow("csv count -5") << csvWith(25, "-5") << 3 << "c1 is \"-5\"";
-    QTest::newRow("csv count 2^63") << csvWith(25, "9223372036854775808") << 3 << "c1 is \"9223372036854775808\"";
-    QTest::newRow("csv count 1e3") << csvWith(25, "1e3") << 3 << "c1 is \"1e3\"";
-    QTest::newRow("csv count empty") << csvWith(25, "") << 3 << "c1 is \"\"";
+    const int c1 = int(header.trimmed().split(',').indexOf("c1"));
+    QTest::newRow("csv count 1.5") << csvWith(c1, "1.5") << 3 << "c1 is \"1.5\"";
+    QTest::newRow("csv count -5") << csvWith(c1, "-5") << 3 << "c1 is \"-5\"";
+    QTest::newRow("csv count 2^63") << csvWith(c1, "9223372036854775808") << 3 << "c1 is \"9223372036854775808\"";
+    QTest::newRow("csv count 1e3") << csvWith(c1, "1e3") << 3 << "c1 is \"1e3\"";
+    QTest::newRow("csv count empty") << csvWith(c1, "") << 3 << "c1 is \"\"";
     QTest::newRow("csv min above max") << csvWith(18, "9") << 3 << "min 9 is above max 3";
     QTest::newRow("csv infinite min") << csvWith(18, "-inf") << 3 << "min is \"-inf\", not a finite number";
     QTest::newRow("csv bins 0") << csvWith(10, "0") << 3 << "bins 0 is outside";
@@ -388,10 +389,10 @@ void TestRecordCodec::rejectsWhatBreaksTheSchema_data()
     QTest::newRow("csv region, part of it") << csvWith(6, "-1") << 3 << "x is \"\"";
     QTest::newRow("csv coarse") << csvWith(23, "maybe") << 3 << "coarse is \"maybe\", not true or false";
     QTest::newRow("csv mixed layouts") << header + row + RecordCodec::csvLine(randomRecord("b.png", 8, false)) << 3
-                                       << "32 fields where the header has 28 (one CSV file holds one column layout)";
+                                       << "44 fields where the header has 40 (one CSV file holds one column layout)";
     QTest::newRow("csv bad header") << QByteArray("schema,record,file\n") << 1 << "column 4 should be \"frame\"";
     QTest::newRow("csv header with gaps") << QByteArray(header).replace(",c2,", ",c7,") << 1 << "should be \"c2\"";
-    QTest::newRow("csv broken quoting") << header + row + "histoscope.histogram/2,histogram,\"a.png\n" << 3 << "ends inside a quoted field";
+    QTest::newRow("csv broken quoting") << header + row + "histogram,histoscope.histogram/3,\"a.png\n" << 3 << "ends inside a quoted field";
     QTest::newRow("neither format") << QByteArray("\x89PNG\r\n\x1a\n") << 1 << "";
 }
 
@@ -426,14 +427,14 @@ void TestRecordCodec::errorKinds_data()
     const QByteArray json = RecordCodec::jsonLine(r);
     const QByteArray csv = RecordCodec::csvHeader(4) + RecordCodec::csvLine(r);
     QTest::newRow("not JSON") << json + "{\"schema\": \n" << 2 << ErrorKind::DecodeFailed;
-    QTest::newRow("csv quoting left open") << csv + "histoscope.histogram/2,histogram,\"a.png\n" << 3 << ErrorKind::DecodeFailed;
-    QTest::newRow("csv quote inside a field") << csv + "histoscope.histogram/2,histo\"gram\n" << 3 << ErrorKind::DecodeFailed;
+    QTest::newRow("csv quoting left open") << csv + "histogram,histoscope.histogram/3,\"a.png\n" << 3 << ErrorKind::DecodeFailed;
+    QTest::newRow("csv quote inside a field") << csv + "histo\"gram,histoscope.histogram/3\n" << 3 << ErrorKind::DecodeFailed;
     QTest::newRow("JSON, not an object") << json + "[1,2]\n" << 2 << ErrorKind::InvalidInput;
     QJsonObject negative = QJsonDocument::fromJson(json).object();
     negative["counts"] = QJsonArray{1, -2, 3, 4};
     QTest::newRow("negative count") << json + QJsonDocument(negative).toJson(QJsonDocument::Compact) + "\n" << 2 << ErrorKind::InvalidInput;
     QList<QByteArray> fields = RecordCodec::csvLine(r).trimmed().split(',');
-    fields[25] = "1.5";  // c1
+    fields[RecordCodec::csvHeader(4).trimmed().split(',').indexOf("c1")] = "1.5";
     QTest::newRow("csv count 1.5") << csv + fields.join(',') + "\n" << 3 << ErrorKind::InvalidInput;
     QTest::newRow("csv header of another layout") << QByteArray("schema,record,file\n") << 1 << ErrorKind::InvalidInput;
     QTest::newRow("record after the summary") << json + RecordCodec::summaryJsonLine({1, 1, 0, 1}) + json << 3 << ErrorKind::InvalidInput;
@@ -470,7 +471,7 @@ void TestRecordCodec::summaryRules_data()
                                           << "the summary counts 1 records, the file holds 2";
     QTest::newRow("record after the summary") << line + RecordCodec::summaryJsonLine({1, 1, 0, 1}) + line << true
                                               << "a record after the summary";
-    QTest::newRow("summary with a bad number") << line + QByteArray("{\"schema\":\"histoscope.histogram/2\",\"record\":\"summary\","
+    QTest::newRow("summary with a bad number") << line + QByteArray("{\"schema\":\"histoscope.histogram/3\",\"record\":\"summary\","
                                                                     "\"records\":1,\"files\":-1,\"failed\":0,\"frames\":0}\n")
                                                << false << "files is -1";
     QTest::newRow("csv finished") << RecordCodec::csvHeader(16) + RecordCodec::csvLine(r) + RecordCodec::summaryCsvLine({1, 1, 0, 1}, 16)
@@ -478,7 +479,8 @@ void TestRecordCodec::summaryRules_data()
     QTest::newRow("csv with a byte-order mark") << "\xef\xbb\xbf" + RecordCodec::csvHeader(16) + RecordCodec::csvLine(r)
                                                    + RecordCodec::summaryCsvLine({1, 1, 0, 1}, 16) << true << "";
     QTest::newRow("csv summary only") << RecordCodec::csvHeader(0) + RecordCodec::summaryCsvLine({0, 0, 2, 0}, 0) << true << "";
-    QTest::newRow("csv summary lacks frames") << RecordCodec::csvHeader(0) + "histoscope.histogram/2,summary,records=0;files=0;failed=0,,,,,,,,,,,,,,,,,,,,,\n"
+    QTest::newRow("csv summary lacks frames") << RecordCodec::csvHeader(0) + "summary,histoscope.histogram/3,records=0;files=0;failed=0"
+                                                     + QByteArray(RecordCodec::csvHeader(0).count(',') - 2, ',') + '\n'
                                               << false << "the summary lacks frames";
 }
 
@@ -614,8 +616,8 @@ void TestRecordCodec::readsVersion1()
     QVERIFY(!reader.sawSummary());
 }
 
-// Issue 10: `warnings` (JSON Lines only) is written when there are any, read back exactly, and
-// a record without it reads as having none; CSV keeps its one layout without it.
+// Issue 10: `warnings` is written when there are any, read back exactly, and a record without it
+// reads as having none. Issue 20: CSV carries them too, as a JSON array in one field.
 void TestRecordCodec::warningsRoundTrip()
 {
     HistogramRecord r = randomRecord(QStringLiteral("cut.jpg"), 1 + std::uint32_t(m_rng() % 300), false);
@@ -632,7 +634,15 @@ void TestRecordCodec::warningsRoundTrip()
     QCOMPARE(back.record.warnings, r.warnings);
     QCOMPARE(RecordCodec::jsonLine(back.record), marked);
     QCOMPARE(RecordCodec::csvLine(r), RecordCodec::csvLine(back.record));
-    QVERIFY(!RecordCodec::csvLine(r).contains("JPEG"));
+    QVERIFY(RecordCodec::csvLine(r).contains("JPEG"));
+    // Through a CSV file and back, the warnings are kept, quotes and newlines included.
+    QByteArray csv = RecordCodec::csvHeader(int(r.histogram.counts.size())) + RecordCodec::csvLine(r);
+    QBuffer buffer(&csv);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    RecordReader reader(&buffer, QStringLiteral("w.csv"));
+    RecordLine line;
+    QVERIFY2(reader.next(line, error), qPrintable(error.message()));
+    QCOMPARE(line.record.warnings, r.warnings);
 }
 
 QTEST_GUILESS_MAIN(TestRecordCodec)

@@ -10,7 +10,7 @@ bool parseBatchOptions(const QStringList& arguments, QCommandLineParser& parser,
 {
     const int cores = std::max(1, QThread::idealThreadCount());
     parser.setApplicationDescription(QStringLiteral(
-        "Histograms of files and folders as CSV or JSON Lines (schema histoscope.histogram/2, see docs/SCHEMA.md).\n"
+        "Histograms of files and folders as CSV or JSON Lines (schema histoscope.histogram/3, see docs/SCHEMA.md).\n"
         "Exit code: 0 all inputs counted, 1 some inputs failed (listed on stderr), 2 usage error, "
         "3 the output could not be written, 130 interrupted (143 on SIGTERM)."));
     addCommonOptions(parser);

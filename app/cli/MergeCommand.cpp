@@ -178,8 +178,11 @@ int channelRank(const QString& name)
 
 void Merger::take(const RecordLine& line, const Origin& origin)
 {
-    if (m_version && line.version != m_version) {
-        problems << QStringLiteral("%1 is %2 but %3 is %4: merge inputs of one schema version")
+    // Versions 2 and 3 hold the same records (3 moved the CSV's `record` column first), so they
+    // merge together; version 1 lacks the binning mode and merges only with itself.
+    const auto family = [](int version) { return version == 1 ? 1 : 2; };
+    if (m_version && family(line.version) != family(m_version)) {
+        problems << QStringLiteral("%1 is %2 but %3 is %4: merge inputs of version 1 only with version 1")
                         .arg(origin.text(), RecordCodec::schemaName(line.version), m_versionOrigin.text(), RecordCodec::schemaName(m_version));
         return;
     }

@@ -22,7 +22,11 @@ const QStringList& fixedColumns(int version)
     static const QStringList v2{"schema", "record", "file", "frame", "x", "y", "width", "height", "channel", "type",
                                 "bins", "lo", "hi", "binning", "count", "mean", "std", "median", "min", "max",
                                 "below", "above", "nan"};
-    return version == 1 ? v1 : v2;
+    // Version 3: `record` first, so that a line says what it is in its first field.
+    static const QStringList v3{"record", "schema", "file", "frame", "x", "y", "width", "height", "channel", "type",
+                                "bins", "lo", "hi", "binning", "count", "mean", "std", "median", "min", "max",
+                                "below", "above", "nan"};
+    return version == 1 ? v1 : version == 2 ? v2 : v3;
 }
 
 // The statistics the app's CSV export adds after `nan`, named as in JSON ("p5" for
@@ -38,13 +42,16 @@ const QStringList& statisticsColumns()
 struct Columns {
     int record = -1, file, frame, channel, bins, lo, hi, binning = -1, count, max, below, above, nan, firstBin;
     int region = -1, type = -1;  // version 2: x, y, width, height from `region`; the sample type
+    int schema = 0;
 };
 
 Columns columnsOf(int version)
 {
     if (version == 1)
         return {-1, 1, 2, 3, 4, 5, 6, -1, 7, 12, 13, 14, 15, 16};
-    return {1, 2, 3, 8, 10, 11, 12, 13, 14, 19, 20, 21, 22, 23, 4, 9};
+    if (version == 2)
+        return {1, 2, 3, 8, 10, 11, 12, 13, 14, 19, 20, 21, 22, 23, 4, 9, 0};
+    return {0, 2, 3, 8, 10, 11, 12, 13, 14, 19, 20, 21, 22, 23, 4, 9, 1};
 }
 
 // The caller names the file and the line; only the kind and the cause are known here.
@@ -272,7 +279,7 @@ bool parseSummaryText(const QByteArray& text, RunSummary& s, Error& error)
 qsizetype CsvLayout::columns() const
 {
     return fixedColumns(version).size() + (version >= 2 && coarseColumn ? 1 : 0)
-           + (allStatistics ? statisticsColumns().size() : 0) + bins;
+           + (allStatistics ? statisticsColumns().size() : 0) + (warningsColumn ? 1 : 0) + bins;
 }
 
 QString RecordCodec::schemaName(int version) { return QStringLiteral("histoscope.histogram/%1").arg(version); }
@@ -371,7 +378,9 @@ QByteArray orderedJson(const QJsonObject& o, const QStringList& order,
 
 }  // namespace
 
-QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
+QByteArray RecordCodec::jsonLine(const HistogramRecord& record) { return jsonText(record) + '\n'; }
+
+QByteArray RecordCodec::jsonText(const HistogramRecord& record)
 {
     // The keys in docs/SCHEMA.md's order, `record` first, so that a reader sees what a line is
     // before anything else, and a person reads the file as the schema lists it.
@@ -387,7 +396,7 @@ QByteArray RecordCodec::jsonLine(const HistogramRecord& record)
     // file name that begins with one is written escaped. Its bytes occur only inside strings.
     QByteArray line = orderedJson(recordJson(record), keys, nested);
     line.replace("\xef\xbb\xbf", "\\ufeff");
-    return line + '\n';
+    return line;
 }
 
 QByteArray RecordCodec::summaryJsonLine(const RunSummary& s)
@@ -411,26 +420,24 @@ QByteArray RecordCodec::csvField(const QByteArray& field)
     return '"' + escaped + '"';
 }
 
-QByteArray RecordCodec::csvHeader(int bins, bool allStatistics)
+QByteArray RecordCodec::csvHeader(int bins)
 {
-    QByteArray line = fixedColumns(kVersion).join(',').toUtf8() + ",coarse";
-    if (allStatistics)
-        line += ',' + statisticsColumns().join(',').toUtf8();
+    QByteArray line = fixedColumns(kVersion).join(',').toUtf8() + ",coarse," + statisticsColumns().join(',').toUtf8() + ",warnings";
     for (int b = 0; b < bins; ++b)
         line += ",c" + QByteArray::number(b);
     return line + '\n';
 }
 
-QByteArray RecordCodec::csvLine(const HistogramRecord& r, bool allStatistics)
+QByteArray RecordCodec::csvLine(const HistogramRecord& r)
 {
     const hs::ChannelHistogram& h = r.histogram;
     const hs::ChannelStatistics s = hs::computeStatistics(h, statisticsContextOf(r));
-    QByteArray line = schemaName().toUtf8();
+    QByteArray line = "histogram," + schemaName().toUtf8();
     line.reserve(qsizetype(64 + h.counts.size() * 4));
     const auto regionField = [&](std::int64_t v) { return r.region ? QByteArray::number(qlonglong(v)) : QByteArray(); };
     const hs::Rect region = r.region.value_or(hs::Rect{});
     const std::string_view type = r.sampleType ? hs::sampleTypeName(*r.sampleType) : std::string_view();
-    for (const QByteArray& f : {QByteArray("histogram"), csvField(nativePath(r.file)),
+    for (const QByteArray& f : {csvField(nativePath(r.file)),
                                 r.frame >= 0 ? QByteArray::number(r.frame) : QByteArray(), regionField(region.x),
                                 regionField(region.y), regionField(region.width), regionField(region.height),
                                 csvField(r.channel.toUtf8()), QByteArray(type.data(), qsizetype(type.size())),
@@ -441,15 +448,17 @@ QByteArray RecordCodec::csvLine(const HistogramRecord& r, bool allStatistics)
                                 optionalCsv(s.min), optionalCsv(s.max), QByteArray::number(h.below), QByteArray::number(h.above),
                                 QByteArray::number(h.nan), QByteArray(s.coarse ? "true" : "false")})
         line += ',' + f;
-    if (allStatistics) {
-        // Numbers exactly (shortest round trip), as JSON has them; shares, not percent.
-        line += s.exact ? ",true" : ",false";
-        for (double v : {s.stdDevSample, s.mode})
-            line += ',' + number(v);
-        for (double v : s.percentiles)
-            line += ',' + number(v);
-        line += ',' + optionalCsv(s.clippedLowShare) + ',' + optionalCsv(s.clippedHighShare) + ',' + number(s.entropyBits);
-    }
+    // Numbers exactly (shortest round trip), as JSON has them; shares, not percent.
+    line += s.exact ? ",true" : ",false";
+    for (double v : {s.stdDevSample, s.mode})
+        line += ',' + number(v);
+    for (double v : s.percentiles)
+        line += ',' + number(v);
+    line += ',' + optionalCsv(s.clippedLowShare) + ',' + optionalCsv(s.clippedHighShare) + ',' + number(s.entropyBits);
+    // The warnings as JSON writes them (one field that any JSON parser splits), empty without.
+    line += ',';
+    if (!r.warnings.isEmpty())
+        line += csvField(QJsonDocument(QJsonArray::fromStringList(r.warnings)).toJson(QJsonDocument::Compact));
     for (std::uint64_t c : h.counts) {
         line += ',';
         line += QByteArray::number(c);
@@ -459,9 +468,10 @@ QByteArray RecordCodec::csvLine(const HistogramRecord& r, bool allStatistics)
 
 QByteArray RecordCodec::summaryCsvLine(const RunSummary& s, int bins)
 {
-    QByteArray line = schemaName().toUtf8() + ",summary,";
+    QByteArray line = "summary," + schemaName().toUtf8() + ',';
     line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
-    line += QByteArray(fixedColumns(kVersion).size() - 3 + 1 + bins, ',');  // + coarse
+    // Padded to the header's width: coarse, the statistics, warnings and the counts are empty.
+    line += QByteArray(fixedColumns(kVersion).size() - 3 + 1 + statisticsColumns().size() + 1 + bins, ',');
     return line + '\n';
 }
 
@@ -469,7 +479,7 @@ namespace {
 
 const QStringList& longColumns()
 {
-    static const QStringList columns{"schema", "record", "file", "frame", "x", "y", "width", "height", "channel", "type",
+    static const QStringList columns{"record", "schema", "file", "frame", "x", "y", "width", "height", "channel", "type",
                                      "binning", "bin", "bin_lo", "bin_hi", "count"};
     return columns;
 }
@@ -493,8 +503,8 @@ QByteArray RecordCodec::longCsvLines(const HistogramRecord& r)
     const auto regionField = [&](std::int64_t v) { return r.region ? QByteArray::number(qlonglong(v)) : QByteArray(); };
     const hs::Rect region = r.region.value_or(hs::Rect{});
     const std::string_view type = r.sampleType ? hs::sampleTypeName(*r.sampleType) : std::string_view();
-    QByteArray prefix = schemaName().toUtf8();
-    for (const QByteArray& f : {QByteArray("histogram"), csvField(nativePath(r.file)),
+    QByteArray prefix = "histogram," + schemaName().toUtf8();
+    for (const QByteArray& f : {csvField(nativePath(r.file)),
                                 r.frame >= 0 ? QByteArray::number(r.frame) : QByteArray(), regionField(region.x),
                                 regionField(region.y), regionField(region.width), regionField(region.height),
                                 csvField(r.channel.toUtf8()), QByteArray(type.data(), qsizetype(type.size())),
@@ -535,7 +545,7 @@ QByteArray RecordCodec::longJsonLines(const HistogramRecord& r)
 
 QByteArray RecordCodec::longSummaryCsvLine(const RunSummary& s)
 {
-    QByteArray line = schemaName().toUtf8() + ",summary,";
+    QByteArray line = "summary," + schemaName().toUtf8() + ',';
     line += QStringLiteral("records=%1;files=%2;failed=%3;frames=%4").arg(s.records).arg(s.files).arg(s.failed).arg(s.frames).toUtf8();
     line += QByteArray(longColumns().size() - 3, ',');
     return line + '\n';
@@ -555,12 +565,13 @@ bool RecordCodec::decodeJson(const QByteArray& line, RecordLine& out, Error& err
     }
     const QJsonObject o = doc.object();
     const QString schema = o["schema"].toString();
-    if (schema == schemaName(1))
-        out.version = 1;
-    else if (schema == schemaName(2))
-        out.version = 2;
-    else {
-        error = schemaError(QStringLiteral("schema is %1, not %2 or %3").arg(describe(o["schema"]), schemaName(2), schemaName(1)));
+    out.version = 0;
+    for (int v = 1; v <= kVersion; ++v)
+        if (schema == schemaName(v))
+            out.version = v;
+    if (!out.version) {
+        error = schemaError(QStringLiteral("schema is %1, not %2, %3 or %4")
+                                .arg(describe(o["schema"]), schemaName(3), schemaName(2), schemaName(1)));
         return false;
     }
     const QString kind = out.version == 1 ? QStringLiteral("histogram") : o["record"].toString();
@@ -699,7 +710,7 @@ bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& la
                                            "the extremes), which cannot be merged exactly; merge the wide layout or JSON Lines"));
         return false;
     }
-    layout.version = fields.size() > 1 && fields[1] == "record" ? 2 : 1;
+    layout.version = !fields.isEmpty() && fields[0] == "record" ? 3 : fields.size() > 1 && fields[1] == "record" ? 2 : 1;
     const QStringList& fixed = fixedColumns(layout.version);
     for (qsizetype i = 0; i < fixed.size(); ++i)
         if (i >= fields.size() || fields[i] != fixed[i].toUtf8()) {
@@ -710,7 +721,7 @@ bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& la
     layout.coarseColumn = layout.version >= 2 && fields.size() > fixed.size() && fields[fixed.size()] == "coarse";
     qsizetype first = fixed.size() + (layout.coarseColumn ? 1 : 0);
     // The app's export: every statistic, named as statisticsColumns() names them, in order.
-    layout.allStatistics = layout.version == 2 && fields.size() > first && fields[first] == statisticsColumns().first().toUtf8();
+    layout.allStatistics = layout.version >= 2 && fields.size() > first && fields[first] == statisticsColumns().first().toUtf8();
     if (layout.allStatistics) {
         const QStringList& extra = statisticsColumns();
         for (qsizetype i = 0; i < extra.size(); ++i)
@@ -720,6 +731,9 @@ bool RecordCodec::decodeCsvHeader(const QList<QByteArray>& fields, CsvLayout& la
             }
         first += extra.size();
     }
+    layout.warningsColumn = layout.version >= 2 && fields.size() > first && fields[first] == "warnings";
+    if (layout.warningsColumn)
+        ++first;
     layout.bins = int(fields.size() - first);
     for (int b = 0; b < layout.bins; ++b)
         if (fields[first + b] != "c" + QByteArray::number(b)) {
@@ -736,17 +750,19 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
                     .arg(f.size()).arg(layout.columns()));
         return false;
     }
-    if (f[0] != schemaName(layout.version).toUtf8()) {
+    Columns c = columnsOf(layout.version);
+    if (f[c.schema] != schemaName(layout.version).toUtf8()) {
         error = schemaError(QStringLiteral("schema is \"%1\" in a %2 file")
-            .arg(QString::fromUtf8(f[0].left(40)), schemaName(layout.version)));
+            .arg(QString::fromUtf8(f[c.schema].left(40)), schemaName(layout.version)));
         return false;
     }
-    Columns c = columnsOf(layout.version);
     if (layout.version >= 2 && layout.coarseColumn)
         ++c.firstBin;
     // The statistics columns are recomputed from the counts, as JSON's are; only the counts move.
     if (layout.allStatistics)
         c.firstBin += int(statisticsColumns().size());
+    if (layout.warningsColumn)
+        ++c.firstBin;
     out.version = layout.version;
     const QByteArray kind = c.record >= 0 ? f[c.record] : QByteArray("histogram");
     if (kind == "summary") {
@@ -829,6 +845,18 @@ bool RecordCodec::decodeCsvRow(const CsvLayout& layout, const QList<QByteArray>&
     } else {
         error = schemaError(QStringLiteral("binning is \"%1\", not identity or uniform").arg(QString::fromUtf8(f[c.binning].left(40))));
         return false;
+    }
+    if (layout.warningsColumn && !f[c.firstBin - 1].isEmpty()) {
+        const QJsonDocument doc = QJsonDocument::fromJson(f[c.firstBin - 1]);
+        bool strings = doc.isArray();
+        for (const QJsonValue w : doc.array())
+            strings = strings && w.isString();
+        if (!strings) {
+            error = schemaError(QStringLiteral("warnings is \"%1\", not a JSON array of strings").arg(QString::fromUtf8(f[c.firstBin - 1].left(40))));
+            return false;
+        }
+        for (const QJsonValue w : doc.array())
+            r.warnings << w.toString();
     }
     return validateHistogram(r, error);
 }

@@ -17,36 +17,42 @@ enum class RecordFormat { JsonLines, Csv };
 struct RecordLine {
     enum class Kind { Histogram, Summary };
     Kind kind = Kind::Histogram;
-    int version = 2;
+    int version = 3;  // RecordCodec::kVersion
     HistogramRecord record;
     RunSummary summary;
 };
 
 // The columns of one CSV file: set by its header, the same for every row.
 struct CsvLayout {
-    int version = 2;
+    int version = 3;  // RecordCodec::kVersion
     int bins = 0;
     // The `coarse` column, added within version 2 after `nan`: files written before it lack it.
     bool coarseColumn = true;
-    // Version 2 written by the app's export: every statistic, between `coarse` and the counts.
+    // Every statistic, between `coarse` and the counts: the app's export, and batch and merge since
+    // they carry the statistics JSON has (files written before lack them).
     bool allStatistics = false;
+    // `warnings`, after the statistics: a JSON array of strings, empty when there is none.
+    bool warningsColumn = false;
     qsizetype columns() const;
 };
 
 class RecordCodec {
 public:
-    static constexpr int kVersion = 2;
-    static QString schemaName(int version = kVersion);  // "histoscope.histogram/2"
+    static constexpr int kVersion = 3;
+    static QString schemaName(int version = kVersion);  // "histoscope.histogram/3"
     static bool isChannelName(const QString& name);
 
     // Writing. Lines end with '\n'; JSON is UTF-8, CSV file names keep their bytes.
     static QJsonObject recordJson(const HistogramRecord& record);
+    // One record as a JSON object, keys in docs/SCHEMA.md's order (QJsonDocument would sort
+    // them); jsonLine is it with its newline. The app's JSON export writes these.
+    static QByteArray jsonText(const HistogramRecord& record);
     static QByteArray jsonLine(const HistogramRecord& record);
     static QByteArray summaryJsonLine(const RunSummary& summary);
-    // `allStatistics`: the app's export, which carries every statistic its Statistics panel
-    // shows (docs/SCHEMA.md); batch and merge write the layout without them.
-    static QByteArray csvHeader(int bins, bool allStatistics = false);
-    static QByteArray csvLine(const HistogramRecord& record, bool allStatistics = false);
+    // Every statistic JSON has, in the columns docs/SCHEMA.md lists: batch, merge, histogram and
+    // the app's export write one layout.
+    static QByteArray csvHeader(int bins);
+    static QByteArray csvLine(const HistogramRecord& record);
     static QByteArray summaryCsvLine(const RunSummary& summary, int bins);
     static QByteArray csvField(const QByteArray& field);
     // The long ("tidy") layout, `--layout long`: one row (CSV) or object (JSON Lines) per bin,

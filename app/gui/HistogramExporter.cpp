@@ -12,8 +12,6 @@
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QImage>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QSettings>
 #include <QSpinBox>
 #include <QtConcurrent/QtConcurrentRun>
@@ -37,18 +35,23 @@ Error writeCsv(const QString& path, const SnapshotPtr& snapshot, const QString& 
     for (const auto& c : channels)
         bins = std::max(bins, int(c.histogram->counts.size()));
     // Every statistic the Statistics panel shows, by the one definition (docs/SCHEMA.md).
-    QByteArray text = RecordCodec::csvHeader(bins, true);
+    QByteArray text = RecordCodec::csvHeader(bins);
     for (const auto& [name, h] : channels)
-        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h), true);
+        text += RecordCodec::csvLine(exportRecord(*snapshot, source, frame, name, *h));
     return writeFileAtomically(path, text);
 }
 
 Error writeJson(const QString& path, const SnapshotPtr& snapshot, const QString& source, qint64 frame)
 {
-    QJsonArray records;
-    for (const auto& [name, h] : orderedChannels(*snapshot))
-        records.append(RecordCodec::recordJson(exportRecord(*snapshot, source, frame, name, *h)));
-    return writeFileAtomically(path, QJsonDocument(records).toJson());
+    // An array of the records, one a line, each with its keys in docs/SCHEMA.md's order, as the
+    // command line writes them (QJsonDocument would sort the keys).
+    QByteArray text = "[\n";
+    for (const auto& [name, h] : orderedChannels(*snapshot)) {
+        if (text.size() > 2)
+            text += ",\n";
+        text += "  " + RecordCodec::jsonText(exportRecord(*snapshot, source, frame, name, *h));
+    }
+    return writeFileAtomically(path, text + "\n]\n");
 }
 
 // The path with `suffix` appended when it has no extension of its own.

@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -17,13 +18,17 @@
 #include <algorithm>
 #include <cstdio>
 
-int main(int argc, char** argv)
+namespace {
+
+void describeApplication()
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("HistoScope"));
-    QApplication::setOrganizationName(QStringLiteral("HistoScope"));
-    QApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION));
-    QCommandLineParser parser;
+    QCoreApplication::setApplicationName(QStringLiteral("HistoScope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("HistoScope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION));
+}
+
+void addOptions(QCommandLineParser& parser)
+{
     parser.setApplicationDescription(QStringLiteral("Exact GPU histograms of images, video and cameras."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -42,6 +47,39 @@ int main(int argc, char** argv)
         {"scopes", "Show the Scopes dock (waveform, parade, vectorscope, 2-D histogram) in front; with --screenshot, each scope in a grid."},
         {"delay", "With --screenshot: wait MS milliseconds after the histogram is shown (default 400), e.g. to let a live source play.", "MS"},
     });
+}
+
+// --help and --version are answered without a window, so without a display (help2man, ssh, CI):
+// a QApplication would abort first, unable to load the platform plugin. Anything else, errors
+// included, is judged after QApplication has taken its own options (-platform, -style, …).
+void answerWithoutDisplay(int argc, char** argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    QCommandLineParser probe;
+    addOptions(probe);
+    probe.parse(arguments);  // unknown options (QApplication's) are still passed over
+    if (!probe.isSet("help") && !probe.isSet("help-all") && !probe.isSet("version"))
+        return;
+    QCoreApplication core(argc, argv);
+    describeApplication();
+    if (probe.isSet("help"))
+        probe.showHelp(0);  // these exit
+    if (probe.isSet("version"))
+        probe.showVersion();
+    probe.process(core);  // --help-all, with the Qt options a QCoreApplication knows
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    answerWithoutDisplay(argc, argv);
+    QApplication app(argc, argv);
+    describeApplication();
+    QCommandLineParser parser;
+    addOptions(parser);
     parser.process(app);
 
     MainWindow window;

@@ -22,7 +22,7 @@ import numpy as np
 from . import _config
 from ._counting import _bins_argument, _edges
 
-SCHEMA = "histoscope.histogram/2"
+SCHEMA = "histoscope.histogram/3"
 
 
 def _dask():

@@ -33,13 +33,15 @@ void roundTrip(const HistogramRecord& record)
     Error error;
     if (!RecordCodec::decodeJson(RecordCodec::jsonLine(record).trimmed(), back, error) || !same(record, back.record))
         std::abort();
-    QByteArray csv = RecordCodec::csvLine(record);
+    // The layout from the writer's own header, so that the check follows the columns it writes.
+    QByteArray csv = RecordCodec::csvHeader(int(record.histogram.binning.bins)) + RecordCodec::csvLine(record);
     QBuffer buffer(&csv);
     buffer.open(QIODevice::ReadOnly);
     CsvReader reader(&buffer);
-    QList<QByteArray> fields;
-    const CsvLayout layout{RecordCodec::kVersion, int(record.histogram.binning.bins)};
-    if (!reader.readRow(fields, error) || !RecordCodec::decodeCsvRow(layout, fields, back, error) || !same(record, back.record))
+    QList<QByteArray> header, fields;
+    CsvLayout layout;
+    if (!reader.readRow(header, error) || !RecordCodec::decodeCsvHeader(header, layout, error) || !reader.readRow(fields, error)
+        || !RecordCodec::decodeCsvRow(layout, fields, back, error) || !same(record, back.record))
         std::abort();
 }
 
