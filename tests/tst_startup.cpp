@@ -129,7 +129,7 @@ void TestStartup::unloadableModuleIsAnError_data()
 {
     QTest::addColumn<QString>("moduleDir");
     QTest::addColumn<QString>("cause");
-    QTest::newRow("no module") << path("nowhere") << QStringLiteral("is not installed (looked for %1)")
+    QTest::newRow("no module") << path("nowhere") << QStringLiteral("the codec module libhistoscope_video.so is not installed (looked for %1)")
                                                           .arg(path("nowhere/libhistoscope_video.so"));
     QTest::newRow("not a shared object") << path("broken") << QStringLiteral("the codec module %1 cannot be loaded: ")
                                                                   .arg(path("broken/libhistoscope_video.so"));
