@@ -1,10 +1,11 @@
 #include "io/FrameWriter.h"
 
 #include "io/AtomicFile.h"
+#include "io/CodecModule.h"
 
 #include <QFileInfo>
 
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/core.hpp>
 
 Error saveFrame(const QString& path, const Frame& frame)
 {
@@ -20,12 +21,22 @@ Error saveFrame(const QString& path, const Frame& frame)
     cv::Mat mat(int(frame.height()), int(frame.width()), CV_MAKETYPE(depth, frame.channels()),
                 const_cast<unsigned char*>(frame.data()), frame.strideBytes());
     std::vector<unsigned char> encoded;
+    Error error;
+    const ImageCodecs* codecs = codecmodule::imageCodecs(path, error);
+    if (!codecs)
+        return error;
     try {
         const QByteArray extension = QByteArray(".") + QFileInfo(path).suffix().toLower().toUtf8();
-        if (!cv::imencode(extension.constData(), mat, encoded))
+        if (!codecs->imencode(extension.constData(), mat, encoded))
             return Error::make(ErrorKind::WriteFailed, path, QStringLiteral("could not be encoded"));
     } catch (const cv::Exception& e) {
         return Error::make(ErrorKind::WriteFailed, path, QString::fromStdString(e.msg).trimmed());
     }
     return writeFileAtomically(path, QByteArray(reinterpret_cast<const char*>(encoded.data()), qsizetype(encoded.size())));
+}
+
+bool canSaveFormat(const QString& path, const QString& suffix, Error& error)
+{
+    const ImageCodecs* codecs = codecmodule::imageCodecs(path, error);
+    return codecs && codecs->haveImageWriter(("x." + suffix).toStdString());
 }

@@ -6,3 +6,7 @@
 #include "common/Error.h"
 
 Error saveFrame(const QString& path, const Frame& frame);
+
+// Whether OpenCV writes the format of the extension `suffix` ("png", "tif"); false when it does
+// not, or when the image module cannot be loaded (`error` then says why, naming `path`).
+bool canSaveFormat(const QString& path, const QString& suffix, Error& error);

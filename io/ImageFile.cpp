@@ -1,10 +1,11 @@
 #include "io/ImageFile.h"
 
+#include "io/CodecModule.h"
 #include "io/MatFrame.h"
 #include "io/MemoryBudget.h"
 #include "io/NativePath.h"
 
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/core.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -79,8 +80,11 @@ std::unique_ptr<ImageFile> ImageFile::open(const QString& path, std::uint64_t bu
     if (tiff) {
         file->m_pageCount = int(info.pages.size());
         if (file->m_pageCount == 0) {
+            const ImageCodecs* codecs = codecmodule::imageCodecs(path, error);
+            if (!codecs)
+                return nullptr;
             try {
-                file->m_pageCount = int(std::min<std::size_t>(cv::imcount(nativePath(path).toStdString(), cv::IMREAD_UNCHANGED),
+                file->m_pageCount = int(std::min<std::size_t>(codecs->imcount(nativePath(path).toStdString()),
                                                               imageheader::kMaxPages));
             } catch (const cv::Exception& e) {
                 error = Error::make(ErrorKind::DecodeFailed, path, decoderError(e));
@@ -142,13 +146,16 @@ bool ImageFile::decode(int start, int count, std::vector<Frame>& frames, Error& 
 {
     frames.clear();
     std::vector<cv::Mat> pages;
+    const ImageCodecs* codecs = codecmodule::imageCodecs(m_path, error);
+    if (!codecs)
+        return false;
     try {
         if (m_info.format == imageheader::Format::Tiff) {
-            if (!cv::imreadmulti(nativePath(m_path).toStdString(), pages, start, count, cv::IMREAD_UNCHANGED))
+            if (!codecs->imreadmulti(nativePath(m_path).toStdString(), pages, start, count))
                 pages.clear();
         } else if (start == 0) {
             const cv::Mat encoded(1, int(m_bytes.size()), CV_8U, m_bytes.data());
-            cv::Mat mat = cv::imdecode(encoded, cv::IMREAD_UNCHANGED);
+            cv::Mat mat = codecs->imdecode(encoded);
             if (!mat.empty())
                 pages.push_back(mat);
             m_bytes = QByteArray();  // decoded: the encoded bytes are no longer needed

@@ -3,11 +3,11 @@
 #include "io/DecoderLog.h"
 #include "io/MatFrame.h"
 #include "io/NativePath.h"
+#include "io/CodecModule.h"
 
 #include <QFileInfo>
 
-#include <opencv2/videoio.hpp>
-#include <opencv2/videoio/registry.hpp>
+#include <opencv2/core.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 struct VideoReader::Impl {
-    cv::VideoCapture capture;
+    std::unique_ptr<VideoDecoder> capture;  // OpenCV's videoio, in the video module
     Origin origin = Origin::File;
     QString source;
     qint64 position = 0;
@@ -53,12 +53,13 @@ bool VideoReader::isVideoFile(const QString& path)
 
 namespace {
 
-void readInfo(cv::VideoCapture& capture, VideoInfo& info, bool live)
+void readInfo(VideoDecoder& capture, VideoInfo& info, bool live)
 {
-    info.fps = capture.get(cv::CAP_PROP_FPS);
-    info.width = int(capture.get(cv::CAP_PROP_FRAME_WIDTH));
-    info.height = int(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
-    info.frameCount = live ? -1 : qint64(capture.get(cv::CAP_PROP_FRAME_COUNT));
+    using P = VideoDecoder::Property;
+    info.fps = capture.get(P::Fps);
+    info.width = int(capture.get(P::Width));
+    info.height = int(capture.get(P::Height));
+    info.frameCount = live ? -1 : qint64(capture.get(P::FrameCount));
 }
 
 // Where the container says its data ends, from its top-level structure: RIFF (AVI, with
@@ -105,11 +106,11 @@ namespace {
 
 // Files go to FFmpeg first, then OpenCV's own MJPEG reader; never to GStreamer, whose
 // typefinding can hang forever inside open() on a corrupt file (GStreamer is for pipelines).
-std::vector<cv::VideoCaptureAPIs> fileBackends()
+std::vector<VideoDecoder::Api> fileBackends(const VideoDecoder& decoder)
 {
-    std::vector<cv::VideoCaptureAPIs> out;
-    for (cv::VideoCaptureAPIs api : {cv::CAP_FFMPEG, cv::CAP_OPENCV_MJPEG})
-        if (cv::videoio_registry::hasBackend(api))
+    std::vector<VideoDecoder::Api> out;
+    for (VideoDecoder::Api api : {VideoDecoder::Api::Ffmpeg, VideoDecoder::Api::OpenCvMjpeg})
+        if (decoder.hasApi(api))
             out.push_back(api);
     return out;
 }
@@ -195,35 +196,34 @@ std::unique_ptr<VideoReader> VideoReader::openFile(const QString& path, Error& e
     d.source = path;
     d.fileBytes = std::uint64_t(st.st_size);
     d.declaredBytes = declared;
-    const std::vector<cv::VideoCaptureAPIs> backends = fileBackends();
+    d.capture = codecmodule::createVideoDecoder(path, error);
+    if (!d.capture)
+        return nullptr;
+    const std::vector<VideoDecoder::Api> backends = fileBackends(*d.capture);
     if (backends.empty()) {
         error = Error::make(ErrorKind::UnsupportedType, path, QStringLiteral("this OpenCV has no FFmpeg or MJPEG video reader"));
         return nullptr;
     }
     QString refusal;
     decoderlog::Reader::Scope scope(d.decoderLog);
-    for (cv::VideoCaptureAPIs api : backends) {
+    for (VideoDecoder::Api api : backends) {
         decoderlog::install();  // after OpenCV's first capture has set FFmpeg up, and before it decodes
-        try {
-            if (d.capture.open(native.toStdString(), api))
-                break;
-        } catch (const cv::Exception& e) {
-            refusal = QString::fromStdString(e.msg).trimmed();
-        }
+        std::string thrown;
+        if (d.capture->open(native.toStdString(), api, thrown))
+            break;
+        if (!thrown.empty())
+            refusal = QString::fromStdString(thrown).trimmed();
     }
-    if (!d.capture.isOpened()) {
+    if (!d.capture->isOpened()) {
         error = Error::make(ErrorKind::DecodeFailed, path,
                             refusal.isEmpty() ? QStringLiteral("not a video OpenCV can decode, or corrupt data") : refusal);
         return nullptr;
     }
-    readInfo(d.capture, d.info, false);
+    readInfo(*d.capture, d.info, false);
     d.headerCount = d.info.frameCount;
     d.takeDecoderMessages();
-    try {
-        if (const QString loss = pixelFormatLoss(d.capture.get(cv::CAP_PROP_CODEC_PIXEL_FORMAT)); !loss.isEmpty())
-            d.warnings << path + QStringLiteral(": ") + loss;
-    } catch (const cv::Exception&) {
-    }
+    if (const QString loss = pixelFormatLoss(d.capture->get(VideoDecoder::Property::CodecPixelFormat)); !loss.isEmpty())
+        d.warnings << path + QStringLiteral(": ") + loss;
     if (d.info.width <= 0 || d.info.height <= 0) {
         error = Error::make(ErrorKind::ZeroSized, path, QStringLiteral("the video has no frames of any size"));
         return nullptr;
@@ -238,37 +238,41 @@ std::unique_ptr<VideoReader> VideoReader::openLive(const QString& source, Error&
     d.source = source;
     bool isIndex = false;
     const int index = source.toInt(&isIndex);
-    try {
-        if (source.contains('!')) {
-            d.origin = Origin::Pipeline;
-            QString pipeline = source;
-            if (!pipeline.contains("appsink"))
-                pipeline += QStringLiteral(" ! videoconvert ! appsink drop=true max-buffers=1");
-            d.capture.open(pipeline.toStdString(), cv::CAP_GSTREAMER);
-        } else if (isIndex) {
-            d.origin = Origin::Camera;
-            d.capture.open(index, cv::CAP_ANY);
-        } else {
-            d.origin = Origin::Camera;
-            if (!QFileInfo::exists(source)) {
-                error = Error::make(ErrorKind::Missing, source, QStringLiteral("no such camera device"));
-                return nullptr;
-            }
-            d.capture.open(QFile::encodeName(source).toStdString(), cv::CAP_V4L2);
-        }
-    } catch (const cv::Exception& e) {
-        error = Error::make(ErrorKind::DecodeFailed, source, QString::fromStdString(e.msg).trimmed());
+    const bool pipeline = source.contains('!');
+    if (!pipeline && !isIndex && !QFileInfo::exists(source)) {
+        error = Error::make(ErrorKind::Missing, source, QStringLiteral("no such camera device"));
         return nullptr;
     }
-    if (!d.capture.isOpened()) {
+    d.capture = codecmodule::createVideoDecoder(source, error);
+    if (!d.capture)
+        return nullptr;
+    std::string thrown;
+    if (pipeline) {
+        d.origin = Origin::Pipeline;
+        QString text = source;
+        if (!text.contains("appsink"))
+            text += QStringLiteral(" ! videoconvert ! appsink drop=true max-buffers=1");
+        d.capture->open(text.toStdString(), VideoDecoder::Api::GStreamer, thrown);
+    } else if (isIndex) {
+        d.origin = Origin::Camera;
+        d.capture->open(index, VideoDecoder::Api::Any, thrown);
+    } else {
+        d.origin = Origin::Camera;
+        d.capture->open(QFile::encodeName(source).toStdString(), VideoDecoder::Api::V4l2, thrown);
+    }
+    if (!thrown.empty()) {
+        error = Error::make(ErrorKind::DecodeFailed, source, QString::fromStdString(thrown).trimmed());
+        return nullptr;
+    }
+    if (!d.capture->isOpened()) {
         error = Error::make(ErrorKind::Missing, source,
                                 d.origin == Origin::Pipeline ? QStringLiteral("the GStreamer pipeline could not be started")
                                                          : QStringLiteral("no camera answers at this index or path"));
         return nullptr;
     }
     // A source that stops answering must end the stream, not hang it.
-    d.capture.set(cv::CAP_PROP_READ_TIMEOUT_MSEC, 5000);
-    readInfo(d.capture, d.info, true);
+    d.capture->set(VideoDecoder::Property::ReadTimeoutMs, 5000);
+    readInfo(*d.capture, d.info, true);
     return reader;
 }
 
@@ -291,7 +295,7 @@ bool VideoReader::seek(qint64 frameIndex, Error& error)
         return false;
     }
     decoderlog::Reader::Scope scope(d.decoderLog);
-    const bool moved = d.capture.set(cv::CAP_PROP_POS_FRAMES, double(frameIndex));
+    const bool moved = d.capture->set(VideoDecoder::Property::PositionFrames, double(frameIndex));
     d.takeDecoderMessages();
     if (!moved) {
         error = Error::make(ErrorKind::DecodeFailed, d.source, QStringLiteral("seeking failed"));
@@ -355,21 +359,20 @@ bool VideoReader::read(Frame& frame, Error& error)
 {
     Impl& d = *m_impl;
     cv::Mat mat;
-    bool got = false;
+    std::string thrown;
     decoderlog::Reader::Scope scope(d.decoderLog);
-    try {
-        got = d.capture.read(mat);
-        d.takeDecoderMessages();
-    } catch (const cv::Exception& e) {
-        d.takeDecoderMessages();
+    const VideoDecoder::Read got = d.capture->read(mat, thrown);
+    d.takeDecoderMessages();
+    if (got == VideoDecoder::Read::Failed) {
+        const QString cause = QString::fromStdString(thrown).trimmed();
         if (d.origin != Origin::File)
-            error = Error::make(ErrorKind::SourceLost, d.source, QString::fromStdString(e.msg).trimmed());
+            error = Error::make(ErrorKind::SourceLost, d.source, cause);
         else
             error = Error::make(ErrorKind::DecodeFailed, d.source,
-                                QStringLiteral("decoding stopped at frame %1: %2").arg(d.position).arg(QString::fromStdString(e.msg).trimmed()));
+                                QStringLiteral("decoding stopped at frame %1: %2").arg(d.position).arg(cause));
         return false;
     }
-    if (!got || mat.empty()) {
+    if (got == VideoDecoder::Read::End) {
         if (d.origin != Origin::File)
             error = Error::make(ErrorKind::SourceLost, d.source, QStringLiteral("the source stopped delivering frames"));
         else

@@ -1,5 +1,7 @@
 // Video files, cameras (index or V4L2 device path) and GStreamer pipelines through OpenCV
-// videoio, frame by frame at native depth. Meant for a worker thread: read() blocks.
+// videoio, frame by frame at native depth. Meant for a worker thread: read() blocks. OpenCV's
+// videoio is reached through the video module (io/CodecModule.h), loaded by the first open: an
+// open that cannot load it fails with an Error naming the source, the module and the cause.
 #pragma once
 
 #include "io/Frame.h"

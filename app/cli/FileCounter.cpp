@@ -125,6 +125,10 @@ Outcome countOnce(FileJob& job, const BatchOptions& options, const FileOutputs& 
     QStringList warnings;
     qint64 frames = 0;
     auto finish = [&](const Error& error) { return Outcome{error, warnings, frames, {}}; };
+    // The watchdog's time starts when a worker takes the file, not when it was queued: a file
+    // queued behind a stuck one would otherwise be given up before its first beat (the first
+    // open also loads a codec module, which takes a moment).
+    job.beat();
     stallIfAsked(path, 0);
     SourceOptions sourceOptions;
     sourceOptions.raw = options.histogram.raw;

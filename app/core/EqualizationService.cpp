@@ -8,7 +8,6 @@
 #include "histoscope/HistogramEngine.h"
 #include "histoscope/HistogramMatching.h"
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <QFileInfo>
@@ -314,7 +313,11 @@ Error formatProblem(const QString& path, const Frame& frame)
     const QString suffix = QFileInfo(path).suffix();
     if (suffix.isEmpty())
         return Error::make(ErrorKind::WriteFailed, path, QStringLiteral("the name has no extension to choose a format by (add .png or .tif)"));
-    if (!cv::haveImageWriter(("x." + suffix).toStdString()))
+    Error unavailable;
+    const bool writable = canSaveFormat(path, suffix, unavailable);
+    if (unavailable.isError())
+        return unavailable;
+    if (!writable)
         return Error::make(ErrorKind::WriteFailed, path,
                            QStringLiteral("no image format is known by the extension .%1 (use .png or .tif)").arg(suffix));
     if (frame.type() == hs::SampleType::U16 && !keepsSixteenBits(suffix))
@@ -396,7 +399,8 @@ QString equalizedSavePath(const QString& path, const QString& chosenSuffix, cons
     QString suffix = chosenSuffix;
     if (suffix.isEmpty()) {
         const QString own = QFileInfo(source).suffix().toLower();
-        const bool writable = !own.isEmpty() && cv::haveImageWriter(("x." + own).toStdString());
+        Error unused;  // without the image module the save says why, with the name chosen here
+        const bool writable = !own.isEmpty() && canSaveFormat(path, own, unused);
         suffix = writable && (type != hs::SampleType::U16 || keepsSixteenBits(own)) ? own : QStringLiteral("png");
     }
     return path + '.' + suffix;

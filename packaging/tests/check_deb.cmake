@@ -1,6 +1,7 @@
 # The .deb, as a user gets it: CPack makes it from this build, dpkg-deb lists what it holds,
 # `dpkg -x` unpacks it in a scratch root, and the unpacked programs run from there:
-# `histoscope-cli --version`, `python3 -c "import histoscope"` (counting, and finding the CLI
+# `histoscope-cli --version`, a PNG counted through the package's own image module (the codec
+# modules are found relative to the program, io/CodecModule.h), `python3 -c "import histoscope"` (counting, and finding the CLI
 # that came with it), and the man pages and completion are there.
 # The engine in it links into an outside project (find_package(HistoScope) from the unpacked root).
 # cmake -DBUILD=<build dir> -DWORK=<scratch> -DPYTHON=<python3> -DCXX=<compiler> -P check_deb.cmake
@@ -44,7 +45,7 @@ set(contents "${run_output}")
 foreach(path ./usr/bin/histoscope\n ./usr/bin/histoscope-cli ./usr/share/applications/histoscope.desktop
              ./usr/share/icons/hicolor/scalable/apps/histoscope.svg ./usr/share/man/man1/histoscope.1
              ./usr/share/man/man1/histoscope-cli.1 ./usr/share/bash-completion/completions/histoscope-cli
-             /histoscope/_native ./usr/include/histoscope/HistogramEngine.h HistoScopeConfig.cmake histoscope.pc)
+             /histoscope/_native /histoscope/libhistoscope_video.so /histoscope/libhistoscope_image.so ./usr/include/histoscope/HistogramEngine.h HistoScopeConfig.cmake histoscope.pc)
   expect("${contents}" "${path}" "the package's files")
 endforeach()
 
@@ -53,6 +54,16 @@ run("dpkg -x" dpkg -x ${debs} ${root})
 run("histoscope-cli --version" ${root}/usr/bin/histoscope-cli --version)
 expect("${run_output}" "^histoscope-cli [0-9]+\\.[0-9]+\\.[0-9]+" "histoscope-cli --version")
 message(STATUS "unpacked: ${run_output}")
+# LD_DEBUG names the module ld.so loaded: the unpacked one, not this build's (its fallback).
+set(ENV{LD_DEBUG} libs)
+execute_process(COMMAND ${root}/usr/bin/histoscope-cli histogram ${CMAKE_CURRENT_LIST_DIR}/../../docs/screenshots/live.png
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+unset(ENV{LD_DEBUG})
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the unpacked histoscope-cli could not count a PNG (${rc}):\n${out}\n${err}")
+endif()
+expect("${out}" "live.png: [0-9]+x[0-9]+" "the unpacked histoscope-cli on a PNG")
+expect("${err}" "calling init: ${root}/usr/lib/[^\n]*histoscope/libhistoscope_image.so" "the module the unpacked CLI loaded")
 
 file(GLOB packages LIST_DIRECTORIES true ${root}/usr/lib/python3*/dist-packages)
 list(LENGTH packages n)
