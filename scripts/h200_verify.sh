@@ -96,4 +96,4 @@ fi
 # At most 8 files come back from the machine: the logs travel as one archive.
 (cd "$out" && tar czf logs.tar.gz --remove-files $(ls | grep -vE '^(summary.txt|bench.csv|bench.log|bench-sweep.svg|peers.csv|peers.log|logs.tar.gz)$'))
 cat "$summary"
-[ -f "$out/bench.log" ] && cat "$out/bench.log"
+if [ -f "$out/bench.log" ]; then cat "$out/bench.log"; fi

@@ -220,8 +220,11 @@ WaveformView::PanelCells WaveformView::renderPanel(const QVector<int>& grids)
         const float cr = float(g.color.redF()), cg = float(g.color.greenF()), cb = float(g.color.blueF());
         for (int x = 0; x < g.xBins; ++x) {
             const int px = int(qint64(x) * w / g.xBins);
+            const double* column = g.counts.constData() + qsizetype(x) * g.yBins;
             for (int y = 0; y < g.yBins; ++y) {
-                const float t = float(intensity(g.at(x, y), response));
+                if (column[y] <= 0)
+                    continue;   // most cells of a scope are empty: no response to look up
+                const float t = float(intensity(column[y], response));
                 if (t <= 0)
                     continue;
                 const int py = h - 1 - int(qint64(y) * h / g.yBins);

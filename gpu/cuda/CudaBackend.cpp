@@ -219,6 +219,9 @@ Status CudaBackend::resolve(const RequestPlan& plan, Strategy requested, Resolut
 Status CudaBackend::chooseStrategy(const RequestPlan& plan, Strategy requested, StrategyChoice& choice)
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
+    // A skew sample of device input is taken in the request's stream, never in one an earlier
+    // call named (which its caller may have destroyed since).
+    m_work = plan.stream ? reinterpret_cast<cudaStream_t>(plan.stream) : m_stream.get();
     Resolution resolution;
     HS_TRY(resolve(plan, requested, resolution));
     choice = resolution.choice;
@@ -305,6 +308,9 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
         HS_TRY(mark(Clear));
         HS_CUDA_TRY(cudaMemsetAsync(args.d_slots, 0, slotBytes, m_work));
     }
+    // From here on the totals hold counts, also when a piece below fails part-way: the next call
+    // must clear them again.
+    m_zeroedWords[current] = 0;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         HS_TRY(stagePiece(plan, pieces[i], int(i % 2), args.grid));
         HS_TRY(mark(Tally));
@@ -312,7 +318,6 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
         args.d_zero = nullptr;  // the first piece cleared the spare buffer
         args.zero_words = 0;
     }
-    m_zeroedWords[current] = 0;
     if (fold) {
         m_zeroedWords[spare] = words;
         m_slotIndex = spare;

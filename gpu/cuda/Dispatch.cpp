@@ -134,23 +134,21 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     // data and the hot cache for skewed data. Only the last needs the skew estimate.
     if (plan.type == SampleType::U8 && tuning.autoPerLane)
         return {Strategy::PerLane, "auto: 8-bit samples: per-lane"};
-    // 8-bit samples into wide bins (fewer bins than values): `shared`'s atomics pile onto a few
-    // counters, while `per-lane` counts each value in a counter of its own lane and folds the values
-    // into bins once per block. On the H200, 64 MiB of bytes into 2, 16 or 64 bins: 0.045-0.065
-    // against 0.138 ms; a 4K RGB frame into 16 or 64 bins: 0.031-0.051 against 0.061. Not for
-    // several channels in fewer than tuning.perLaneWideBinsMin bins, where the fold's atomics on
-    // those few counters cost more (4K RGB, 2 bins: 0.096 against 0.061 ms).
-    if (plan.type == SampleType::U8) {
+    // 8-bit samples into fewer bins than values: `shared`'s atomics pile onto a few counters,
+    // while `per-lane` counts each value in a counter of its own lane and folds the values into
+    // bins once per block. On the H200, 64 MiB of bytes into 2, 16 or 64 bins: 0.045-0.066
+    // against 0.138 ms; a 4K RGB frame into 16 or 64 bins: 0.034-0.055 against 0.063. Only where
+    // measured: one interleaved channel, or three from tuning.perLaneWideBinsMin bins each (4K RGB
+    // into 2 bins: the fold's atomics on 6 counters cost more, 0.097 against 0.062 ms). per-lane
+    // reads every interleaved channel, so one active channel of several is not such a case.
+    if (plan.type == SampleType::U8 && (plan.channels == 1 || plan.channels == 3)) {
         std::uint32_t fewest = 0;
-        bool wide = false;
         for (const ChannelMap& m : plan.map.ch)
-            if (m.active) {
-                wide = wide || m.num_bins < 256;
+            if (m.active)
                 fewest = fewest == 0 ? m.num_bins : std::min(fewest, m.num_bins);
-            }
-        if (wide && (fewest >= tuning.perLaneWideBinsMin || plan.activeChannels() == 1))
+        if (fewest > 0 && fewest < 256 && (plan.channels == 1 || fewest >= tuning.perLaneWideBinsMin))
             return {Strategy::PerLane, "auto: 8-bit samples into " + std::to_string(fewest)
-                                           + " or more wide bins: per-lane (no atomics on few counters)"};
+                                           + " bins (< 256): per-lane, no atomics on a few counters"};
     }
     const std::string slots = std::to_string(plan.map.num_slots) + " slots";
     if (plan.map.num_slots <= tuning.autoSharedSlotsMax)

@@ -62,8 +62,8 @@ struct ArchTuning {
     // 2026-11-30_NVIDIA-H200_issue12-explore run): per-lane is issue-bound, not memory-bound
     // (PERFORMANCE.md).
     bool autoPerLane = false;
-    // `auto` takes `per-lane` for 8-bit samples into fewer than 256 bins: one channel always,
-    // several channels from this many bins each (Dispatch.cpp, measured on the H200).
+    // `auto` takes `per-lane` for 8-bit samples into fewer than 256 bins: one interleaved channel
+    // always, three from this many bins each (Dispatch.cpp, measured on the H200 only).
     std::uint32_t perLaneWideBinsMin = 16;
     // Host frames go up through two pinned staging buffers of this size, so the copy of piece n+1
     // overlaps the count of piece n; 64 MiB holds a 4K RGBA f32 frame in two pieces.

@@ -39,6 +39,9 @@ def _torch_to_numpy_dtype(torch, dtype):
         raise TypeError(f"torch tensors of {dtype} are not counted (integers, bool, float16, float32 or float64)") from None
 
 
+_CUDA_STREAM_LEGACY = 1  # cudaStreamLegacy
+
+
 class Stream:
     """The CUDA stream a device input is ordered on: the caller's current one or the one given.
 
@@ -59,8 +62,11 @@ class Stream:
 
     @property
     def handle(self):
-        """The cudaStream_t as an int (torch: cuda_stream; CuPy: ptr)."""
-        return int(self.stream.cuda_stream if self.lib == "torch" else self.stream.ptr)
+        """The cudaStream_t as an int (torch: cuda_stream; CuPy: ptr). The libraries' default
+        stream reads 0, which the engine takes for its own (non-blocking) stream: it is named
+        here as cudaStreamLegacy (1), the legacy default stream it is."""
+        h = int(self.stream.cuda_stream if self.lib == "torch" else self.stream.ptr)
+        return h if h else _CUDA_STREAM_LEGACY
 
 
 def _torch_stream(torch, device, stream):
@@ -211,6 +217,13 @@ class Array:
     def stream_handle(self):
         """The caller's stream for the engine to count in (0: none, host input)."""
         return self.stream.handle if self.stream is not None else 0
+
+    def order_library_work(self):
+        """The input library's own reductions (min, max) run on its current stream: when the
+        caller named another stream, that one is waited for first. The engine's counts are
+        enqueued in the named stream itself and need no such wait."""
+        if self.stream is not None and not self.stream.current:
+            self.stream.synchronize()
 
 
 def _from_numpy(x):

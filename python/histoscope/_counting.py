@@ -36,6 +36,7 @@ def _image(arr, type, keep_columns=False):
     if view is None:
         arr = arr.contiguous()
         view = image_view(arr, type, keep_columns)
+    view.stream = arr.stream_handle   # 1-D counts only: count2d takes no stream (and synchronises)
     return arr, view
 
 
@@ -245,6 +246,7 @@ def histogram(a, bins=10, range=None, *, strategy="auto", strict=False, stream=N
     For torch and CuPy input ``counts`` and ``edges`` are tensors on the input's device.
     """
     arr = resolve(a, stream)
+    arr.order_library_work()
     nbins = _bins_argument(bins)
     dtype = arr.dtype
     if dtype.kind == "b":
@@ -433,6 +435,7 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
     float32 (a converted copy).
     """
     arr = resolve(img, stream)
+    arr.order_library_work()
     if arr.ndim not in (2, 3):
         raise ValueError(f"an image is an H x W or H x W x C array, not {arr.ndim}-D")
     count = arr.shape[2] if arr.ndim == 3 else 1

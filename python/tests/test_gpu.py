@@ -83,6 +83,25 @@ def test_the_count_waits_for_the_callers_stream():
     ours = histoscope.bincount(y, minlength=4, stream=other)
     assert ours.tolist() == [0, 0, 0, n]
     torch.cuda.synchronize()
+    # The default stream (handle 0), which the engine's own non-blocking stream would not wait for.
+    z = torch.zeros(n, dtype=torch.int32, device="cuda")
+    torch.cuda._sleep(200_000_000)
+    z.fill_(6)
+    assert histoscope.bincount(z, minlength=8).tolist() == [0, 0, 0, 0, 0, 0, n, 0]
+    # image_histogram and histogram (whose range comes from the library's own min and max) in a
+    # stream given explicitly, written after a busy while.
+    with torch.cuda.stream(other):
+        img = torch.zeros((512, 512, 3), dtype=torch.uint8, device="cuda")
+        torch.cuda._sleep(200_000_000)
+        img.fill_(9)
+        f = torch.zeros(n, dtype=torch.float32, device="cuda")
+        torch.cuda._sleep(200_000_000)
+        f.fill_(2.5)
+    got = histoscope.image_histogram(img, stream=other)
+    assert [int(c[9]) for c in got.counts] == [512 * 512] * 3
+    counts, edges = histoscope.histogram(f, 4, stream=other)
+    assert int(counts.sum()) == n and float(edges[0]) <= 2.5 <= float(edges[-1])
+    torch.cuda.synchronize()
 
 
 @pytest.mark.gpu
