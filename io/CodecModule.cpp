@@ -28,9 +28,12 @@ QString programDir()
 
 Loaded load(const QString& fileName, const char* entry)
 {
+    // Worked out once: the two modules' first loads may race on two threads, and Qt's
+    // applicationDirPath() is not safe to call from both at once.
+    static const QStringList path = searchPath();
     Loaded out;
     QStringList tried;
-    for (const QString& dir : searchPath()) {
+    for (const QString& dir : path) {
         const QString path = QDir::cleanPath(dir + QLatin1Char('/') + fileName);
         if (!QFileInfo::exists(path)) {
             tried << path;
@@ -78,8 +81,13 @@ QStringList searchPath()
         return {QFile::decodeName(forced)};
     // HISTOSCOPE_MODULE_DIR_FROM_BIN: the installed modules' folder relative to the installed
     // programs' one, so that a relocated or unpacked tree (the .deb's test) finds its own.
-    QStringList out{programDir() + QStringLiteral("/" HISTOSCOPE_MODULE_DIR_FROM_BIN),
-                    QStringLiteral(HISTOSCOPE_MODULE_DIR_BUILT)};
+    const QString program = programDir();
+    QStringList out{program + QStringLiteral("/" HISTOSCOPE_MODULE_DIR_FROM_BIN)};
+    // This build's own modules, only for programs inside this build tree: an installed program
+    // never loads code from a path someone else could create on its machine.
+    const QString buildRoot = QDir::cleanPath(QStringLiteral(HISTOSCOPE_MODULE_DIR_BUILT "/../.."));
+    if (QDir::cleanPath(program).startsWith(buildRoot + QLatin1Char('/')))
+        out << QStringLiteral(HISTOSCOPE_MODULE_DIR_BUILT);
     out.removeDuplicates();
     return out;
 }

@@ -68,7 +68,7 @@ void TablePanel::applyPending()
     const bool rowsFitContents = rows->sectionResizeMode(0) == QHeaderView::ResizeToContents;
     if (rowsFitContents)
         rows->setSectionResizeMode(QHeaderView::Fixed);
-    for (int r = 0; r < content.cells.size(); ++r)
+    for (int r = 0; r < content.cells.size() && r < m_table->rowCount(); ++r)
         for (int c = 0; c < content.cells[r].size() && c < m_table->columnCount(); ++c) {
             QTableWidgetItem* item = m_table->item(r, c);
             if (!item) {

@@ -99,7 +99,8 @@ struct HistogramRequest {
     // The caller's CUDA stream (a cudaStream_t as an integer) for a GPU engine's count: the
     // upload, clear, tally and download are enqueued on it, after what the caller enqueued
     // before, so device input written in that stream needs no synchronisation first. 0: the
-    // engine's own stream. Ignored by the CPU backend. The stream must belong to the engine's
+    // engine's own (non-blocking) stream: name the legacy default stream as cudaStreamLegacy (1).
+    // Ignored by the CPU backend. The stream must belong to the engine's
     // device, and stay valid until the result is delivered.
     std::uintptr_t stream = 0;
 };
