@@ -24,15 +24,18 @@ double niceStep(double span, int count)
     return 10 * magnitude;
 }
 
-QImage toImage(const QVector<float>& rgb, QSize size)
+// `cells` holds `channels` values per pixel: three (r, g, b), or one brightness of `tint`.
+QImage toImage(const QVector<float>& cells, int channels, const QColor& tint, QSize size)
 {
     QImage image(size, QImage::Format_RGB32);
+    const float tr = float(tint.redF()), tg = float(tint.greenF()), tb = float(tint.blueF());
+    auto level = [](float v) { return int(std::min(1.f, v) * 255.f + 0.5f); };
     for (int y = 0; y < size.height(); ++y) {
         QRgb* line = reinterpret_cast<QRgb*>(image.scanLine(y));
-        const float* o = &rgb[qsizetype(y) * size.width() * 3];
-        for (int x = 0; x < size.width(); ++x, o += 3)
-            line[x] = qRgb(int(std::min(1.f, o[0]) * 255.f + 0.5f), int(std::min(1.f, o[1]) * 255.f + 0.5f),
-                           int(std::min(1.f, o[2]) * 255.f + 0.5f));
+        const float* o = &cells[qsizetype(y) * size.width() * channels];
+        for (int x = 0; x < size.width(); ++x, o += channels)
+            line[x] = channels == 3 ? qRgb(level(o[0]), level(o[1]), level(o[2]))
+                                    : qRgb(level(o[0] * tr), level(o[0] * tg), level(o[0] * tb));
     }
     return image;
 }
@@ -209,7 +212,13 @@ WaveformView::PanelCells WaveformView::renderPanel(const QVector<int>& grids)
     }
     cells.width = w;
     cells.height = h;
-    cells.rgb.fill(0.f, qsizetype(w) * h * 3);
+    // One grid (a parade's panel, the luma waveform) is drawn in its one colour: a brightness per
+    // cell, tinted when the image is made, a third of the memory to fill, add into and pool. The
+    // pixels are the same: the tint scales every cell alike, so the pooled maximum commutes with it.
+    cells.channels = grids.size() == 1 ? 1 : 3;
+    if (cells.channels == 1 && m_display.grids[grids[0]].isValid())
+        cells.tint = m_display.grids[grids[0]].color;
+    cells.rgb.fill(0.f, qsizetype(w) * h * cells.channels);
     cells.high.fill(0.f, w);
     cells.low.fill(0.f, w);
     for (int i : grids) {
@@ -228,7 +237,11 @@ WaveformView::PanelCells WaveformView::renderPanel(const QVector<int>& grids)
                 if (t <= 0)
                     continue;
                 const int py = h - 1 - int(qint64(y) * h / g.yBins);
-                float* o = &cells.rgb[(qsizetype(py) * w + px) * 3];
+                float* o = &cells.rgb[(qsizetype(py) * w + px) * cells.channels];
+                if (cells.channels == 1) {
+                    o[0] += t;
+                    continue;
+                }
                 o[0] += t * cr;
                 o[1] += t * cg;
                 o[2] += t * cb;
@@ -245,7 +258,8 @@ void WaveformView::ensureImages(PanelCells& cells, QSize device) const
 {
     if (cells.image.size() == device)
         return;
-    cells.image = toImage(poolMax(cells.rgb, 3, cells.width, cells.height, device), device);
+    cells.image = toImage(poolMax(cells.rgb, cells.channels, cells.width, cells.height, device), cells.channels,
+                          cells.tint, device);
     cells.highStrip = stripImage(poolMax(cells.high, 1, cells.width, 1, QSize(device.width(), 1)), device.width());
     cells.lowStrip = stripImage(poolMax(cells.low, 1, cells.width, 1, QSize(device.width(), 1)), device.width());
 }

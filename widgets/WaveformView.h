@@ -63,6 +63,8 @@ private:
     struct PanelCells {
         int width = 0;
         int height = 0;
+        int channels = 3;          // values per cell in `rgb`: 3, or 1 brightness of `tint`
+        QColor tint = Qt::white;
         QVector<float> rgb;
         QVector<float> high;
         QVector<float> low;
