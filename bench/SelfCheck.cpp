@@ -39,6 +39,55 @@ void check(HistogramEngine& engine, const HistogramRequest& request, const Histo
     }
 }
 
+// The same count with its counts kept in poisoned device memory (HistogramRequest::deviceCounts):
+// the margins and extremes delivered, the counts read back, all equal to the reference.
+void checkDeviceCounts(HistogramEngine& engine, HistogramRequest request, const HistogramResult& expected,
+                       const std::string& label, Tally& tally)
+{
+    std::size_t words = 0;
+    for (const ChannelHistogram& h : expected.channels)
+        words += h.counts.size();
+    const std::vector<unsigned char> poison(std::max<std::size_t>(words, 1) * sizeof(std::uint64_t), 0xA5);
+    DeviceArray counts;
+    if (Status s = copyToDevice(engine, poison.data(), poison.size(), counts); !s) {
+        ++tally.failed;
+        std::cout << "FAIL " << label << ": device counts: " << s.message << "\n";
+        return;
+    }
+    request.deviceCounts = counts.data();
+    HistogramResult result = testing::poisonedResult();
+    Status s = engine.compute(request, result);
+    std::string problem;
+    if (!s)
+        problem = "error: " + s.message;
+    else if (!result.countsOnDevice)
+        problem = "the result does not say its counts are on the device";
+    for (const ChannelHistogram& h : result.channels)
+        if (s && !h.counts.empty())
+            problem += "a channel carries host counts too; ";
+    if (s && problem.empty() && result.channels.size() == expected.channels.size()) {
+        std::vector<std::uint64_t> host(words);
+        s = copyFromDevice(engine, counts.data(), words * sizeof(std::uint64_t), host.data());
+        std::size_t at = 0;
+        for (std::size_t i = 0; s && i < result.channels.size(); ++i) {
+            const std::size_t bins = expected.channels[i].counts.size();
+            result.channels[i].counts.assign(host.begin() + std::ptrdiff_t(at), host.begin() + std::ptrdiff_t(at + bins));
+            at += bins;
+        }
+        problem = s ? testing::describeDifference(expected, result) : "download: " + s.message;
+        if (s && result.samples != expected.samples)
+            problem += "sample count " + std::to_string(result.samples) + " != " + std::to_string(expected.samples);
+    } else if (s && problem.empty()) {
+        problem = std::to_string(result.channels.size()) + " channels, not " + std::to_string(expected.channels.size());
+    }
+    if (problem.empty()) {
+        ++tally.passed;
+    } else {
+        ++tally.failed;
+        std::cout << "FAIL " << label << ": " << problem << "\n";
+    }
+}
+
 void checkBigBin(HistogramEngine& engine, std::uint64_t seed, Tally& tally, bool device)
 {
     // 2^32 + 2^20 + 7 samples: most are 200, so bin 200 passes 2^32.
@@ -360,10 +409,13 @@ int runSelfCheck(const SelfCheckOptions& options)
             request.strategy = s;
             request.image = frame.view;
             check(engine, request, expected, c.name + "/host/" + std::string(strategyName(s)), tally);
+            if (engine.hasGpu() && s == Strategy::Auto)
+                checkDeviceCounts(engine, request, expected, c.name + "/host-device-counts/auto", tally);
             if (device && s != Strategy::Cpu) {
                 request.image.data = onDevice.data();
                 request.image.space = MemorySpace::Device;
                 check(engine, request, expected, c.name + "/device/" + std::string(strategyName(s)), tally);
+                checkDeviceCounts(engine, request, expected, c.name + "/device-counts/" + std::string(strategyName(s)), tally);
             }
         }
     }

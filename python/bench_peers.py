@@ -11,7 +11,8 @@ many runs:
   - histoscope: the wall time of the public call (the caller's stream synchronised first, the
     result a tensor on the device), the wall time of the engine's count alone
     (histoscope._native.count) and the engine's own GPU time (its CUDA-event phases: clear,
-    tally and merge).
+    tally, merge and the delivery of the result: for bincount its copy into the device tensor
+    and the download of the margins, for image_histogram the download of the counts).
 Writes a JSON summary and a table (--out).
 
     PYTHONPATH=build-gpu/python python3 python/bench_peers.py --out $OUT/python_peers
@@ -82,19 +83,24 @@ def median_cupy_events(fn, repeats, warmup):
     return statistics.median(times)
 
 
-def engine_alone(x, bins, repeats, warmup, type=None, channels=1, binnings=None):
+def engine_alone(x, bins, repeats, warmup, type=None, channels=1, binnings=None, on_device=True):
     """Wall and GPU time of the engine's count of a contiguous device tensor, without the
-    module's Python layer (the same view the module passes)."""
+    module's Python layer (the same view the module passes; the counts kept on the device as
+    the module keeps them, unless on_device is False). The GPU time is every phase the engine
+    timed with its CUDA events: clear, tally, merge and the delivery of the result (its copy
+    into the device tensor and the download of the margins, or the download of all counts)."""
     arr = _arrays.resolve(x)
     type = type or _arrays.ENGINE_TYPES.get(arr.dtype, "u32")
     view = _arrays.flat_view(arr, type, channels) if x.dim() == 1 else _arrays.image_view(arr, type)
+    view.stream = arr.stream_handle
     binnings = binnings or [(True, bins, 0.0, float(bins), True)] + ([(True, 1, 0.0, 1.0, True)] if channels == 2 else [])
+    out = torch.empty(sum(b[1] for b in binnings if b), dtype=torch.int64, device=x.device) if on_device else None
     gpu = []
 
     def run():
-        counted = view.count(binnings, "auto")
+        counted = view.count(binnings, "auto", out.data_ptr() if on_device else 0)
         t = counted.timings
-        gpu.append(t["clear_ms"] + t["tally_ms"] + t["merge_ms"])
+        gpu.append(t["clear_ms"] + t["tally_ms"] + t["merge_ms"] + t["download_ms"])
         return counted
 
     wall = median_wall(run, repeats, warmup)
@@ -167,7 +173,7 @@ def frame_4k(gen, repeats, warmup, rows):
     row["histoscope_wall_ms"] = median_wall(lambda: histoscope.image_histogram(img), repeats, warmup)
     binnings = [(True, 256, 0.0, 256.0, True)] * 3
     row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(img, 256, repeats, warmup, "u8",
-                                                                                 binnings=binnings)
+                                                                                 binnings=binnings, on_device=False)
     row["torch_bincount_ms"] = median_events(
         lambda: [torch.bincount(img[..., c].reshape(-1), minlength=256) for c in range(3)], repeats, warmup)
     row["torch_bincount_wall_ms"] = median_wall(

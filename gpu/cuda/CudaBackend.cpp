@@ -166,17 +166,13 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
     }
     const std::uint64_t signature = (std::uint64_t(plan.map.num_slots) << 8) ^ (std::uint64_t(plan.type) << 4)
                                   ^ std::uint64_t(plan.channels);
-    auto consumePending = [&]() -> Status {
-        HS_CUDA_TRY(cudaEventSynchronize(m_sampleDone.get()));
-        auto fresh = std::make_shared<SkewEstimate>();
-        m_skewCounter.estimate(m_hostSample.get<std::uint32_t>(), m_sampleValues, std::uint32_t(m_tuning.hotCacheEntries), *fresh);
-        m_lastEstimate = std::move(fresh);
-        m_estimateSignature = m_pendingSignature;
-        m_samplePending = false;
-        return Status::success();
-    };
     if (m_samplePending)
-        HS_TRY(consumePending());  // the last frame's sample, long since downloaded
+        HS_TRY(consumeSample());  // the last frame's sample, long since downloaded
+    if (m_lastEstimate && m_estimateSignature == signature && m_estimateUses < m_tuning.skewReuseCalls) {
+        ++m_estimateUses;
+        estimate = m_lastEstimate;
+        return Status::success();
+    }
     const std::uint32_t count = std::uint32_t(std::min<std::int64_t>(m_tuning.skewSamplePixels, plan.pixels()));
     const std::size_t bytes = std::size_t(count) * plan.channels * sizeof(std::uint32_t);
     HS_TRY(m_sample.reserve(bytes));
@@ -193,8 +189,20 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
     m_sampleValues = bytes / sizeof(std::uint32_t);
     m_pendingSignature = signature;
     if (!m_lastEstimate || m_estimateSignature != signature)
-        HS_TRY(consumePending());  // nothing usable yet: wait for this frame's own sample
+        HS_TRY(consumeSample());  // nothing usable yet: wait for this frame's own sample
     estimate = m_lastEstimate;
+    return Status::success();
+}
+
+Status CudaBackend::consumeSample()
+{
+    HS_CUDA_TRY(cudaEventSynchronize(m_sampleDone.get()));
+    auto fresh = std::make_shared<SkewEstimate>();
+    m_skewCounter.estimate(m_hostSample.get<std::uint32_t>(), m_sampleValues, std::uint32_t(m_tuning.hotCacheEntries), *fresh);
+    m_lastEstimate = std::move(fresh);
+    m_estimateSignature = m_pendingSignature;
+    m_estimateUses = 0;
+    m_samplePending = false;
     return Status::success();
 }
 
@@ -242,9 +250,13 @@ Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
     HS_TRY(resolve(plan, requested, resolution));
     m_ran = resolution.choice.strategy;
     m_reason = resolution.choice.reason;
+    if (plan.deviceCounts)
+        HS_TRY(checkDeviceCounts(plan));
     if (m_ran == Strategy::Cpu) {
         if (plan.space != MemorySpace::Host)
             return Status::error(ErrorCode::InvalidArgument, "the cpu strategy cannot read device memory");
+        if (plan.deviceCounts)
+            return Status::error(ErrorCode::UnsupportedStrategy, "the cpu strategy cannot write device counts");
         const auto start = std::chrono::steady_clock::now();
         CpuBackend::countSlots(plan, m_cpuThreads, m_cpuSlots, m_cpuExtrema);
         m_cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -263,7 +275,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     // The totals, then the encoded extremes: one clear and one download for both. A strategy that
     // folds the clear into its launch counts into a buffer cleared by the call before and clears
     // the other one for the call after: a frame costs one launch and one copy.
-    const std::size_t words = std::size_t(plan.map.num_slots) + kExtremaWords;
+    const std::size_t words = std::size_t(plan.map.num_slots) + kExtremaWords + (plan.deviceCounts ? kTailWords : 0);
     const std::size_t slotBytes = words * sizeof(std::uint64_t);
     const bool fold = !pieces.empty() && clearsNextTotals(strategy, plan, m_props);
     const int current = m_slotIndex, spare = 1 - m_slotIndex;
@@ -323,8 +335,30 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
         m_slotIndex = spare;
     }
     HS_TRY(mark(Download));
+    if (plan.deviceCounts) {
+        // The counts stay on the device: only the extremes and the tail travel.
+        unsigned long long* d_tail = args.d_extrema + kExtremaWords;
+        HS_TRY(launchDeliverCounts(plan.map, args.d_slots, static_cast<unsigned long long*>(plan.deviceCounts), d_tail, ctx));
+        HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get<unsigned long long>() + plan.map.num_slots, args.d_extrema,
+                                    (kExtremaWords + kTailWords) * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, m_work));
+        return mark(End);
+    }
     HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get(), args.d_slots, slotBytes, cudaMemcpyDeviceToHost, m_work));
     return mark(End);
+}
+
+Status CudaBackend::checkDeviceCounts(const RequestPlan& plan) const
+{
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, plan.deviceCounts) != cudaSuccess) {
+        cudaGetLastError();  // not a pointer CUDA knows: not sticky
+        attributes.type = cudaMemoryTypeUnregistered;
+    }
+    const bool onDevice = attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+    if (!onDevice || (attributes.type == cudaMemoryTypeDevice && attributes.device != m_device))
+        return Status::error(ErrorCode::InvalidArgument, "the device counts are not memory of CUDA device "
+                                                             + std::to_string(m_device));
+    return Status::success();
 }
 
 Status CudaBackend::reserveSlots(int index, std::size_t words)
@@ -352,9 +386,20 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
         result.timings.tallyMs = m_cpuMs;
         return Status::success();
     }
+    // This call's skew sample reached the host before its count began: estimated while the count
+    // runs, it is ready for the next call.
+    if (m_samplePending)
+        HS_TRY(consumeSample());
     HS_CUDA_TRY(cudaStreamSynchronize(m_work));
-    unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots,
-                result, accumulate);
+    if (m_plan.deviceCounts) {
+        if (accumulate)
+            return Status::error(ErrorCode::InvalidArgument, "counts kept in device memory cannot be accumulated");
+        const unsigned long long* extrema = m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots;
+        unpackMargins(m_plan, extrema, extrema + kExtremaWords, result);
+    } else {
+        unpackSlots(m_plan, m_hostSlots.get<std::uint64_t>(), m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots,
+                    result, accumulate);
+    }
     result.strategyRan = m_ran;
     result.strategyReason = m_reason;
     return markedTimings(result.timings);
@@ -503,6 +548,13 @@ Status CudaBackend::copyToDevice(const void* host, std::size_t bytes, void* d_da
 {
     HS_CUDA_TRY(cudaSetDevice(m_device));
     HS_CUDA_TRY(cudaMemcpy(d_data, host, bytes, cudaMemcpyHostToDevice));
+    return Status::success();
+}
+
+Status CudaBackend::copyToHost(const void* d_data, std::size_t bytes, void* host)
+{
+    HS_CUDA_TRY(cudaSetDevice(m_device));
+    HS_CUDA_TRY(cudaMemcpy(host, d_data, bytes, cudaMemcpyDeviceToHost));
     return Status::success();
 }
 

@@ -31,6 +31,7 @@ public:
                      unsigned char* output, std::size_t outputPitch, PhaseTimings& timings) override;
     Status allocateDevice(std::size_t bytes, std::shared_ptr<void>& data) override;
     Status copyToDevice(const void* host, std::size_t bytes, void* d_data) override;
+    Status copyToHost(const void* d_data, std::size_t bytes, void* host) override;
     Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds) override;
     Status call(const std::function<Status()>& work) override { return m_health.call(work); }
     Status injectFault() override;
@@ -53,6 +54,8 @@ private:
     Status resolve(const RequestPlan& plan, Strategy requested, Resolution& resolution);
     Status enqueue(const RequestPlan& plan, const Resolution& resolution);
     Status skewEstimate(const RequestPlan& plan, std::shared_ptr<const SkewEstimate>& estimate);
+    // The pending device sample, once downloaded, into m_lastEstimate.
+    Status consumeSample();
     Status stagePiece(const RequestPlan& plan, const Piece& piece, int buffer, SampleGrid& grid);
     std::vector<Piece> makePieces(const RequestPlan& plan) const;
     Status mark(Phase phase);
@@ -63,6 +66,7 @@ private:
     Status enqueueApplyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
                             unsigned char* output, std::size_t outputPitch);
     Status reserveSlots(int index, std::size_t words);
+    Status checkDeviceCounts(const RequestPlan& plan) const;
     Status takeEvent(cudaEvent_t& event);
 
     // Declared first, so destroyed last: the context is held while the owners below release.
@@ -101,6 +105,7 @@ private:
     std::size_t m_sampleValues = 0;
     std::uint64_t m_pendingSignature = 0;
     std::uint64_t m_estimateSignature = 0;
+    int m_estimateUses = 0;  // calls that used m_lastEstimate since it was estimated
     std::shared_ptr<const SkewEstimate> m_lastEstimate;
     SkewCounter m_skewCounter;
     CubScratch m_cub;

@@ -53,6 +53,10 @@ struct ArchTuning {
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
     std::uint32_t skewSamplePixels = 4096;
+    // Device input of one shape reuses its skew estimate for this many calls before sampling
+    // again: the estimate only steers speed, and a sample costs a launch, a gather and a
+    // download (about 20 us of a call's wall on the H200 at 128,000 bins, issue 19's run).
+    int skewReuseCalls = 8;
     // `per-lane`: the most warps per block; the opt-in shared memory usually binds first (8 KiB
     // of byte counters per warp and channel: 28 warps for one channel on sm_90, 6 for four).
     int perLaneMaxWarps = 32;

@@ -16,6 +16,11 @@ Status Backend::copyToDevice(const void*, std::size_t, void*)
     return Status::error(ErrorCode::NoDevice, "no CUDA device: device memory is unavailable");
 }
 
+Status Backend::copyToHost(const void*, std::size_t, void*)
+{
+    return Status::error(ErrorCode::NoDevice, "no CUDA device: device memory is unavailable");
+}
+
 Status Backend::readProbe(const void*, std::size_t, double&)
 {
     return Status::error(ErrorCode::NoDevice, "no CUDA device: the read probe needs one");

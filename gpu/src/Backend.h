@@ -32,6 +32,7 @@ public:
                              unsigned char* output, std::size_t outputPitch, PhaseTimings& timings) = 0;
     virtual Status allocateDevice(std::size_t bytes, std::shared_ptr<void>& data);
     virtual Status copyToDevice(const void* host, std::size_t bytes, void* d_data);
+    virtual Status copyToHost(const void* d_data, std::size_t bytes, void* host);
     virtual Status readProbe(const void* d_data, std::size_t bytes, double& milliseconds);
 
     // Every working call of the facade runs through here: the CUDA backend holds its device's

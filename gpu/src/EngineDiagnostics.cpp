@@ -27,6 +27,14 @@ Status copyToDevice(HistogramEngine& engine, const void* host, std::size_t bytes
     return impl.run([&] { return impl.backend->copyToDevice(host, bytes, array.data()); }, false);
 }
 
+Status copyFromDevice(HistogramEngine& engine, const void* d_data, std::size_t bytes, void* host)
+{
+    auto& impl = detail::EngineAccess::impl(engine);
+    if (Status s = impl.enter(); !s)
+        return s;
+    return impl.run([&] { return impl.backend->copyToHost(d_data, bytes, host); }, false);
+}
+
 Status readProbe(HistogramEngine& engine, const void* d_data, std::size_t bytes, double& milliseconds)
 {
     auto& impl = detail::EngineAccess::impl(engine);

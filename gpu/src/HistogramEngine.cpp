@@ -50,6 +50,9 @@ Status checkStrategyAvailable(Strategy strategy, const HistogramRequest& request
         return Status::error(ErrorCode::UnsupportedStrategy, "strategy '" + std::string(strategyName(strategy))
                                                                  + "' takes at most " + std::to_string(kCubMaxBins)
                                                                  + " bins per channel, not " + std::to_string(bins));
+    if (request.deviceCounts && (backend.kind() != BackendKind::Cuda || strategy == Strategy::Cpu))
+        return Status::error(backend.kind() != BackendKind::Cuda ? ErrorCode::NoDevice : ErrorCode::UnsupportedStrategy,
+                             "counts kept in device memory need a GPU engine and a GPU strategy");
     if (isGpuStrategy(strategy) && backend.kind() != BackendKind::Cuda)
         return Status::error(ErrorCode::NoDevice, "strategy '" + std::string(strategyName(strategy))
                                                       + "' needs a CUDA device, and none is available");
@@ -187,6 +190,9 @@ Status HistogramEngine::accumulate(const HistogramRequest& request, HistogramRes
     HS_TRY(m_impl->enter());
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
+    if (request.deviceCounts)
+        return Status::error(ErrorCode::InvalidArgument, "accumulate() adds into host counts: counts kept in device "
+                                                         "memory are compute()'s");
     HS_TRY(checkAccumulateShape(plan, request, result));
     return submitAndFinish(*this, request, result, true);
 }

@@ -95,6 +95,9 @@ Status buildPlan(const HistogramRequest& request, RequestPlan& plan)
     plan.type = image.type;
     plan.space = image.space;
     plan.stream = request.stream;
+    plan.deviceCounts = request.deviceCounts;
+    if (request.deviceCounts && reinterpret_cast<std::uintptr_t>(request.deviceCounts) % sizeof(std::uint64_t) != 0)
+        return invalid("the device counts are not aligned to 8 bytes");
     plan.channels = image.channels;
     plan.pixelBytes = sampleSize(image.type) * std::size_t(image.channels);
 
@@ -193,27 +196,36 @@ struct Extremes {
     double hi = 0;
 };
 
+// The extremes of a one-value-per-bin channel with nothing below or above: its first and last
+// non-empty bins [first, last), whatever the counting path tracked (`cub` tracks only when needed).
+Extremes binExtremes(const ChannelMap& m, std::uint32_t first, std::uint32_t last)
+{
+    if (first >= last)
+        return {};
+    return {true, double(m.ilo + std::int64_t(first)), double(m.ilo + std::int64_t(last) - 1)};
+}
+
+Extremes trackedExtremes(const RequestPlan& plan, const unsigned long long* words, int channel)
+{
+    Extremes e;
+    const unsigned long long minWord = words[2 * channel], maxWord = words[2 * channel + 1];
+    if (minWord & kExtremaSeen)
+        e = {true, valueOfKey(plan.type, ~std::uint32_t(minWord)), valueOfKey(plan.type, std::uint32_t(maxWord))};
+    return e;
+}
+
 Extremes channelExtremes(const RequestPlan& plan, const ChannelMap& m, const std::uint64_t* counts,
                          const unsigned long long* words, int channel)
 {
-    Extremes e;
-    // One value per bin and nothing below or above: the first and last non-empty bins are the
-    // extremes, whatever the counting path tracked (the `cub` path tracks only when needed).
     if (m.mode == MapMode::Identity && counts[m.num_bins] == 0 && counts[m.num_bins + 1] == 0) {
         std::uint32_t first = 0, last = m.num_bins;
         while (first < m.num_bins && counts[first] == 0)
             ++first;
         while (last > first && counts[last - 1] == 0)
             --last;
-        if (first < m.num_bins) {
-            e = {true, double(m.ilo + std::int64_t(first)), double(m.ilo + std::int64_t(last) - 1)};
-        }
-        return e;
+        return binExtremes(m, first, last);
     }
-    const unsigned long long minWord = words[2 * channel], maxWord = words[2 * channel + 1];
-    if (minWord & kExtremaSeen)
-        e = {true, valueOfKey(plan.type, ~std::uint32_t(minWord)), valueOfKey(plan.type, std::uint32_t(maxWord))};
-    return e;
+    return trackedExtremes(plan, words, channel);
 }
 
 }  // namespace
@@ -278,6 +290,36 @@ void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsi
         }
     }
     result.samples = accumulate ? result.samples + plan.samples() : plan.samples();
+    result.countsOnDevice = false;
+}
+
+void unpackMargins(const RequestPlan& plan, const unsigned long long* extrema, const unsigned long long* tail,
+                   HistogramResult& result)
+{
+    result.channels.resize(std::size_t(plan.activeChannels()));
+    std::size_t index = 0;
+    for (int c = 0; c < plan.channels; ++c) {
+        const ChannelMap& m = plan.map.ch[c];
+        if (!m.active)
+            continue;
+        ChannelHistogram& h = result.channels[index++];
+        const unsigned long long* t = tail + std::size_t(c) * kTailWordsPerChannel;
+        h.channel = c;
+        h.binning = plan.binning[c];
+        h.counts.clear();
+        h.below = t[TailBelow];
+        h.above = t[TailAbove];
+        h.nan = t[TailNan];
+        const bool fromBins = m.mode == MapMode::Identity && h.below == 0 && h.above == 0;
+        const Extremes e = fromBins ? binExtremes(m, t[TailLastKey] ? std::uint32_t(m.num_bins - t[TailFirstKey]) : 0u,
+                                                  std::uint32_t(t[TailLastKey]))
+                                    : trackedExtremes(plan, extrema, c);
+        h.hasValues = e.seen;
+        h.minValue = e.seen ? e.lo : 0;
+        h.maxValue = e.seen ? e.hi : 0;
+    }
+    result.samples = plan.samples();
+    result.countsOnDevice = true;
 }
 
 }  // namespace hs::detail

@@ -23,6 +23,7 @@ struct RequestPlan {
     std::array<ChannelBinning, kMaxChannels> binning{};
     SlotMap map;
     std::uintptr_t stream = 0;              // the caller's CUDA stream; 0: the engine's own
+    void* deviceCounts = nullptr;           // HistogramRequest::deviceCounts
 
     std::int64_t pixels() const { return width * rows; }
     std::uint64_t activeChannels() const;
@@ -45,6 +46,18 @@ using ExtremaWords = std::array<unsigned long long, kExtremaWords>;
 // unread where the counts give them) into per-channel histograms.
 void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsigned long long* extrema,
                  HistogramResult& result, bool accumulate);
+
+// A device-resident result (HistogramRequest::deviceCounts) downloads only a tail of words per
+// interleaved channel: its below, above and NaN counts, then, for a one-value-per-bin channel,
+// max(bins - b) and max(b + 1) over its non-empty bins b (0: none), so that the first and last
+// non-empty bins give the extremes as unpackSlots reads them off host counts.
+inline constexpr std::uint32_t kTailWordsPerChannel = 5;
+inline constexpr std::uint32_t kTailWords = kTailWordsPerChannel * kMaxChannels;
+enum TailWord : std::uint32_t { TailBelow, TailAbove, TailNan, TailFirstKey, TailLastKey };
+
+// The margins and extremes of a device-resident result: every channel's counts stay empty.
+void unpackMargins(const RequestPlan& plan, const unsigned long long* extrema, const unsigned long long* tail,
+                   HistogramResult& result);
 
 // Calls f(T{}) with the storage type of a sample type: HalfBits stands in for f16.
 template <typename F>

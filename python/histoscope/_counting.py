@@ -104,6 +104,8 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
         raise TypeError(f"bincount counts integers, not {dtype}")
     if arr.size == 0:
         return arr.output(np.zeros(minlength, np.int64))
+    if arr.device >= 0:
+        return _device_bincount(arr, dtype, minlength, strategy)
     item = dtype.itemsize
     if item <= 2:
         # Every value of the type in one identity pass; a signed type's negatives are the top half.
@@ -147,6 +149,49 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
         bins = min(MAX_BINS, top + 1 - lo)
         out[lo:lo + bins] = view.count([(True, bins, float(lo), float(lo + bins), True)] + rest, strategy).channels[0].counts
     return arr.output(out)
+
+
+def _device_bincount(arr, dtype, minlength, strategy):
+    """bincount of device input, its counts written by the engine into a tensor of the input's
+    library on its device: nothing but a few margins crosses the bus."""
+    item = dtype.itemsize
+    if item <= 2:
+        type, values = ("u8", 256) if item == 1 else ("u16", 65536)
+        arr, view = _flat(arr, type)
+        out, pointer = arr.device_counts(max(values, minlength))
+        ch = view.count([(True, values, 0.0, float(values), True)], strategy, pointer).channels[0]
+        arr.device_zeros(out, values)
+        if dtype.kind == "i" and ch.max_value >= values // 2:
+            raise ValueError(_NEGATIVE)  # a signed type's negatives are the top half
+        return out[:max(int(ch.max_value) + 1, minlength)]
+    if item == 4:
+        type, channels = ("i32" if dtype.kind == "i" else "u32"), 1
+    elif item == 8:
+        type, channels = "u32", 2
+    else:
+        raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
+    arr, view = _flat(arr, type, channels)
+    guess = min(max(minlength, 256), MAX_BINS)
+    high = [(True, 1, 0.0, 1.0, True)] if channels == 2 else []
+    out, pointer = arr.device_counts(guess + len(high))
+    counted = view.count([(True, guess, 0.0, float(guess), True)] + high, strategy, pointer)
+    ch = counted.channels[0]
+    if channels == 2 and counted.channels[1].above:
+        if dtype.kind == "i" and counted.channels[1].max_value >= 2**31:
+            raise ValueError(_NEGATIVE)
+        raise ValueError("bincount counts values up to 2**32 - 1: this array holds larger ones")
+    if ch.below:
+        raise ValueError(_NEGATIVE)
+    top = int(ch.max_value)
+    if not ch.above:
+        return out[:max(top + 1, minlength)]
+    # Values beyond the guess (>= minlength): their exact bins, in passes of at most MAX_BINS.
+    out, pointer = arr.device_counts(top + 1)
+    rest = [None] if channels == 2 else []
+    for lo in builtins.range(0, top + 1, MAX_BINS):
+        bins = min(MAX_BINS, top + 1 - lo)
+        view.count([(True, bins, float(lo), float(lo + bins), True)] + rest, strategy, pointer + 8 * lo)
+    return out
 
 
 # ---- histogram --------------------------------------------------------------------------------
@@ -295,7 +340,13 @@ def _float_histogram(arr, dtype, nbins, range, strategy):
     hi = float(np.nextafter(np.float32(top), np.float32(np.inf)))
     if not math.isfinite(hi):
         hi = top
-    counted = view.count([(True, nbins, lo, hi, False)], strategy)
+    binning = [(True, nbins, lo, hi, False)]
+    if arr.device >= 0:  # the counts stay on the device, in a tensor of the input's library
+        out, pointer = arr.device_counts(nbins)
+        counted = view.count(binning, strategy, pointer)
+        ch = counted.channels[0]
+        return out, edges, ch.below, ch.above, ch.nan, counted.strategy
+    counted = view.count(binning, strategy)
     ch = counted.channels[0]
     return np.array(ch.counts, dtype=np.int64), edges, ch.below, ch.above, ch.nan, counted.strategy
 
@@ -359,19 +410,39 @@ class ChannelResult:
     """One channel of an image histogram: its exact counts, what fell outside, the data's
     extremes and the statistics of docs/SCHEMA.md (the engine's, keyed as a record's)."""
 
-    __slots__ = ("channel", "counts", "below", "above", "nan", "min", "max", "statistics")
+    __slots__ = ("channel", "counts", "below", "above", "nan", "min", "max", "_native", "_context", "_statistics")
 
     def __init__(self, channel, native, type, bit_depth):
         self.channel = channel
-        self.counts = np.array(native.counts, dtype=np.int64)
+        self.counts = native.counts  # the engine's counts themselves, owned by `native`
+        self.counts.flags.writeable = False  # they are what the statistics are computed from
         self.below, self.above, self.nan = native.below, native.above, native.nan
         self.min = native.min_value if native.has_values else None
         self.max = native.max_value if native.has_values else None
-        self.statistics = native.statistics(type, bit_depth)
+        self._native, self._context, self._statistics = native, (type, bit_depth), None
+
+    @property
+    def statistics(self):
+        """The statistics of docs/SCHEMA.md, computed by the engine when first read."""
+        if self._statistics is None:
+            self._statistics = self._native.statistics(*self._context)
+        return self._statistics
+
+    def __reduce__(self):
+        # The engine's channel does not travel (to a Dask worker, a file): its values do.
+        return _channel_result, (self.channel, np.array(self.counts), self.below, self.above, self.nan, self.min,
+                                 self.max, self.statistics)
 
     def __repr__(self):
         s = self.statistics
         return f"ChannelResult(channel={self.channel}, count={s['count']}, mean={s['mean']:.6g}, median={s['median']:.6g})"
+
+
+def _channel_result(channel, counts, below, above, nan, lo, hi, statistics):
+    r = ChannelResult.__new__(ChannelResult)
+    r.channel, r.counts, r.below, r.above, r.nan, r.min, r.max = channel, counts, below, above, nan, lo, hi
+    r._native, r._context, r._statistics = None, None, statistics
+    return r
 
 
 class ImageHistogram:
@@ -391,8 +462,21 @@ class ImageHistogram:
         self.strategy = counted.strategy
         self.reason = counted.reason
         self.timings = counted.timings
-        self.counts = np.stack([c.counts for c in channels]) if channels else np.zeros((0, bins), np.int64)
-        self.edges = np.linspace(lo, hi, bins + 1)
+        self._counts = self._edges = None
+
+    @property
+    def counts(self):
+        """(channels, bins) int64, made when first read."""
+        if self._counts is None:
+            self._counts = (np.stack([c.counts for c in self.channels]) if self.channels
+                            else np.zeros((0, self.bins), np.int64))
+        return self._counts
+
+    @property
+    def edges(self):
+        if self._edges is None:
+            self._edges = np.linspace(self.lo, self.hi, self.bins + 1)
+        return self._edges
 
     def __repr__(self):
         return (f"ImageHistogram(channels={[c.channel for c in self.channels]}, bins={self.bins}, "

@@ -95,6 +95,8 @@ py::object optionalValue(const std::optional<double>& v) { return v ? py::object
 // The statistics object of a record (docs/SCHEMA.md, "Statistics"), key for key.
 py::dict statisticsOf(const ChannelHistogram& h, const std::optional<std::string>& type, std::optional<int> bitDepth)
 {
+    if (h.counts.size() != h.binning.bins)
+        throw py::value_error("this channel's counts were kept in device memory: its statistics need them on the host");
     StatisticsContext context;
     if (type)
         context.type = sampleTypeOf(*type);
@@ -156,12 +158,13 @@ struct Counted2D {
 std::shared_ptr<Counted> count(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width,
                                std::int64_t height, std::size_t strideBytes, int channels,
                                const std::vector<std::optional<BinningTuple>>& binnings, const std::string& strategy,
-                               bool cpuOnly, std::uintptr_t stream)
+                               bool cpuOnly, std::uintptr_t stream, std::uintptr_t out)
 {
     HistogramRequest request;
     request.image = viewOf(pointer, device, type, width, height, strideBytes, channels);
     request.strategy = strategyOf(strategy);
     request.stream = device >= 0 ? stream : 0;   // device input is counted in the caller's stream
+    request.deviceCounts = reinterpret_cast<void*>(out);
     if (binnings.size() > std::size_t(kMaxChannels))
         throw py::value_error("at most " + std::to_string(kMaxChannels) + " channels are counted");
     for (std::size_t c = 0; c < request.binning.size(); ++c) {
@@ -323,7 +326,8 @@ PYBIND11_MODULE(_native, m)
         .def_property_readonly("strategy", [](const Counted& c) { return std::string(strategyName(c.result.strategyRan)); })
         .def_property_readonly("reason", [](const Counted& c) { return c.result.strategyReason; })
         .def_property_readonly("timings", [](const Counted& c) { return timingsOf(c.result.timings); })
-        .def_property_readonly("samples", [](const Counted& c) { return c.result.samples; });
+        .def_property_readonly("samples", [](const Counted& c) { return c.result.samples; })
+        .def_property_readonly("counts_on_device", [](const Counted& c) { return c.result.countsOnDevice; });
 
     py::class_<Histogram2D, std::shared_ptr<Histogram2D>>(m, "Grid")
         .def_property_readonly("x", [](const Histogram2D& h) { return tupleOf(h.axes.x); })
@@ -342,9 +346,11 @@ PYBIND11_MODULE(_native, m)
 
     m.def("count", &count, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"), py::arg("height"),
           py::arg("stride"), py::arg("channels"), py::arg("binnings"), py::arg("strategy") = "auto",
-          py::arg("cpu_only") = false, py::arg("stream") = 0,
+          py::arg("cpu_only") = false, py::arg("stream") = 0, py::arg("out") = 0,
           "Counts an interleaved view (device -1: host memory) on this thread's engine, the GIL released;\n"
-          "device input in `stream` (a cudaStream_t as an int; 0: the engine's own stream).");
+          "device input in `stream` (a cudaStream_t as an int; 0: the engine's own stream). `out`: device\n"
+          "memory (an int) for the int64 counts of every active channel, back to back: they stay there\n"
+          "(counts_on_device) and the channels carry only their margins and extremes.");
     m.def("count2d", &count2D, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"), py::arg("height"),
           py::arg("stride"), py::arg("channels"), py::arg("pairs"), py::arg("standard") = "bt709",
           py::arg("rgb") = std::array<int, 3>{0, 1, 2}, py::arg("strategy") = "auto", py::arg("cpu_only") = false);

@@ -162,3 +162,35 @@ def test_torch_cpu_tensors(rng):
     assert isinstance(ours, torch.Tensor) and ours.device.type == "cpu"
     assert torch.equal(ours, torch.bincount(x))
     assert torch.equal(histoscope.bincount(x[::3]), torch.bincount(x[::3]))
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+def test_device_counts_stay_on_the_device_and_match_numpy(gen):
+    """The engine writes device input's counts into a tensor on the device: every length rule,
+    the zero tail past an 8-bit type's values, the error cases, and no result aliasing another."""
+    small = torch.randint(0, 200, (100_003,), device="cuda", dtype=torch.uint8, generator=gen)
+    host = small.cpu().numpy()
+    for minlength in (0, 17, 256, 1000):
+        got = histoscope.bincount(small, minlength=minlength)
+        assert got.device == small.device
+        np.testing.assert_array_equal(got.cpu().numpy(), np.bincount(host, minlength=minlength))
+    wide = torch.randint(0, 70_000, (300_007,), device="cuda", dtype=torch.int32, generator=gen)
+    for minlength in (0, 300, 70_000, 100_000):
+        got = histoscope.bincount(wide, minlength=minlength)
+        np.testing.assert_array_equal(got.cpu().numpy(), np.bincount(wide.cpu().numpy(), minlength=minlength))
+    first, second = histoscope.bincount(wide), histoscope.bincount(wide[: 1000])
+    assert int(first.sum()) == wide.numel() and int(second.sum()) == 1000
+    for bad in (torch.tensor([1, -3], device="cuda", dtype=torch.int8),
+                torch.tensor([1, -3], device="cuda", dtype=torch.int16),
+                torch.tensor([1, -3], device="cuda", dtype=torch.int64)):
+        with pytest.raises(ValueError, match="negative"):
+            histoscope.bincount(bad)
+    with pytest.raises(ValueError, match="2\\*\\*32"):
+        histoscope.bincount(torch.tensor([1, 2**33], device="cuda", dtype=torch.int64))
+    f = torch.rand(200_001, device="cuda", generator=gen) * 10 - 1
+    got = histoscope.histogram(f, 64, (0.0, 8.0))
+    ref = histoscope.histogram(f.cpu().numpy(), 64, (0.0, 8.0), strategy="cpu")
+    assert got.counts.device == f.device
+    np.testing.assert_array_equal(got.counts.cpu().numpy(), ref.counts)
+    assert (got.below, got.above, got.nan) == (ref.below, ref.above, ref.nan)

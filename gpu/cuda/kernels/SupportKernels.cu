@@ -12,7 +12,7 @@ template <typename T, int C>
 __global__ void slotSampleKernel(KernelArgs a, std::uint32_t* d_out, std::uint32_t count)
 {
     const std::uint64_t pixels = std::uint64_t(a.grid.width) * std::uint64_t(a.grid.rows);
-    for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
         const std::uint64_t p = pixels * i / count;
         const std::uint64_t r = p / std::uint64_t(a.grid.width);
         const std::uint64_t x = p - r * std::uint64_t(a.grid.width);
@@ -52,7 +52,9 @@ Status launchSlotSample(const KernelArgs& args, std::uint32_t* d_out, std::uint3
     return visitTypeAndChannels(args.type, args.channels, [&](auto tag, auto channels) -> Status {
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
-        slotSampleKernel<T, C><<<1, kSampleGatherThreads, 0, ctx.stream>>>(args, d_out, count);
+        // One gather per thread: the sample costs one memory latency, not count / threads of them.
+        const unsigned blocks = std::max(1u, (count + kSampleGatherThreads - 1) / kSampleGatherThreads);
+        slotSampleKernel<T, C><<<blocks, kSampleGatherThreads, 0, ctx.stream>>>(args, d_out, count);
         return lastLaunchStatus("slotSampleKernel");
     });
 }

@@ -30,6 +30,8 @@ private:
 Status allocateDevice(HistogramEngine& engine, std::size_t bytes, DeviceArray& array);
 // Grows `array` to `bytes` if needed, then copies synchronously.
 Status copyToDevice(HistogramEngine& engine, const void* host, std::size_t bytes, DeviceArray& array);
+// Copies device bytes (a DeviceArray's, or HistogramRequest::deviceCounts) to the host, synchronously.
+Status copyFromDevice(HistogramEngine& engine, const void* d_data, std::size_t bytes, void* host);
 // Times one pass of 16-byte loads over device bytes: the physical floor for any strategy.
 // Refused while a submit() awaits its finish(): the probe would time that work too.
 Status readProbe(HistogramEngine& engine, const void* d_data, std::size_t bytes, double& milliseconds);

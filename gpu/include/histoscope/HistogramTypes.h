@@ -103,6 +103,14 @@ struct HistogramRequest {
     // Ignored by the CPU backend. The stream must belong to the engine's
     // device, and stay valid until the result is delivered.
     std::uintptr_t stream = 0;
+    // Where the counts stay, for a caller that keeps them on the GPU (a device tensor's result):
+    // memory of the engine's device, 8-byte aligned, holding one 64-bit count per bin of every
+    // active channel, channel after channel in channel order. The engine writes the counts there,
+    // in the request's stream, instead of downloading them; the result's channels then carry no
+    // counts (countsOnDevice), only what the host needs to read them: below, above, NaN and the
+    // extremes. Null: the counts are downloaded into the result, as usual. Needs a GPU engine and
+    // a GPU strategy, and compute() or submit()/finish() without accumulation.
+    void* deviceCounts = nullptr;
 };
 
 // Binning for the natural range of a type: 256 bins over [0,256) for u8, 65536 for u16, etc.
@@ -148,6 +156,9 @@ struct HistogramResult {
     std::string strategyReason;              // why it ran, e.g. "auto: 259 slots fit in shared memory ..."
     PhaseTimings timings;
     std::uint64_t samples = 0;               // samples counted (all active channels)
+    // The counts were written to HistogramRequest::deviceCounts: every channel's `counts` is empty
+    // (inRange() and total() do not hold), its margins and extremes are the data's.
+    bool countsOnDevice = false;
     bool operator==(const HistogramResult& other) const { return channels == other.channels; }
 };
 
