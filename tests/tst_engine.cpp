@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <random>
 #include <thread>
 
 using namespace hs;
@@ -24,6 +26,8 @@ private slots:
     void rejectsBadInput();
     void noDeviceMeansCpuWithNotice();
     void gpuStrategyWithoutDeviceIsAnError();
+    void deviceCountsAreRefusedWhereTheyCannotBeWritten_data();
+    void deviceCountsAreRefusedWhereTheyCannotBeWritten();
     void submitFinishFromWorkerThread();
     void anotherThreadIsRefused();
     void lostDeviceStaysLost_data();
@@ -127,6 +131,45 @@ void TestEngine::gpuStrategyWithoutDeviceIsAnError()
                                                 defaultBinning(SampleType::U8), Strategy::Shared), result);
     QCOMPARE(int(s.code), int(ErrorCode::NoDevice));
     QVERIFY(QString::fromStdString(s.message).contains("shared"));
+}
+
+void TestEngine::deviceCountsAreRefusedWhereTheyCannotBeWritten_data()
+{
+    QTest::addColumn<int>("strategy");
+    QTest::addColumn<bool>("accumulate");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("words");
+    QTest::newRow("cpu engine, auto") << int(Strategy::Auto) << false << int(ErrorCode::NoDevice) << "GPU engine";
+    QTest::newRow("cpu engine, cpu") << int(Strategy::Cpu) << false << int(ErrorCode::NoDevice) << "GPU engine";
+    QTest::newRow("accumulate") << int(Strategy::Auto) << true << int(ErrorCode::InvalidArgument) << "accumulate";
+}
+
+void TestEngine::deviceCountsAreRefusedWhereTheyCannotBeWritten()
+{
+    QFETCH(int, strategy);
+    QFETCH(bool, accumulate);
+    QFETCH(int, code);
+    QFETCH(QString, words);
+    HistogramEngine engine(EngineOptions{false});
+    std::vector<std::uint8_t> data(1000);
+    std::mt19937_64 rng(testing::runSeed());
+    for (std::uint8_t& v : data)
+        v = std::uint8_t(rng());
+    std::vector<std::uint64_t> where(256, 0xA5A5A5A5A5A5A5A5ull);
+    HistogramRequest request = makeRequest(keysView(data.data(), data.size(), SampleType::U8), defaultBinning(SampleType::U8),
+                                           Strategy(strategy));
+    request.deviceCounts = where.data();
+    HistogramResult result = testing::poisonedResult();
+    const HistogramResult before = result;
+    const Status s = accumulate ? engine.accumulate(request, result) : engine.compute(request, result);
+    QCOMPARE(int(s.code), code);
+    QVERIFY2(QString::fromStdString(s.message).contains(words), s.message.c_str());
+    QVERIFY(result == before);  // nothing delivered
+    QVERIFY(std::all_of(where.begin(), where.end(), [](std::uint64_t w) { return w == 0xA5A5A5A5A5A5A5A5ull; }));
+    // Misaligned memory is refused by every engine, before anything is counted.
+    request.deviceCounts = reinterpret_cast<unsigned char*>(where.data()) + 4;
+    request.strategy = Strategy::Auto;
+    QCOMPARE(int(engine.compute(request, result).code), int(ErrorCode::InvalidArgument));
 }
 
 void TestEngine::submitFinishFromWorkerThread()

@@ -26,6 +26,8 @@ private slots:
     void exactness();
     void deviceInput_data();
     void deviceInput();
+    void deviceCounts_data();
+    void deviceCounts();
     void binBeyond32Bits();
     void accumulateAddsFrames();
     void strategiesRefuseWhatTheyCannotCount();
@@ -135,6 +137,50 @@ void TestStrategies::deviceInput()
     request.image.data = array.data();
     request.image.space = MemorySpace::Device;
     compareWithReference(*m_engine, request, expected);
+}
+
+void TestStrategies::deviceCounts_data() { addMatrixRows(true); }
+
+// Counts kept in poisoned device memory: the result says so and carries no host counts, its
+// margins and extremes are the reference's, and the counts read back are too.
+void TestStrategies::deviceCounts()
+{
+    QFETCH(int, caseIndex);
+    QFETCH(int, strategy);
+    if (!m_engine->hasGpu())
+        QSKIP("no CUDA device");
+    const testing::Case c = testing::exactnessMatrix()[caseIndex];
+    std::mt19937_64 rng = rowRng();
+    const testing::SyntheticImage frame = testing::makeSyntheticImage(c, rng);
+    HistogramRequest request = testing::makeCaseRequest(c, frame, Strategy(strategy));
+    HistogramResult expected;
+    QVERIFY(referenceHistogram(request, expected).ok());
+    std::size_t words = 0;
+    for (const ChannelHistogram& h : expected.channels)
+        words += h.counts.size();
+    DeviceArray input, counts;
+    QVERIFY(copyToDevice(*m_engine, frame.bytes.data(), frame.bytes.size(), input).ok());
+    const std::vector<unsigned char> poison(words * sizeof(std::uint64_t), 0xA5);
+    QVERIFY(copyToDevice(*m_engine, poison.data(), poison.size(), counts).ok());
+    request.image.data = input.data();
+    request.image.space = MemorySpace::Device;
+    request.deviceCounts = counts.data();
+    HistogramResult result = testing::poisonedResult();
+    const Status s = m_engine->compute(request, result);
+    QVERIFY2(s.ok(), s.message.c_str());
+    QVERIFY(result.countsOnDevice);
+    QCOMPARE(result.channels.size(), expected.channels.size());
+    std::vector<std::uint64_t> host(words);
+    QVERIFY(copyFromDevice(*m_engine, counts.data(), words * sizeof(std::uint64_t), host.data()).ok());
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < result.channels.size(); ++i) {
+        QVERIFY(result.channels[i].counts.empty());
+        const std::size_t bins = expected.channels[i].counts.size();
+        result.channels[i].counts.assign(host.begin() + std::ptrdiff_t(at), host.begin() + std::ptrdiff_t(at + bins));
+        at += bins;
+    }
+    QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
+    QCOMPARE(result.samples, expected.samples);
 }
 
 void TestStrategies::binBeyond32Bits()

@@ -218,3 +218,19 @@ def test_histogram2d_empty_and_one_pair(rng):
         np.testing.assert_array_equal(counts, ref)
         np.testing.assert_array_equal(xe, rx)
         np.testing.assert_array_equal(ye, ry)
+
+
+def test_a_result_pickles_with_its_values_and_its_counts_are_read_only(rng):
+    import pickle
+    img = rng.integers(0, 256, (37, 41, 3), dtype=np.uint8)
+    got = histoscope.image_histogram(img)
+    with pytest.raises(ValueError):
+        got.channels[0].counts[0] = 5  # the statistics are computed from these very counts
+    back = pickle.loads(pickle.dumps(got))
+    for c in range(3):
+        expected = np.bincount(img[..., c].ravel(), minlength=256)
+        np.testing.assert_array_equal(back.channels[c].counts, expected)
+        np.testing.assert_array_equal(back.counts[c], expected)
+        assert back.channels[c].statistics == got.channels[c].statistics
+        assert back.channels[c].statistics["mean"] == pytest.approx(img[..., c].mean(), rel=1e-12)
+    np.testing.assert_array_equal(back.edges, np.linspace(0, 256, 257))
