@@ -347,8 +347,12 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     return mark(End);
 }
 
-Status CudaBackend::checkDeviceCounts(const RequestPlan& plan) const
+Status CudaBackend::checkDeviceCounts(const RequestPlan& plan)
 {
+    // A caller that keeps its results on the device usually hands the same few blocks back
+    // (a caching allocator's): each is asked about once.
+    if (plan.deviceCounts == m_checkedCounts)
+        return Status::success();
     cudaPointerAttributes attributes{};
     if (cudaPointerGetAttributes(&attributes, plan.deviceCounts) != cudaSuccess) {
         cudaGetLastError();  // not a pointer CUDA knows: not sticky
@@ -358,6 +362,7 @@ Status CudaBackend::checkDeviceCounts(const RequestPlan& plan) const
     if (!onDevice || (attributes.type == cudaMemoryTypeDevice && attributes.device != m_device))
         return Status::error(ErrorCode::InvalidArgument, "the device counts are not memory of CUDA device "
                                                              + std::to_string(m_device));
+    m_checkedCounts = plan.deviceCounts;
     return Status::success();
 }
 

@@ -223,6 +223,12 @@ class Array:
             a = cupy.empty(n, dtype=cupy.int64)
         return a, a.data.ptr
 
+    def head(self, counts, n):
+        """The first n elements of a device_counts tensor (itself when it holds n)."""
+        if counts.shape[0] == n:
+            return counts
+        return counts.narrow(0, 0, n) if self.lib == "torch" else counts[:n]
+
     def device_zeros(self, counts, begin):
         """Zeroes counts[begin:] (a device_counts tensor) in the count's stream."""
         if begin >= counts.shape[0]:

@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from . import _native
-from ._arrays import ENGINE_TYPES, View, flat_view, image_view, resolve
+from ._arrays import ENGINE_TYPES, SAMPLE_BYTES, View, flat_view, image_view, resolve
 
 MAX_BINS = _native.MAX_BINS
 MAX_CELLS = _native.MAX_CELLS
@@ -23,6 +23,11 @@ _NOMINAL_RANGE = {"u8": (0.0, 256.0), "u16": (0.0, 65536.0), "i32": (-32768.0, 3
 
 def _flat(arr, type, channels=1):
     """arr and its flat view; a C-contiguous copy first when its layout is not rows of elements."""
+    shape, item = arr.shape, arr.dtype.itemsize
+    if len(shape) == 1 and arr.strides[0] == item and arr.pointer % SAMPLE_BYTES[type] == 0:
+        view = View(arr.pointer, arr.device, type, shape[0], 1 if shape[0] else 0, 0, channels)  # the common case, quickly
+        view.stream = arr.stream_handle
+        return arr, view
     view = flat_view(arr, type, channels)
     if view is None:
         arr = arr.contiguous()
@@ -163,7 +168,7 @@ def _device_bincount(arr, dtype, minlength, strategy):
         arr.device_zeros(out, values)
         if dtype.kind == "i" and ch.max_value >= values // 2:
             raise ValueError(_NEGATIVE)  # a signed type's negatives are the top half
-        return out[:max(int(ch.max_value) + 1, minlength)]
+        return arr.head(out, max(int(ch.max_value) + 1, minlength))
     if item == 4:
         type, channels = ("i32" if dtype.kind == "i" else "u32"), 1
     elif item == 8:
@@ -184,7 +189,7 @@ def _device_bincount(arr, dtype, minlength, strategy):
         raise ValueError(_NEGATIVE)
     top = int(ch.max_value)
     if not ch.above:
-        return out[:max(top + 1, minlength)]
+        return arr.head(out, max(top + 1, minlength))
     # Values beyond the guess (>= minlength): their exact bins, in passes of at most MAX_BINS.
     out, pointer = arr.device_counts(top + 1)
     rest = [None] if channels == 2 else []
