@@ -303,13 +303,19 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
             return Status::error(ErrorCode::InvalidArgument, "large-bins needs a skew sample for its hot-slot table");
         const std::vector<std::uint32_t>& hotKeys = resolution.skew->hotKeys;
         const std::size_t hotBytes = hotKeys.size() * sizeof(std::uint32_t);
-        HS_TRY(m_hotKeys.reserve(hotBytes));
-        HS_TRY(m_hostHotKeys.reserve(hotBytes));
-        // The previous frame's upload of this table may still be reading the pinned copy.
-        HS_CUDA_TRY(cudaEventSynchronize(m_hotKeysFree.get()));
-        std::memcpy(m_hostHotKeys.get(), hotKeys.data(), hotBytes);
-        HS_CUDA_TRY(cudaMemcpyAsync(m_hotKeys.get(), m_hostHotKeys.get(), hotBytes, cudaMemcpyHostToDevice, m_work));
-        HS_CUDA_TRY(cudaEventRecord(m_hotKeysFree.get(), m_work));
+        // A reused estimate (skewReuseCalls) finds its table on the device already: the call that
+        // uploaded it ended with its stream drained.
+        if (resolution.skew != m_hotKeysSource) {
+            m_hotKeysSource.reset();
+            HS_TRY(m_hotKeys.reserve(hotBytes));
+            HS_TRY(m_hostHotKeys.reserve(hotBytes));
+            // The previous frame's upload of this table may still be reading the pinned copy.
+            HS_CUDA_TRY(cudaEventSynchronize(m_hotKeysFree.get()));
+            std::memcpy(m_hostHotKeys.get(), hotKeys.data(), hotBytes);
+            HS_CUDA_TRY(cudaMemcpyAsync(m_hotKeys.get(), m_hostHotKeys.get(), hotBytes, cudaMemcpyHostToDevice, m_work));
+            HS_CUDA_TRY(cudaEventRecord(m_hotKeysFree.get(), m_work));
+            m_hotKeysSource = resolution.skew;
+        }
         args.d_hot_keys = m_hotKeys.get<std::uint32_t>();
         args.hot_entries = std::uint32_t(hotKeys.size());
     }

@@ -95,6 +95,8 @@ private:
     DeviceBuffer m_hotKeys;
     PinnedBuffer m_hostHotKeys;
     CudaEvent m_hotKeysFree;  // the last upload of the hot-slot table has left m_hostHotKeys
+    // The estimate whose table m_hotKeys holds (held, so that no other estimate takes its address).
+    std::shared_ptr<const SkewEstimate> m_hotKeysSource;
     DeviceBuffer m_sample;
     PinnedBuffer m_hostSample;
     DeviceBuffer m_probeSink;

@@ -415,16 +415,23 @@ class ChannelResult:
     """One channel of an image histogram: its exact counts, what fell outside, the data's
     extremes and the statistics of docs/SCHEMA.md (the engine's, keyed as a record's)."""
 
-    __slots__ = ("channel", "counts", "below", "above", "nan", "min", "max", "_native", "_context", "_statistics")
+    __slots__ = ("channel", "_counts", "below", "above", "nan", "min", "max", "_native", "_context", "_statistics")
 
     def __init__(self, channel, native, type, bit_depth):
         self.channel = channel
-        self.counts = native.counts  # the engine's counts themselves, owned by `native`
-        self.counts.flags.writeable = False  # they are what the statistics are computed from
+        self._counts = None
         self.below, self.above, self.nan = native.below, native.above, native.nan
         self.min = native.min_value if native.has_values else None
         self.max = native.max_value if native.has_values else None
         self._native, self._context, self._statistics = native, (type, bit_depth), None
+
+    @property
+    def counts(self):
+        """int64 counts, one per bin: the engine's own (read-only: the statistics come from them)."""
+        if self._counts is None:
+            self._counts = self._native.counts
+            self._counts.flags.writeable = False
+        return self._counts
 
     @property
     def statistics(self):
@@ -445,7 +452,7 @@ class ChannelResult:
 
 def _channel_result(channel, counts, below, above, nan, lo, hi, statistics):
     r = ChannelResult.__new__(ChannelResult)
-    r.channel, r.counts, r.below, r.above, r.nan, r.min, r.max = channel, counts, below, above, nan, lo, hi
+    r.channel, r._counts, r.below, r.above, r.nan, r.min, r.max = channel, counts, below, above, nan, lo, hi
     r._native, r._context, r._statistics = None, None, statistics
     return r
 
@@ -466,8 +473,17 @@ class ImageHistogram:
         self.type = type
         self.strategy = counted.strategy
         self.reason = counted.reason
-        self.timings = counted.timings
+        self._counted = counted  # its timings, made when read
         self._counts = self._edges = None
+
+    @property
+    def timings(self):
+        return self._counted.timings if self._counted is not None else self._timings
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_timings"], state["_counted"] = self.timings, None  # the engine's result does not travel
+        return state
 
     @property
     def counts(self):
@@ -568,12 +584,12 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
         identity = integer and math.ceil(hi) - math.ceil(lo) == nbins
     binnings = [(True, nbins, lo, hi, identity) if c in memory else None for c in builtins.range(count)]
     counted = view.count(binnings, strategy)
-    results = []
-    for ch in counted.channels:
-        index = (count - 1 - ch.channel) if view.reversed else ch.channel
-        results.append(ChannelResult(index, ch, type, bit_depth))
-    results.sort(key=lambda r: r.channel)
-    b = counted.channels[0].binning
+    native = counted.channels
+    results = [ChannelResult((count - 1 - ch.channel) if view.reversed else ch.channel, ch, type, bit_depth)
+               for ch in native]
+    if view.reversed:
+        results.reverse()  # the engine's channels come in memory order
+    b = native[0].binning
     upper = b[2] + b[1] if b[4] else b[3]
     return ImageHistogram(results, b[2], upper, nbins, identity, type, counted)
 
