@@ -92,8 +92,9 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
 
     Device input is counted on its device in the caller's current CUDA stream (or ``stream``:
     a torch or CuPy stream, or a cudaStream_t as an int): the engine's upload-free count is
-    enqueued there, after what the stream had enqueued, with no synchronisation first; the
-    result is made in that stream. Passing ``minlength`` >= the largest value + 1 counts in one pass;
+    enqueued there, after what the stream had enqueued, with no synchronisation first, and the
+    engine writes the counts straight into the result, a tensor it allocates with the input's
+    library on that device: only a few margins cross the bus. Passing ``minlength`` >= the largest value + 1 counts in one pass;
     otherwise values beyond ``max(minlength, 256)`` take a second pass with the exact bins.
 
     ``strategy`` is an engine strategy (``histoscope.strategies()``), ``"auto"`` by default.
