@@ -147,8 +147,12 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
     if ch.below:
         raise ValueError(_NEGATIVE)
     top = int(ch.max_value)
-    if not ch.above:  # every value below guess >= minlength: the engine's counts themselves, no copy
-        return arr.output(ch.counts[:max(top + 1, minlength)])
+    if not ch.above:
+        if minlength <= guess:  # every value below guess >= minlength: the engine's counts themselves, no copy
+            return arr.output(ch.counts[:max(top + 1, minlength)])
+        out = np.zeros(minlength, np.int64)  # minlength beyond MAX_BINS: the rest are zeros
+        out[:guess] = ch.counts
+        return arr.output(out)
     out = np.zeros(max(top + 1, minlength), np.int64)
     rest = [None] if channels == 2 else []
     for lo in range(0, top + 1, MAX_BINS):
@@ -179,7 +183,7 @@ def _device_bincount(arr, dtype, minlength, strategy):
     arr, view = _flat(arr, type, channels)
     guess = min(max(minlength, 256), MAX_BINS)
     high = [(True, 1, 0.0, 1.0, True)] if channels == 2 else []
-    out, pointer = arr.device_counts(guess + len(high))
+    out, pointer = arr.device_counts(max(guess, minlength) + len(high))
     counted = view.count([(True, guess, 0.0, float(guess), True)] + high, strategy, pointer)
     ch = counted.channels[0]
     if channels == 2 and counted.channels[1].above:
@@ -190,9 +194,12 @@ def _device_bincount(arr, dtype, minlength, strategy):
         raise ValueError(_NEGATIVE)
     top = int(ch.max_value)
     if not ch.above:
+        if minlength > guess:
+            arr.device_zeros(out, guess)  # minlength beyond MAX_BINS (and the high words' bin)
         return arr.head(out, max(top + 1, minlength))
-    # Values beyond the guess (>= minlength): their exact bins, in passes of at most MAX_BINS.
-    out, pointer = arr.device_counts(top + 1)
+    # Values beyond the guess: their exact bins, in passes of at most MAX_BINS.
+    out, pointer = arr.device_counts(max(top + 1, minlength))
+    arr.device_zeros(out, top + 1)
     rest = [None] if channels == 2 else []
     for lo in builtins.range(0, top + 1, MAX_BINS):
         bins = min(MAX_BINS, top + 1 - lo)

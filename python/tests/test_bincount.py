@@ -103,3 +103,13 @@ def test_bad_input():
 def test_every_available_strategy(rng, strategy):
     x = sample(rng, "zipf", 30_000, 0, 255, np.uint8)
     np.testing.assert_array_equal(histoscope.bincount(x, strategy=strategy), reference(x))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "int64"])
+def test_minlength_beyond_one_pass_of_bins(rng, dtype):
+    """minlength above the engine's 2**24 bins of one pass: every count, then zeros to minlength."""
+    x = rng.integers(0, 1000, 10_001).astype(dtype)
+    x[7] = 2**24 + 3 if dtype != "int32" else 5  # one value beyond a pass, where the type holds it
+    for minlength in (2**24 + 1, 2**24 + 17):
+        got = histoscope.bincount(x, minlength=minlength)
+        np.testing.assert_array_equal(got, np.bincount(x, minlength=minlength))
