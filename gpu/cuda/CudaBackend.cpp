@@ -353,12 +353,10 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     return mark(End);
 }
 
-Status CudaBackend::checkDeviceCounts(const RequestPlan& plan)
+Status CudaBackend::checkDeviceCounts(const RequestPlan& plan) const
 {
-    // A caller that keeps its results on the device usually hands the same few blocks back
-    // (a caching allocator's): each is asked about once.
-    if (plan.deviceCounts == m_checkedCounts)
-        return Status::success();
+    // Asked on every call (about a microsecond): an address once checked may since belong to
+    // another device's allocation, and a write there would fault this context.
     cudaPointerAttributes attributes{};
     if (cudaPointerGetAttributes(&attributes, plan.deviceCounts) != cudaSuccess) {
         cudaGetLastError();  // not a pointer CUDA knows: not sticky
@@ -368,7 +366,6 @@ Status CudaBackend::checkDeviceCounts(const RequestPlan& plan)
     if (!onDevice || (attributes.type == cudaMemoryTypeDevice && attributes.device != m_device))
         return Status::error(ErrorCode::InvalidArgument, "the device counts are not memory of CUDA device "
                                                              + std::to_string(m_device));
-    m_checkedCounts = plan.deviceCounts;
     return Status::success();
 }
 

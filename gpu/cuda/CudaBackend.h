@@ -66,7 +66,7 @@ private:
     Status enqueueApplyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
                             unsigned char* output, std::size_t outputPitch);
     Status reserveSlots(int index, std::size_t words);
-    Status checkDeviceCounts(const RequestPlan& plan);
+    Status checkDeviceCounts(const RequestPlan& plan) const;
     Status takeEvent(cudaEvent_t& event);
 
     // Declared first, so destroyed last: the context is held while the owners below release.
@@ -107,8 +107,7 @@ private:
     std::size_t m_sampleValues = 0;
     std::uint64_t m_pendingSignature = 0;
     std::uint64_t m_estimateSignature = 0;
-    int m_estimateUses = 0;
-    const void* m_checkedCounts = nullptr;  // the last deviceCounts found to be this device's memory  // calls that used m_lastEstimate since it was estimated
+    int m_estimateUses = 0;  // calls that used m_lastEstimate since it was estimated
     std::shared_ptr<const SkewEstimate> m_lastEstimate;
     SkewCounter m_skewCounter;
     CubScratch m_cub;

@@ -224,10 +224,23 @@ class Array:
         return a, a.data.ptr
 
     def head(self, counts, n):
-        """The first n elements of a device_counts tensor (itself when it holds n)."""
-        if counts.shape[0] == n:
+        """The first n elements of a device_counts tensor: itself when it holds n, a view when
+        little is left over, else a copy of its own size (a 16-bit type's 65,536-count buffer
+        should not stay behind a result of ten)."""
+        capacity = counts.shape[0]
+        if capacity == n:
             return counts
-        return counts.narrow(0, 0, n) if self.lib == "torch" else counts[:n]
+        view = counts.narrow(0, 0, n) if self.lib == "torch" else counts[:n]
+        if capacity - n <= 4096:
+            return view
+        if self.lib == "torch" and not self.stream.current:
+            with _torch.cuda.stream(self.stream.stream):
+                return view.clone()
+        if self.lib == "cupy":
+            import cupy
+            with cupy.cuda.Device(self.device), self.stream.stream:
+                return view.copy()
+        return view.clone()
 
     def device_zeros(self, counts, begin):
         """Zeroes counts[begin:] (a device_counts tensor) in the count's stream."""

@@ -462,6 +462,7 @@ def _channel_result(channel, counts, below, above, nan, lo, hi, statistics):
     r = ChannelResult.__new__(ChannelResult)
     r.channel, r._counts, r.below, r.above, r.nan, r.min, r.max = channel, counts, below, above, nan, lo, hi
     r._native, r._context, r._statistics = None, None, statistics
+    counts.flags.writeable = False
     return r
 
 
@@ -554,6 +555,13 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
     count = arr.shape[2] if arr.ndim == 3 else 1
     if not 1 <= count <= 4:
         raise ValueError(f"an image has 1 to 4 channels, not {count}")
+    if bit_depth is not None:  # checked now: the statistics that use it are computed when read
+        try:
+            bit_depth = operator.index(bit_depth)
+        except TypeError:
+            raise TypeError(f"bit_depth must be an integer, not {bit_depth.__class__.__name__}") from None
+        if not 1 <= bit_depth <= 32:
+            raise ValueError(f"bit_depth must be 1 to 32, not {bit_depth}")
     chosen = _channel_list(channels, count)
     nbins = _bins_argument(bins, allow_zero=True)
     arr, type = _image_input(arr)

@@ -194,3 +194,22 @@ def test_device_counts_stay_on_the_device_and_match_numpy(gen):
     assert got.counts.device == f.device
     np.testing.assert_array_equal(got.counts.cpu().numpy(), ref.counts)
     assert (got.below, got.above, got.nan) == (ref.below, ref.above, ref.nan)
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+def test_device_counts_past_one_pass_of_bins(gen):
+    """Values and minlength beyond the engine's 2**24 bins of one pass: counts written at each
+    pass's offset, zeros to minlength, and a small 16-bit result not held in a 65,536-count buffer."""
+    x = torch.randint(0, 1000, (200_003,), device="cuda", dtype=torch.int32, generator=gen)
+    x[::1000] = 2**24 + 9  # a second pass
+    for minlength in (0, 2**24 + 100):
+        got = histoscope.bincount(x, minlength=minlength)
+        np.testing.assert_array_equal(got.cpu().numpy(), np.bincount(x.cpu().numpy(), minlength=minlength))
+    y = torch.randint(0, 1000, (100_001,), device="cuda", dtype=torch.int64, generator=gen)
+    got = histoscope.bincount(y, minlength=2**24 + 1)  # the high words' bin must not show at 2**24
+    np.testing.assert_array_equal(got.cpu().numpy(), np.bincount(y.cpu().numpy(), minlength=2**24 + 1))
+    small = torch.randint(0, 10, (5_000,), device="cuda", dtype=torch.int16, generator=gen)
+    got = histoscope.bincount(small)
+    assert got.numel() == 10 and got.untyped_storage().nbytes() == 10 * 8
+    assert torch.equal(got, torch.bincount(small))

@@ -234,3 +234,16 @@ def test_a_result_pickles_with_its_values_and_its_counts_are_read_only(rng):
         assert back.channels[c].statistics == got.channels[c].statistics
         assert back.channels[c].statistics["mean"] == pytest.approx(img[..., c].mean(), rel=1e-12)
     np.testing.assert_array_equal(back.edges, np.linspace(0, 256, 257))
+
+
+def test_bit_depth_sets_the_clipping_points_and_is_checked_at_once(rng):
+    img = rng.integers(0, 4096, (64, 80), dtype=np.uint16)
+    img[:3] = 4095
+    got = histoscope.image_histogram(img, bins=0, bit_depth=12)  # one bin per value: the clipping is exact
+    s = got.channels[0].statistics
+    assert s["clipped_high"] == pytest.approx(np.count_nonzero(img == 4095) / img.size, rel=1e-12)
+    assert s["clipped_low"] == pytest.approx(np.count_nonzero(img == 0) / img.size, rel=1e-12)
+    with pytest.raises(TypeError, match="bit_depth"):
+        histoscope.image_histogram(img, bit_depth=12.0)
+    with pytest.raises(ValueError, match="bit_depth"):
+        histoscope.image_histogram(img, bit_depth=0)

@@ -1,7 +1,7 @@
 // The floor of a synchronous GPU call on this host, with no engine at all: what a call that
 // launches a kernel, downloads a few words and waits must spend beyond its GPU time. Issue 19's
 // "wall within 20 us of the GPU time" is measured against it (scripts/h200_python.sh runs it).
-//   nvcc -O2 -o call_floor bench/call_floor.cu && ./call_floor
+//   nvcc -O2 -o call_floor scripts/call_floor.cu && ./call_floor
 #include <cuda_runtime.h>
 
 #include <algorithm>
