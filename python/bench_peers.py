@@ -40,7 +40,10 @@ except ImportError:
     cupy = None
 
 
-def median_wall(fn, repeats, warmup):
+def median_wall(fn, repeats, warmup, synchronise=True):
+    """The median wall time of fn in ms: with torch.cuda.synchronize() after each call (the
+    peers' walls), or of the call alone (synchronise=False: histoscope's calls return with their
+    result delivered, the stream synchronised)."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -48,21 +51,8 @@ def median_wall(fn, repeats, warmup):
     for _ in range(repeats):
         t0 = time.perf_counter()
         fn()
-        torch.cuda.synchronize()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
-
-
-def median_call(fn, repeats, warmup):
-    """The wall time of the call alone: histoscope's calls return with their result delivered
-    (the stream synchronised), so no synchronisation is added after them."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
+        if synchronise:
+            torch.cuda.synchronize()
         times.append((time.perf_counter() - t0) * 1e3)
     return statistics.median(times)
 
@@ -157,7 +147,7 @@ def one_keys(name, x, values, repeats, warmup, rows):
     exact = bool(torch.equal(ours, ref))
     row = {"workload": name, "n": x.numel(), "bins": values, "dtype": str(x.dtype), "exact_vs_torch": exact}
     row["histoscope_wall_ms"] = median_wall(lambda: histoscope.bincount(x, minlength=values), repeats, warmup)
-    row["histoscope_call_ms"] = median_call(lambda: histoscope.bincount(x, minlength=values), repeats, warmup)
+    row["histoscope_call_ms"] = median_wall(lambda: histoscope.bincount(x, minlength=values), repeats, warmup, False)
     channels = 2 if x.element_size() == 8 else 1
     type = "u32" if channels == 2 else None
     row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(x, values, repeats, warmup, type, channels)
@@ -186,7 +176,7 @@ def frame_4k(gen, repeats, warmup, rows):
     exact = all(bool(torch.equal(torch.from_numpy(got.channels[c].counts).cuda(), refs[c])) for c in range(3))
     row = {"workload": "frame-4k-rgb8", "n": img.numel(), "bins": 256, "dtype": "torch.uint8", "exact_vs_torch": exact}
     row["histoscope_wall_ms"] = median_wall(lambda: histoscope.image_histogram(img), repeats, warmup)
-    row["histoscope_call_ms"] = median_call(lambda: histoscope.image_histogram(img), repeats, warmup)
+    row["histoscope_call_ms"] = median_wall(lambda: histoscope.image_histogram(img), repeats, warmup, False)
     binnings = [(True, 256, 0.0, 256.0, True)] * 3
     row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(img, 256, repeats, warmup, "u8",
                                                                                  binnings=binnings, on_device=False)

@@ -39,6 +39,9 @@ private slots:
 private:
     // A generator for the running test row alone, so a printed seed replays any single row.
     std::mt19937_64 rowRng() const;
+    // The running row's case on the device: its reference, and the request pointed at a copy of
+    // its pixels in `input`.
+    void prepareDeviceRow(HistogramRequest& request, HistogramResult& expected, DeviceArray& input);
     std::vector<Strategy> strategiesHere(SampleType type, std::uint32_t bins) const;
 
     std::unique_ptr<HistogramEngine> m_engine;
@@ -120,22 +123,30 @@ void TestStrategies::exactness()
 
 void TestStrategies::deviceInput_data() { addMatrixRows(true); }
 
-void TestStrategies::deviceInput()
+void TestStrategies::prepareDeviceRow(HistogramRequest& request, HistogramResult& expected, DeviceArray& input)
 {
     QFETCH(int, caseIndex);
     QFETCH(int, strategy);
-    if (!m_engine->hasGpu())
-        QSKIP("no CUDA device");
     const testing::Case c = testing::exactnessMatrix()[caseIndex];
     std::mt19937_64 rng = rowRng();
     const testing::SyntheticImage frame = testing::makeSyntheticImage(c, rng);
-    HistogramRequest request = testing::makeCaseRequest(c, frame, Strategy(strategy));
-    HistogramResult expected;
+    request = testing::makeCaseRequest(c, frame, Strategy(strategy));
     QVERIFY(referenceHistogram(request, expected).ok());
-    DeviceArray array;
-    QVERIFY(copyToDevice(*m_engine, frame.bytes.data(), frame.bytes.size(), array).ok());
-    request.image.data = array.data();
+    QVERIFY(copyToDevice(*m_engine, frame.bytes.data(), frame.bytes.size(), input).ok());
+    request.image.data = input.data();
     request.image.space = MemorySpace::Device;
+}
+
+void TestStrategies::deviceInput()
+{
+    if (!m_engine->hasGpu())
+        QSKIP("no CUDA device");
+    HistogramRequest request;
+    HistogramResult expected;
+    DeviceArray input;
+    prepareDeviceRow(request, expected, input);
+    if (QTest::currentTestFailed())
+        return;
     compareWithReference(*m_engine, request, expected);
 }
 
@@ -145,25 +156,19 @@ void TestStrategies::deviceCounts_data() { addMatrixRows(true); }
 // margins and extremes are the reference's, and the counts read back are too.
 void TestStrategies::deviceCounts()
 {
-    QFETCH(int, caseIndex);
-    QFETCH(int, strategy);
     if (!m_engine->hasGpu())
         QSKIP("no CUDA device");
-    const testing::Case c = testing::exactnessMatrix()[caseIndex];
-    std::mt19937_64 rng = rowRng();
-    const testing::SyntheticImage frame = testing::makeSyntheticImage(c, rng);
-    HistogramRequest request = testing::makeCaseRequest(c, frame, Strategy(strategy));
+    HistogramRequest request;
     HistogramResult expected;
-    QVERIFY(referenceHistogram(request, expected).ok());
+    DeviceArray input, counts;
+    prepareDeviceRow(request, expected, input);
+    if (QTest::currentTestFailed())
+        return;
     std::size_t words = 0;
     for (const ChannelHistogram& h : expected.channels)
         words += h.counts.size();
-    DeviceArray input, counts;
-    QVERIFY(copyToDevice(*m_engine, frame.bytes.data(), frame.bytes.size(), input).ok());
     const std::vector<unsigned char> poison(words * sizeof(std::uint64_t), 0xA5);
     QVERIFY(copyToDevice(*m_engine, poison.data(), poison.size(), counts).ok());
-    request.image.data = input.data();
-    request.image.space = MemorySpace::Device;
     request.deviceCounts = counts.data();
     HistogramResult result = testing::poisonedResult();
     const Status s = m_engine->compute(request, result);

@@ -127,25 +127,8 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
         out = np.zeros(length, np.int64)
         out[:values] = table
         return arr.output(out)
-    if item == 4:
-        type, channels = ("i32" if dtype.kind == "i" else "u32"), 1
-    elif item == 8:
-        # 64-bit keys as two 32-bit channels (little-endian: low word first); the high words are
-        # counted in one bin, so a value outside [0, 2**32) is seen in the same pass.
-        type, channels = "u32", 2
-    else:
-        raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
-    arr, view = _flat(arr, type, channels)
-    guess = min(max(minlength, 256), MAX_BINS)
-    high = [(True, 1, 0.0, 1.0, True)] if channels == 2 else []
-    counted = view.count([(True, guess, 0.0, float(guess), True)] + high, strategy)
-    ch = counted.channels[0]
-    if channels == 2 and counted.channels[1].above:
-        if dtype.kind == "i" and counted.channels[1].max_value >= 2**31:
-            raise ValueError(_NEGATIVE)
-        raise ValueError("bincount counts values up to 2**32 - 1: this array holds larger ones")
-    if ch.below:
-        raise ValueError(_NEGATIVE)
+    arr, view, channels, guess, binnings = _wide_keys(arr, dtype, minlength)
+    ch = _checked_keys(view.count(binnings, strategy), dtype, channels)
     top = int(ch.max_value)
     if not ch.above:
         if minlength <= guess:  # every value below guess >= minlength: the engine's counts themselves, no copy
@@ -161,6 +144,36 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
     return arr.output(out)
 
 
+def _wide_keys(arr, dtype, minlength):
+    """The view of 32- or 64-bit keys and the first pass's binnings: identity bins up to a guess
+    of the length (minlength, at least 256, at most MAX_BINS), and for 64-bit keys their high
+    words (little-endian: low word first) in one bin, so a value outside [0, 2**32) is seen in
+    the same pass."""
+    item = dtype.itemsize
+    if item == 4:
+        type, channels = ("i32" if dtype.kind == "i" else "u32"), 1
+    elif item == 8:
+        type, channels = "u32", 2
+    else:
+        raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
+    arr, view = _flat(arr, type, channels)
+    guess = min(max(minlength, 256), MAX_BINS)
+    high = [(True, 1, 0.0, 1.0, True)] if channels == 2 else []
+    return arr, view, channels, guess, [(True, guess, 0.0, float(guess), True)] + high
+
+
+def _checked_keys(counted, dtype, channels):
+    """The first pass's key channel, once no key is negative or beyond 2**32 - 1."""
+    if channels == 2 and counted.channels[1].above:
+        if dtype.kind == "i" and counted.channels[1].max_value >= 2**31:
+            raise ValueError(_NEGATIVE)
+        raise ValueError("bincount counts values up to 2**32 - 1: this array holds larger ones")
+    ch = counted.channels[0]
+    if ch.below:
+        raise ValueError(_NEGATIVE)
+    return ch
+
+
 def _device_bincount(arr, dtype, minlength, strategy):
     """bincount of device input, its counts written by the engine into a tensor of the input's
     library on its device: nothing but a few margins crosses the bus."""
@@ -174,24 +187,9 @@ def _device_bincount(arr, dtype, minlength, strategy):
         if dtype.kind == "i" and ch.max_value >= values // 2:
             raise ValueError(_NEGATIVE)  # a signed type's negatives are the top half
         return arr.head(out, max(int(ch.max_value) + 1, minlength))
-    if item == 4:
-        type, channels = ("i32" if dtype.kind == "i" else "u32"), 1
-    elif item == 8:
-        type, channels = "u32", 2
-    else:
-        raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
-    arr, view = _flat(arr, type, channels)
-    guess = min(max(minlength, 256), MAX_BINS)
-    high = [(True, 1, 0.0, 1.0, True)] if channels == 2 else []
-    out, pointer = arr.device_counts(max(guess, minlength) + len(high))
-    counted = view.count([(True, guess, 0.0, float(guess), True)] + high, strategy, pointer)
-    ch = counted.channels[0]
-    if channels == 2 and counted.channels[1].above:
-        if dtype.kind == "i" and counted.channels[1].max_value >= 2**31:
-            raise ValueError(_NEGATIVE)
-        raise ValueError("bincount counts values up to 2**32 - 1: this array holds larger ones")
-    if ch.below:
-        raise ValueError(_NEGATIVE)
+    arr, view, channels, guess, binnings = _wide_keys(arr, dtype, minlength)
+    out, pointer = arr.device_counts(max(guess, minlength) + channels - 1)
+    ch = _checked_keys(view.count(binnings, strategy, pointer), dtype, channels)
     top = int(ch.max_value)
     if not ch.above:
         if minlength > guess:
