@@ -252,6 +252,24 @@ void copyCounts(const std::uint64_t* from, std::uint32_t bins, std::vector<std::
 
 }  // namespace
 
+namespace {
+
+// A replaced channel's identity, margins and extremes, whether its counts came to the host or not.
+void setChannel(ChannelHistogram& h, const RequestPlan& plan, int c, std::uint64_t below, std::uint64_t above,
+                std::uint64_t nan, const Extremes& e)
+{
+    h.channel = c;
+    h.binning = plan.binning[c];
+    h.below = below;
+    h.above = above;
+    h.nan = nan;
+    h.hasValues = e.seen;
+    h.minValue = e.seen ? e.lo : 0;
+    h.maxValue = e.seen ? e.hi : 0;
+}
+
+}  // namespace
+
 void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsigned long long* extrema,
                  HistogramResult& result, bool accumulate)
 {
@@ -267,15 +285,8 @@ void unpackSlots(const RequestPlan& plan, const std::uint64_t* slots, const unsi
         const std::uint64_t* s = slots + m.base;
         const Extremes e = channelExtremes(plan, m, s, extrema, c);
         if (!accumulate) {
-            h.channel = c;
-            h.binning = plan.binning[c];
             copyCounts(s, m.num_bins, h.counts);
-            h.below = s[m.num_bins];
-            h.above = s[m.num_bins + 1];
-            h.nan = s[m.num_bins + 2];
-            h.hasValues = e.seen;
-            h.minValue = e.seen ? e.lo : 0;
-            h.maxValue = e.seen ? e.hi : 0;
+            setChannel(h, plan, c, s[m.num_bins], s[m.num_bins + 1], s[m.num_bins + 2], e);
             continue;
         }
         for (std::uint32_t b = 0; b < m.num_bins; ++b)
@@ -304,19 +315,12 @@ void unpackMargins(const RequestPlan& plan, const unsigned long long* extrema, c
             continue;
         ChannelHistogram& h = result.channels[index++];
         const unsigned long long* t = tail + std::size_t(c) * kTailWordsPerChannel;
-        h.channel = c;
-        h.binning = plan.binning[c];
-        h.counts.clear();
-        h.below = t[TailBelow];
-        h.above = t[TailAbove];
-        h.nan = t[TailNan];
-        const bool fromBins = m.mode == MapMode::Identity && h.below == 0 && h.above == 0;
+        const bool fromBins = m.mode == MapMode::Identity && t[TailBelow] == 0 && t[TailAbove] == 0;
         const Extremes e = fromBins ? binExtremes(m, t[TailLastKey] ? std::uint32_t(m.num_bins - t[TailFirstKey]) : 0u,
                                                   std::uint32_t(t[TailLastKey]))
                                     : trackedExtremes(plan, extrema, c);
-        h.hasValues = e.seen;
-        h.minValue = e.seen ? e.lo : 0;
-        h.maxValue = e.seen ? e.hi : 0;
+        h.counts.clear();
+        setChannel(h, plan, c, t[TailBelow], t[TailAbove], t[TailNan], e);
     }
     result.samples = plan.samples();
     result.countsOnDevice = true;
