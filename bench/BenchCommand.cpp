@@ -18,7 +18,8 @@ void printUsage()
                  "       histoscope-bench fault   (a real GPU fault, then the engines' recovery; never under a sanitizer)\n"
                  "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT] [--bins N] [--strategies A,B]\n"
                  "       histoscope-bench cpu   (CPU backend on a 4K RGB frame)\n"
-                 "       histoscope-bench keys FILE --type u32 --bins N [--strategy S] [--counts OUT] [--repeats N]\n";
+                 "       histoscope-bench keys FILE --type u32 --bins N [--strategy S] [--counts OUT] [--repeats N]\n"
+                 "       histoscope-bench calls [--repeats N]   (where a device count's wall time goes)\n";
 }
 
 bool takeValue(const std::vector<std::string>& args, std::size_t& i, std::string& value)
@@ -100,6 +101,17 @@ int runBenchCommand(const std::vector<std::string>& args)
             return 2;
         }
         return runKeysFile(options);
+    }
+    if (args[0] == "calls") {
+        int repeats = 200;
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            std::string value;
+            if (args[i] == "--repeats") {
+                if (!takeValue(args, i, value)) return 2;
+                repeats = std::max(1, std::atoi(value.c_str()));
+            } else { std::cerr << "histoscope-bench: unknown option " << args[i] << "\n"; return 2; }
+        }
+        return runCallCost(repeats);
     }
     std::cerr << "histoscope-bench: unknown command '" << args[0] << "'\n";
     printUsage();

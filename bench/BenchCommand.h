@@ -42,4 +42,7 @@ struct KeysFileOptions {
 };
 int runKeysFile(const KeysFileOptions& options);
 
+// `calls`: where the wall time of a count of device input goes (CallCost.cpp).
+int runCallCost(int repeats);
+
 }  // namespace hs::bench

@@ -2,9 +2,9 @@
 """Where the wall time of a call on a device tensor goes (issue 19's goal: within 20 us of the
 engine's GPU time). Each stage of histoscope.bincount's device path is timed inside one loop
 (medians of 60 calls after 10): resolving the tensor, its flat view, the result's allocation by
-torch, the engine's count (and the part of it that is not its GPU phases), reading the margins,
-and the result's view. Also the engine's count alone and the public calls, with no
-synchronisation added (the calls return with their result delivered).
+torch, the engine's count (count_keys; and the part of it that is not its GPU phases), checking
+the margins, and the result's view. Also the general count (view.count) and the public calls,
+with no synchronisation added (the calls return with their result delivered).
 
     PYTHONPATH=build-gpu/python python3 python/profile_call.py
 """
@@ -48,10 +48,10 @@ def stages(x, bins):
         t.append(time.perf_counter())
         out, pointer = arr.device_counts(guess + channels - 1)
         t.append(time.perf_counter())
-        counted = view.count(binnings, "auto", pointer)
+        top, below, above, high_above, high_max, _ = view.count_keys(guess, "auto", pointer)
         t.append(time.perf_counter())
-        ch = counted.channels[0]
-        length = max(int(ch.max_value) + 1, bins) if not ch.above else 0
+        _counting._check_keys(x.dtype, below, high_above, high_max)
+        length = max(top + 1, bins)
         t.append(time.perf_counter())
         result = arr.head(out, length)
         t.append(time.perf_counter())
@@ -59,17 +59,38 @@ def stages(x, bins):
         if i >= 10:
             for k, name in enumerate(("resolve", "flat view", "allocation", "count", "margins", "result view")):
                 found[name].append((t[k + 1] - t[k]) * 1e6)
-            gpu = 1e3 * sum(counted.timings.values())
-            found["engine GPU phases"].append(gpu)
-            found["count beyond its GPU phases"].append((t[4] - t[3]) * 1e6 - gpu)
     row = {k: round(statistics.median(v), 1) for k, v in found.items()}
     arr = _arrays.resolve(x)
     arr, view = _counting._flat(arr, type, channels)
     out, pointer = arr.device_counts(guess + channels - 1)
-    row["engine count alone"] = median_us(lambda: view.count(binnings, "auto", pointer))
+    phases = []
+    for _ in range(40):
+        counted = view.count(binnings, "auto", pointer)
+        phases.append(1e3 * sum(counted.timings.values()))
+    row["engine GPU phases"] = round(statistics.median(phases[10:]), 1)
+    row["count beyond its GPU phases"] = round(row["count"] - row["engine GPU phases"], 1)
+    row["general count (view.count)"] = median_us(lambda: view.count(binnings, "auto", pointer))
     row["histoscope.bincount"] = median_us(lambda: histoscope.bincount(x, minlength=bins))
-    row["strategy"] = view.count(binnings, "auto", pointer).strategy
+    row["strategy"] = counted.strategy
+    own = _arrays.View(view.pointer, view.device, view.type, view.width, view.height, view.stride, view.channels)
+    row["count_keys in the engine's own stream"] = median_us(lambda: own.count_keys(guess, "auto", pointer))
+    row["count_keys in the caller's stream"] = median_us(lambda: view.count_keys(guess, "auto", pointer))
     return row
+
+
+def torch_floor(x):
+    """What the least a device call must ask of torch costs here: the tensor's facts, the
+    current stream, a result's allocation and a view of its head."""
+    raw = torch._C._cuda_getCurrentRawStream
+    return {
+        "facts (is_cuda, dim, dtype, is_contiguous, numel, get_device, data_ptr)": median_us(
+            lambda: (x.is_cuda, x.dim(), x.dtype, x.is_contiguous(), x.numel(), x.get_device(), x.data_ptr())),
+        "raw current stream": median_us(lambda: raw(0)),
+        "new_empty(257, int64)": median_us(lambda: x.new_empty(257, dtype=torch.int64)),
+        "torch.empty(257, int64, device)": median_us(lambda: torch.empty(257, dtype=torch.int64, device=x.device)),
+        "narrow of a 257-count result": median_us(lambda: x.narrow(0, 0, 64)),
+        "a no-op native call": median_us(lambda: histoscope._native.built_with_cuda()),
+    }
 
 
 def main():
@@ -81,6 +102,8 @@ def main():
             ("moe 64M int64, 64 experts", torch.randint(0, 64, (64 << 20,), device="cuda", dtype=torch.int64,
                                                         generator=gen), 64)):
         print(f"profile {name}: {stages(x, bins)}", flush=True)
+        if name.startswith("moe"):
+            print(f"profile torch floor: {torch_floor(x)}", flush=True)
         del x
     img = torch.randint(0, 256, (2160, 3840, 3), device="cuda", dtype=torch.uint8, generator=gen)
     arr = _arrays.resolve(img)

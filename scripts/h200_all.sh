@@ -9,7 +9,7 @@ out=${OUT:-h200-out}
 mkdir -p "$out"
 OUT="$out/verify" SCOPES=${SCOPES:-1} REPEATS=${REPEATS:-10} bash scripts/h200_verify.sh > "$out/verify.txt" 2>&1
 echo "verify: exit $?"
-OUT="$out/python" REPEATS=${PY_REPEATS:-30} bash scripts/h200_python.sh > /dev/null 2>&1
+OUT="$out/python" BUILD_DIR=build-gpu REPEATS=${PY_REPEATS:-30} bash scripts/h200_python.sh > /dev/null 2>&1
 echo "python: exit $?"
 (cd "$out/python" && tar czf logs.tar.gz --remove-files build.log pytest.log bench.log 2>/dev/null)
 rm -f "$out/verify.txt"

@@ -68,6 +68,9 @@ stamp bench
 # Where a device call's wall goes: the CUDA floor of any synchronous call (no engine), then the
 # stages of the module's own calls.
 nvcc -O2 -o "$build/call_floor" scripts/call_floor.cu > /dev/null 2>&1 && "$build/call_floor" >> "$summary" 2>&1
+# The engine's own share, through its public API (built by scripts/h200_verify.sh).
+bench=${BENCH:-build-gpu/bench/histoscope-bench}
+[ -x "$bench" ] && "$bench" calls --repeats "${CALL_REPEATS:-200}" >> "$summary" 2>&1
 "$python" python/profile_call.py >> "$summary" 2>&1
 stamp profile
 cat "$summary"

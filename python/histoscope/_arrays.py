@@ -415,6 +415,12 @@ class View:
         return _native.count(self.pointer, self.device, self.type, self.width, self.height, self.stride,
                              self.channels, binnings, strategy, strategy == "cpu", self.stream, out)
 
+    def count_keys(self, bins, strategy, out):
+        """bincount's first pass into device counts at `out`: (max, below, above, high_above,
+        high_max, strategy), nothing else made (_native.count_keys)."""
+        return _native.count_keys(self.pointer, self.device, self.type, self.width, self.height, self.stride,
+                                  self.channels, bins, strategy, self.stream, out)
+
     def count2d(self, pairs, strategy, standard="bt709", rgb=(0, 1, 2)):
         return _native.count2d(self.pointer, self.device, self.type, self.width, self.height, self.stride,
                                self.channels, pairs, standard, list(rgb), strategy, strategy == "cpu")

@@ -144,54 +144,69 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
     return arr.output(out)
 
 
+def _key_words(dtype):
+    """The engine's type and channels of 32- or 64-bit keys: 64-bit ones as two u32 words (low
+    first, little-endian), their high words a second channel, so that a value outside
+    [0, 2**32) is seen in the same pass."""
+    item = dtype.itemsize
+    if item == 4:
+        return ("i32" if dtype.kind == "i" else "u32"), 1
+    if item == 8:
+        return "u32", 2
+    raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
+
+
 def _wide_keys(arr, dtype, minlength):
     """The view of 32- or 64-bit keys and the first pass's binnings: identity bins up to a guess
     of the length (minlength, at least 256, at most MAX_BINS), and for 64-bit keys their high
-    words (little-endian: low word first) in one bin, so a value outside [0, 2**32) is seen in
-    the same pass."""
-    item = dtype.itemsize
-    if item == 4:
-        type, channels = ("i32" if dtype.kind == "i" else "u32"), 1
-    elif item == 8:
-        type, channels = "u32", 2
-    else:
-        raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
+    words in one bin."""
+    type, channels = _key_words(dtype)
     arr, view = _flat(arr, type, channels)
     guess = min(max(minlength, 256), MAX_BINS)
     high = [(True, 1, 0.0, 1.0, True)] if channels == 2 else []
     return arr, view, channels, guess, [(True, guess, 0.0, float(guess), True)] + high
 
 
-def _checked_keys(counted, dtype, channels):
-    """The first pass's key channel, once no key is negative or beyond 2**32 - 1."""
-    if channels == 2 and counted.channels[1].above:
-        if dtype.kind == "i" and counted.channels[1].max_value >= 2**31:
+def _check_keys(dtype, below, high_above, high_max):
+    """Raises for a negative key or one beyond 2**32 - 1, from the first pass's margins: keys
+    below 0 (32-bit), and the high words' count above 0 and their largest (64-bit)."""
+    if high_above:
+        if dtype.kind == "i" and high_max >= 2**31:
             raise ValueError(_NEGATIVE)
         raise ValueError("bincount counts values up to 2**32 - 1: this array holds larger ones")
-    ch = counted.channels[0]
-    if ch.below:
+    if below:
         raise ValueError(_NEGATIVE)
+
+
+def _checked_keys(counted, dtype, channels):
+    """The first pass's key channel, once no key is negative or beyond 2**32 - 1."""
+    ch = counted.channels[0]
+    high = counted.channels[1] if channels == 2 else None
+    _check_keys(dtype, ch.below, high.above if high else 0, int(high.max_value) if high else 0)
     return ch
 
 
 def _device_bincount(arr, dtype, minlength, strategy):
     """bincount of device input, its counts written by the engine into a tensor of the input's
-    library on its device: nothing but a few margins crosses the bus."""
+    library on its device: nothing but a few margins crosses the bus. The first pass is one
+    native call (count_keys) that hands back only those margins."""
     item = dtype.itemsize
     if item <= 2:
         type, values = ("u8", 256) if item == 1 else ("u16", 65536)
         arr, view = _flat(arr, type)
         out, pointer = arr.device_counts(max(values, minlength))
-        ch = view.count([(True, values, 0.0, float(values), True)], strategy, pointer).channels[0]
+        top = view.count_keys(values, strategy, pointer)[0]
         arr.device_zeros(out, values)
-        if dtype.kind == "i" and ch.max_value >= values // 2:
+        if dtype.kind == "i" and top >= values // 2:
             raise ValueError(_NEGATIVE)  # a signed type's negatives are the top half
-        return arr.head(out, max(int(ch.max_value) + 1, minlength))
-    arr, view, channels, guess, binnings = _wide_keys(arr, dtype, minlength)
+        return arr.head(out, max(top + 1, minlength))
+    type, channels = _key_words(dtype)
+    arr, view = _flat(arr, type, channels)
+    guess = min(max(minlength, 256), MAX_BINS)
     out, pointer = arr.device_counts(max(guess, minlength) + channels - 1)
-    ch = _checked_keys(view.count(binnings, strategy, pointer), dtype, channels)
-    top = int(ch.max_value)
-    if not ch.above:
+    top, below, above, high_above, high_max, _ = view.count_keys(guess, strategy, pointer)
+    _check_keys(dtype, below, high_above, high_max)
+    if not above:
         if minlength > guess:
             arr.device_zeros(out, guess)  # minlength beyond MAX_BINS (and the high words' bin)
         return arr.head(out, max(top + 1, minlength))
