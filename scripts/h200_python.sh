@@ -37,7 +37,7 @@ generator=(); command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_ENGINE_ONLY=ON -DBUILD_TESTING=OFF \
   -DHISTOSCOPE_CUDA_ARCHITECTURES="$archs" -DPython_EXECUTABLE="$python" ${pybind11_dir:+-Dpybind11_DIR="$pybind11_dir"} \
   > "$out/build.log" 2>&1 &&
-  cmake --build "$build" --target histoscope_python --parallel "$(nproc)" >> "$out/build.log" 2>&1 ||
+  cmake --build "$build" --target histoscope_python histoscope-bench --parallel "$(nproc)" >> "$out/build.log" 2>&1 ||
   { echo "build: FAILED" >> "$summary"; tail -60 "$out/build.log"; exit 1; }
 grep -E "HistoScope: (CUDA|Python)" "$out/build.log" | sed 's/^-- /build: /' >> "$summary"
 stamp build
@@ -68,9 +68,8 @@ stamp bench
 # Where a device call's wall goes: the CUDA floor of any synchronous call (no engine), then the
 # stages of the module's own calls.
 nvcc -O2 -o "$build/call_floor" scripts/call_floor.cu > /dev/null 2>&1 && "$build/call_floor" >> "$summary" 2>&1
-# The engine's own share, through its public API (built by scripts/h200_verify.sh).
-bench=${BENCH:-build-gpu/bench/histoscope-bench}
-[ -x "$bench" ] && "$bench" calls --repeats "${CALL_REPEATS:-200}" >> "$summary" 2>&1
+# The engine's own share, through its public API.
+"$build/bench/histoscope-bench" calls --repeats "${CALL_REPEATS:-200}" >> "$summary" 2>&1
 "$python" python/profile_call.py >> "$summary" 2>&1
 stamp profile
 cat "$summary"
