@@ -84,8 +84,6 @@ int measure(HistogramEngine& engine, const CallWorkload& w, int repeats, std::mt
     binning.hi = double(w.bins);
     binning.identity = true;
     HistogramRequest request = makeRequest(view, binning, w.strategy);
-    for (int c = 0; c < w.channels; ++c)
-        request.binning[std::size_t(c)] = binning;
 
     // Exact first: the downloaded counts and the device counts against the CPU reference.
     HistogramRequest hostRequest = request;

@@ -156,13 +156,18 @@ def _key_words(dtype):
     raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
 
 
+def _first_guess(minlength):
+    """The first pass's bins of 32- and 64-bit keys: minlength, at least 256, at most MAX_BINS."""
+    return min(max(minlength, 256), MAX_BINS)
+
+
 def _wide_keys(arr, dtype, minlength):
     """The view of 32- or 64-bit keys and the first pass's binnings: identity bins up to a guess
     of the length (minlength, at least 256, at most MAX_BINS), and for 64-bit keys their high
     words in one bin."""
     type, channels = _key_words(dtype)
     arr, view = _flat(arr, type, channels)
-    guess = min(max(minlength, 256), MAX_BINS)
+    guess = _first_guess(minlength)
     high = [(True, 1, 0.0, 1.0, True)] if channels == 2 else []
     return arr, view, channels, guess, [(True, guess, 0.0, float(guess), True)] + high
 
@@ -202,7 +207,7 @@ def _device_bincount(arr, dtype, minlength, strategy):
         return arr.head(out, max(top + 1, minlength))
     type, channels = _key_words(dtype)
     arr, view = _flat(arr, type, channels)
-    guess = min(max(minlength, 256), MAX_BINS)
+    guess = _first_guess(minlength)
     out, pointer = arr.device_counts(max(guess, minlength) + channels - 1)
     top, below, above, high_above, high_max, _ = view.count_keys(guess, strategy, pointer)
     _check_keys(dtype, below, high_above, high_max)

@@ -155,6 +155,21 @@ struct Counted2D {
     Histogram2DResult result;  // without its histograms
 };
 
+// Counts on this thread's engine `key` with the GIL released; raises the engine's error.
+void computeOn(int key, bool deviceInput, const HistogramRequest& request, HistogramResult& result)
+{
+    Status status;
+    {
+        py::gil_scoped_release unlocked;
+        HistogramEngine& engine = engineFor(key);
+        if (deviceInput && !engine.hasGpu())
+            status = Status::error(ErrorCode::NoDevice, "device memory needs a GPU engine: " + engine.notice());
+        else
+            status = engine.compute(request, result);
+    }
+    raiseOnError(status, key);
+}
+
 std::shared_ptr<Counted> count(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width,
                                std::int64_t height, std::size_t strideBytes, int channels,
                                const std::vector<std::optional<BinningTuple>>& binnings, const std::string& strategy,
@@ -172,18 +187,8 @@ std::shared_ptr<Counted> count(std::uintptr_t pointer, int device, const std::st
         if (c < binnings.size() && binnings[c])
             request.binning[c] = binningOf(*binnings[c]);
     }
-    const int key = engineKey(device, cpuOnly);
     auto counted = std::make_shared<Counted>();
-    Status status;
-    {
-        py::gil_scoped_release unlocked;
-        HistogramEngine& engine = engineFor(key);
-        if (device >= 0 && !engine.hasGpu())
-            status = Status::error(ErrorCode::NoDevice, "device memory needs a GPU engine: " + engine.notice());
-        else
-            status = engine.compute(request, counted->result);
-    }
-    raiseOnError(status, key);
+    computeOn(engineKey(device, cpuOnly), device >= 0, request, counted->result);
     for (ChannelHistogram& h : counted->result.channels)
         counted->channels.push_back(std::make_shared<ChannelHistogram>(std::move(h)));
     counted->result.channels.clear();
@@ -214,16 +219,7 @@ py::tuple countKeys(std::uintptr_t pointer, int device, const std::string& type,
     request.binning[1] = ChannelBinning{channels == 2, 1, 0.0, 1.0, true};
     request.binning[2].active = request.binning[3].active = false;
     HistogramResult result;
-    Status status;
-    {
-        py::gil_scoped_release unlocked;
-        HistogramEngine& engine = engineFor(device);
-        if (!engine.hasGpu())
-            status = Status::error(ErrorCode::NoDevice, "device memory needs a GPU engine: " + engine.notice());
-        else
-            status = engine.compute(request, result);
-    }
-    raiseOnError(status, device);
+    computeOn(device, true, request, result);
     const ChannelHistogram& keys = result.channels.at(0);
     const std::uint64_t highAbove = channels == 2 ? result.channels.at(1).above : 0;
     const double highMax = channels == 2 ? result.channels.at(1).maxValue : 0.0;
