@@ -11,6 +11,13 @@ OUT="$out/verify" SCOPES=${SCOPES:-1} REPEATS=${REPEATS:-10} bash scripts/h200_v
 echo "verify: exit $?"
 OUT="$out/python" BUILD_DIR=build-gpu REPEATS=${PY_REPEATS:-30} bash scripts/h200_python.sh > /dev/null 2>&1
 echo "python: exit $?"
-(cd "$out/python" && tar czf logs.tar.gz --remove-files build.log pytest.log bench.log 2>/dev/null)
+(cd "$out/python" && tar czf logs.tar.gz --remove-files build.log pytest.log bench.log python_peers.md 2>/dev/null)
 rm -f "$out/verify.txt"
+# Issue 21's 8-bit counting loops, each checked exactly, beside a read probe (U8_VARIANTS=1).
+if [ "${U8_VARIANTS:-0}" = 1 ]; then
+  nvcc -O3 -arch=sm_90 -o build-gpu/u8_variants scripts/u8_variants.cu > "$out/u8_variants.txt" 2>&1 &&
+    build-gpu/u8_variants ${U8_REPEATS:-50} >> "$out/u8_variants.txt" 2>&1
+  echo "u8 variants: exit $?"
+fi
 cat "$out/verify/summary.txt" "$out/python/summary.txt"
+[ -f "$out/u8_variants.txt" ] && cat "$out/u8_variants.txt"

@@ -344,7 +344,8 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     if (plan.deviceCounts) {
         // The counts stay on the device: only the extremes and the tail travel.
         unsigned long long* d_tail = args.d_extrema + kExtremaWords;
-        HS_TRY(launchDeliverCounts(plan.map, args.d_slots, static_cast<unsigned long long*>(plan.deviceCounts), d_tail, ctx));
+        HS_TRY(launchDeliverCounts(plan.map, args.d_slots, static_cast<unsigned long long*>(plan.deviceCounts), d_tail,
+                                       plan.deviceCountsChannels, ctx));
         HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get<unsigned long long>() + plan.map.num_slots, args.d_extrema,
                                     (kExtremaWords + kTailWords) * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, m_work));
         return mark(End);

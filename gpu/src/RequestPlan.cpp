@@ -96,6 +96,7 @@ Status buildPlan(const HistogramRequest& request, RequestPlan& plan)
     plan.space = image.space;
     plan.stream = request.stream;
     plan.deviceCounts = request.deviceCounts;
+    plan.deviceCountsChannels = request.deviceCountsChannels;
     if (request.deviceCounts && reinterpret_cast<std::uintptr_t>(request.deviceCounts) % sizeof(std::uint64_t) != 0)
         return invalid("the device counts are not aligned to 8 bytes");
     plan.channels = image.channels;

@@ -24,6 +24,7 @@ struct RequestPlan {
     SlotMap map;
     std::uintptr_t stream = 0;              // the caller's CUDA stream; 0: the engine's own
     void* deviceCounts = nullptr;           // HistogramRequest::deviceCounts
+    std::uint32_t deviceCountsChannels = ~0u;  // HistogramRequest::deviceCountsChannels
 
     std::int64_t pixels() const { return width * rows; }
     std::uint64_t activeChannels() const;

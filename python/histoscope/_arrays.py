@@ -304,15 +304,38 @@ def _from_numpy(x):
 
 _torch = None
 _raw_stream = None  # torch's own accessor of a device's current cudaStream_t, where it has one
+_TorchTensor = None  # torch.Tensor, once torch is imported and has that accessor (torch_device_keys)
+_TORCH_KEYS = {}    # torch dtype -> (engine type, 32-bit words per key, NumPy dtype)
 
 
 def _torch_module():
-    global _torch, _raw_stream
+    global _torch, _raw_stream, _TorchTensor
     if _torch is None:
         import torch
         _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
         _torch = torch
+        _TORCH_KEYS.update({torch.int32: ("i32", 1, np.dtype(np.int32)), torch.int64: ("u32", 2, np.dtype(np.int64))})
+        if _raw_stream is not None:
+            _TorchTensor = torch.Tensor
     return _torch
+
+
+def torch_device_keys(x):
+    """(pointer, device, stream handle, (type, words, dtype)) of bincount's common device input,
+    a contiguous 1-D CUDA tensor of int32 or int64 keys counted in the current stream, found
+    with no Array, Stream or View made (each costs a microsecond or two, on a call whose goal is
+    a wall within 20 us of its GPU time); None for any other input, which takes the general path.
+    """
+    if type(x) is not _TorchTensor or not x.is_cuda or x.dim() != 1:
+        return None
+    keys = _TORCH_KEYS.get(x.dtype)
+    if keys is None or x.stride(0) != 1 or x.shape[0] == 0:
+        return None
+    pointer = x.data_ptr()
+    if pointer & 3:
+        return None
+    device = x.get_device()
+    return pointer, device, _raw_stream(device) or _CUDA_STREAM_LEGACY, keys
 
 
 def _from_torch(t, stream):

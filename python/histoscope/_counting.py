@@ -10,8 +10,8 @@ import operator
 
 import numpy as np
 
-from . import _native
-from ._arrays import ENGINE_TYPES, SAMPLE_BYTES, View, flat_view, image_view, resolve
+from . import _arrays, _native
+from ._arrays import ENGINE_TYPES, SAMPLE_BYTES, View, flat_view, image_view, resolve, torch_device_keys
 
 MAX_BINS = _native.MAX_BINS
 MAX_CELLS = _native.MAX_CELLS
@@ -99,12 +99,15 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
 
     ``strategy`` is an engine strategy (``histoscope.strategies()``), ``"auto"`` by default.
     """
-    arr = resolve(x, stream)
-    if arr.ndim != 1:
-        raise ValueError(f"bincount takes a 1-D array, not {arr.ndim}-D")
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("minlength must not be negative")
+    keys = torch_device_keys(x) if stream is None else None
+    if keys is not None:
+        return _torch_keys_bincount(x, keys, minlength, strategy)
+    arr = resolve(x, stream)
+    if arr.ndim != 1:
+        raise ValueError(f"bincount takes a 1-D array, not {arr.ndim}-D")
     dtype = arr.dtype
     if dtype.kind not in "biu":
         raise TypeError(f"bincount counts integers, not {dtype}")
@@ -208,12 +211,12 @@ def _device_bincount(arr, dtype, minlength, strategy):
     type, channels = _key_words(dtype)
     arr, view = _flat(arr, type, channels)
     guess = _first_guess(minlength)
-    out, pointer = arr.device_counts(max(guess, minlength) + channels - 1)
+    out, pointer = arr.device_counts(max(guess, minlength))
     top, below, above, high_above, high_max, _ = view.count_keys(guess, strategy, pointer)
     _check_keys(dtype, below, high_above, high_max)
     if not above:
         if minlength > guess:
-            arr.device_zeros(out, guess)  # minlength beyond MAX_BINS (and the high words' bin)
+            arr.device_zeros(out, guess)  # minlength beyond MAX_BINS: the rest are zeros
         return arr.head(out, max(top + 1, minlength))
     # Values beyond the guess: their exact bins, in passes of at most MAX_BINS.
     out, pointer = arr.device_counts(max(top + 1, minlength))
@@ -222,6 +225,38 @@ def _device_bincount(arr, dtype, minlength, strategy):
     for lo in builtins.range(0, top + 1, MAX_BINS):
         bins = min(MAX_BINS, top + 1 - lo)
         view.count([(True, bins, float(lo), float(lo + bins), True)] + rest, strategy, pointer + 8 * lo)
+    return out
+
+
+def _torch_keys_bincount(x, keys, minlength, strategy):
+    """_device_bincount of a contiguous 1-D CUDA tensor of int32 or int64 keys in the current
+    stream (torch_device_keys), with torch's own calls alone around the engine's: one
+    allocation, usually of the result's length, so no view of it is made either."""
+    pointer, device, stream, (type, channels, dtype) = keys
+    n = x.shape[0]
+    guess = _first_guess(minlength)
+    size = max(guess, minlength)
+    out = x.new_empty(size, dtype=_arrays._torch.int64)
+    top, below, above, high_above, high_max, _ = _native.count_keys(pointer, device, type, n, 1, 0, channels, guess,
+                                                                    strategy, stream, out.data_ptr())
+    _check_keys(dtype, below, high_above, high_max)
+    length = max(top + 1, minlength)
+    if not above:
+        if minlength > guess:
+            out[guess:].zero_()  # minlength beyond MAX_BINS: the rest are zeros
+        if length == size:
+            return out
+        head = out.narrow(0, 0, length)
+        return head if size - length <= 4096 else head.clone()
+    # Values beyond the guess: their exact bins, in passes of at most MAX_BINS.
+    out = x.new_empty(length, dtype=_arrays._torch.int64)
+    if length > top + 1:
+        out[top + 1:].zero_()
+    rest = [None] if channels == 2 else []
+    for lo in builtins.range(0, top + 1, MAX_BINS):
+        bins = min(MAX_BINS, top + 1 - lo)
+        _native.count(pointer, device, type, n, 1, 0, channels, [(True, bins, float(lo), float(lo + bins), True)] + rest,
+                      strategy, False, stream, out.data_ptr() + 8 * lo)
     return out
 
 

@@ -155,6 +155,10 @@ struct Counted2D {
     Histogram2DResult result;  // without its histograms
 };
 
+// The GPU phases of this thread's last count (the engine's CUDA events): what a caller's wall
+// time is compared with, call by call (python/bench_peers.py), with no second run to differ.
+thread_local PhaseTimings lastTimings;
+
 // Counts on this thread's engine `key` with the GIL released; raises the engine's error.
 void computeOn(int key, bool deviceInput, const HistogramRequest& request, HistogramResult& result)
 {
@@ -168,6 +172,7 @@ void computeOn(int key, bool deviceInput, const HistogramRequest& request, Histo
             status = engine.compute(request, result);
     }
     raiseOnError(status, key);
+    lastTimings = result.timings;
 }
 
 std::shared_ptr<Counted> count(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width,
@@ -200,7 +205,8 @@ std::shared_ptr<Counted> count(std::uintptr_t pointer, int device, const std::st
 // path of every device tensor's bincount, whose goal is a wall within 20 us of the GPU time.
 // A flat view's rows of elements of `channels` samples (1, or 2 for 64-bit keys as two u32 words,
 // low first); channel 0 in identity bins [0, bins), a second channel's high words in one bin [0, 1).
-// The counts stay in `out` (device memory); returns (max, below, above) of channel 0, then
+// The keys' `bins` counts stay in `out` (device memory; the high words' bin is not written);
+// returns (max, below, above) of channel 0, then
 // (above, max) of the high words (0, 0 with one channel), then the strategy that ran.
 py::tuple countKeys(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width, std::int64_t height,
                     std::size_t strideBytes, int channels, std::uint32_t bins, const std::string& strategy,
@@ -218,6 +224,7 @@ py::tuple countKeys(std::uintptr_t pointer, int device, const std::string& type,
     request.binning[0] = ChannelBinning{true, bins, 0.0, double(bins), true};
     request.binning[1] = ChannelBinning{channels == 2, 1, 0.0, 1.0, true};
     request.binning[2].active = request.binning[3].active = false;
+    request.deviceCountsChannels = 1u;  // the high words' bin is never read: `out` holds the keys' bins alone
     HistogramResult result;
     computeOn(device, true, request, result);
     const ChannelHistogram& keys = result.channels.at(0);
@@ -394,6 +401,9 @@ PYBIND11_MODULE(_native, m)
           "bincount's first pass over device keys: counts a view's keys (2 channels: 64-bit keys as\n"
           "low and high u32 words) into identity bins [0, bins) kept in `out`; returns\n"
           "(max, below, above, high_above, high_max, strategy).");
+    m.def("last_timings", [] { return timingsOf(lastTimings); },
+          "The phases (ms, the engine's CUDA events) of this thread's last 1-D count: upload, clear,\n"
+          "tally, merge and download (for counts kept on the device: their delivery).");
     m.def("count2d", &count2D, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"), py::arg("height"),
           py::arg("stride"), py::arg("channels"), py::arg("pairs"), py::arg("standard") = "bt709",
           py::arg("rgb") = std::array<int, 3>{0, 1, 2}, py::arg("strategy") = "auto", py::arg("cpu_only") = false);

@@ -213,3 +213,24 @@ def test_device_counts_past_one_pass_of_bins(gen):
     got = histoscope.bincount(small)
     assert got.numel() == 10 and got.untyped_storage().nbytes() == 10 * 8
     assert torch.equal(got, torch.bincount(small))
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_contiguous_keys_come_back_in_the_tensor_the_engine_wrote(gen, dtype):
+    """bincount's common call (contiguous int32/int64 CUDA keys, the current stream, minlength
+    covering the values): the result is the whole tensor the engine wrote, every bin written
+    over the memory the allocator hands back (poisoned first), equal to the general path's."""
+    dtype = getattr(torch, dtype)
+    values = 5000
+    x = skewed(1_000_003, values, dtype, gen)
+    poison = torch.full((values,), -7, dtype=torch.int64, device="cuda")
+    del poison  # the caching allocator hands this block to the next result of its size
+    got = histoscope.bincount(x, minlength=values)
+    assert got.numel() == values and got.storage_offset() == 0 and got.untyped_storage().nbytes() == values * 8
+    assert torch.equal(got, torch.bincount(x, minlength=values))
+    general = histoscope.bincount(x, minlength=values, stream=torch.cuda.current_stream())
+    assert torch.equal(general, got)
+    top = int(x.max())
+    assert torch.equal(histoscope.bincount(x), torch.bincount(x)) and histoscope.bincount(x).numel() == top + 1

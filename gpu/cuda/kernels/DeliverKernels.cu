@@ -18,6 +18,7 @@ struct DeliveredChannels {
     std::uint32_t bins[kMaxChannels] = {};
     std::uint64_t outOffset[kMaxChannels] = {};
     bool identity[kMaxChannels] = {};
+    bool written[kMaxChannels] = {};  // its bins go to the caller's memory (deviceCountsChannels)
 };
 
 __device__ __forceinline__ std::uint32_t warpMax(std::uint32_t v)
@@ -34,12 +35,14 @@ __global__ void deliverCountsKernel(DeliveredChannels channels, const unsigned l
     const int k = int(blockIdx.y);
     const std::uint32_t base = channels.base[k], bins = channels.bins[k];
     unsigned long long* out = d_out + channels.outOffset[k];
+    const bool written = channels.written[k];
     unsigned long long* tail = d_tail + std::size_t(channels.channel[k]) * kTailWordsPerChannel;
     std::uint32_t firstKey = 0, lastKey = 0;  // max(bins - b), max(b + 1) over non-empty bins b
     const std::uint32_t stride = gridDim.x * blockDim.x;
     for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < bins; b += stride) {
         const unsigned long long v = d_slots[base + b];
-        out[b] = v;
+        if (written)
+            out[b] = v;
         if (v) {
             firstKey = max(firstKey, bins - b);
             lastKey = max(lastKey, b + 1);
@@ -60,7 +63,7 @@ __global__ void deliverCountsKernel(DeliveredChannels channels, const unsigned l
 }  // namespace
 
 Status launchDeliverCounts(const SlotMap& map, const unsigned long long* d_slots, unsigned long long* d_out,
-                           unsigned long long* d_tail, const LaunchContext& ctx)
+                           unsigned long long* d_tail, std::uint32_t writtenChannels, const LaunchContext& ctx)
 {
     DeliveredChannels channels;
     std::uint64_t offset = 0;
@@ -75,7 +78,9 @@ Status launchDeliverCounts(const SlotMap& map, const unsigned long long* d_slots
         channels.bins[k] = m.num_bins;
         channels.outOffset[k] = offset;
         channels.identity[k] = m.mode == MapMode::Identity;
-        offset += m.num_bins;
+        channels.written[k] = (writtenChannels >> c) & 1u;
+        if (channels.written[k])
+            offset += m.num_bins;
         widest = std::max(widest, m.num_bins);
     }
     if (channels.count == 0)

@@ -36,10 +36,11 @@ Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const Lau
 Status launchSlotSample(const KernelArgs& args, std::uint32_t* d_out, std::uint32_t count,
                         const LaunchContext& ctx);
 
-// A device-resident result: every active channel's bins from the totals into d_out (channel
-// after channel), and the tail of RequestPlan.h (kTailWords, zeroed before) into d_tail.
+// A device-resident result: the bins of every active channel in `writtenChannels` (bit c:
+// channel c) from the totals into d_out (channel after channel), and the tail of RequestPlan.h
+// (kTailWords, zeroed before) of every active channel into d_tail.
 Status launchDeliverCounts(const SlotMap& map, const unsigned long long* d_slots, unsigned long long* d_out,
-                           unsigned long long* d_tail, const LaunchContext& ctx);
+                           unsigned long long* d_tail, std::uint32_t writtenChannels, const LaunchContext& ctx);
 
 // Equalization: one LUT of `levels` entries per active channel, then the mapping of every pixel
 // (also HistogramEngine::applyLuts, with LUTs uploaded by the caller; inactive channels are copied).

@@ -111,6 +111,10 @@ struct HistogramRequest {
     // extremes. Null: the counts are downloaded into the result, as usual. Needs a GPU engine and
     // a GPU strategy, and compute() or submit()/finish() without accumulation.
     void* deviceCounts = nullptr;
+    // With deviceCounts: the active channels whose bins are written there (bit c: channel c);
+    // the others are counted for their margins and extremes alone and take no room in it
+    // (bincount's high words of 64-bit keys, which only say whether a key is out of range).
+    std::uint32_t deviceCountsChannels = ~0u;
 };
 
 // Binning for the natural range of a type: 256 bins over [0,256) for u8, 65536 for u16, etc.

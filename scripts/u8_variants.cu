@@ -1,0 +1,334 @@
+// Issue 21's 8-bit question, asked before any kernel joins the engine: which counting loop brings
+// the per-channel 256-bin histogram of 8-bit data (1, 3 and 4 interleaved channels) to the read
+// probe? Each variant is checked exactly against a CPU count of the same bytes (its output
+// poisoned first), then timed with CUDA events after a warm-up, median of many runs, beside a
+// read probe of the same bytes in the same run.
+//   nvcc -O3 -arch=sm_90 -o u8_variants scripts/u8_variants.cu && ./u8_variants
+// Variants:
+//   lanecol     every (channel, value) has 32 counters, one per lane, at (channel*256+value)*32
+//               + lane: a warp's 32 shared atomics land in 32 banks whatever the data, and the
+//               atomics return nothing, so no update waits on another. Loads for the next step
+//               are issued before the current step is counted (register double buffer).
+//   lanecol-np  the same without the double buffer (loads, then counting, as the engine's
+//               per-lane and shared kernels do today).
+//   shared      one 32-bit counter per (channel, value) per block, shared atomics (today's
+//               `shared`, with the double buffer).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CHECK(x)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            std::exit(2);                                                                          \
+        }                                                                                          \
+    } while (0)
+
+enum Layout { LaneColumns, BlockShared };
+
+// uint4 vectors per group: a group holds whole pixels and starts on channel 0.
+template <int C>
+constexpr int kVecs = (16 % C == 0) ? 1 : C;
+
+template <Layout L, int C>
+__device__ __forceinline__ void countVec(std::uint32_t* cnt, std::uint32_t laneBase, const uint4 (&v)[kVecs<C>])
+{
+#pragma unroll
+    for (int q = 0; q < kVecs<C>; ++q) {
+        const std::uint32_t w4[4] = {v[q].x, v[q].y, v[q].z, v[q].w};
+#pragma unroll
+        for (int p = 0; p < 16; ++p) {
+            const int byte = q * 16 + p;
+            const int c = byte % C;
+            const std::uint32_t value = (w4[p >> 2] >> (8 * (p & 3))) & 0xffu;
+            if constexpr (L == LaneColumns)
+                atomicAdd(cnt + ((c * 256u + value) << 5) + laneBase, 1u);
+            else
+                atomicAdd(cnt + c * 256u + value, 1u);
+        }
+    }
+}
+
+template <int C, int G>
+__device__ __forceinline__ void loadGroups(uint4 (&v)[G][kVecs<C>], const uint4* __restrict__ in, std::size_t first,
+                                           std::size_t step)
+{
+#pragma unroll
+    for (int k = 0; k < G; ++k)
+#pragma unroll
+        for (int q = 0; q < kVecs<C>; ++q)
+            v[k][q] = __ldg(in + (first + k * step) * kVecs<C> + q);
+}
+
+// numGroups groups of kVecs<C> uint4; tailBytes more bytes after them (whole pixels).
+template <Layout L, int C, int G, bool Prefetch>
+__global__ void __launch_bounds__(1024) countKernel(const uint4* __restrict__ in, std::size_t numGroups,
+                                                    const unsigned char* __restrict__ tail, std::uint32_t tailBytes,
+                                                    unsigned long long* d_out)
+{
+    extern __shared__ std::uint32_t cnt[];
+    constexpr std::uint32_t words = L == LaneColumns ? C * 256 * 32 : C * 256;
+    for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+        cnt[i] = 0;
+    __syncthreads();
+    const int lane = threadIdx.x & 31;
+    const std::uint32_t laneBase = L == LaneColumns ? std::uint32_t(lane) : 0u;
+    const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+    const std::size_t warps = (std::size_t(gridDim.x) * blockDim.x) >> 5;
+    // A chunk is 32 * G consecutive groups, one warp's step; group k*32 + lane of it is this lane's.
+    const std::size_t chunks = numGroups / (32 * G);
+    std::size_t chunk = warp;
+    if (chunk < chunks) {
+        uint4 cur[G][kVecs<C>];
+        loadGroups<C, G>(cur, in, chunk * 32 * G + lane, 32);
+        while (true) {
+            const std::size_t next = chunk + warps;
+            if constexpr (Prefetch) {
+                uint4 nxt[G][kVecs<C>];
+                if (next < chunks)
+                    loadGroups<C, G>(nxt, in, next * 32 * G + lane, 32);
+#pragma unroll
+                for (int k = 0; k < G; ++k)
+                    countVec<L, C>(cnt, laneBase, cur[k]);
+                if (next >= chunks)
+                    break;
+#pragma unroll
+                for (int k = 0; k < G; ++k)
+#pragma unroll
+                    for (int q = 0; q < kVecs<C>; ++q)
+                        cur[k][q] = nxt[k][q];
+            } else {
+#pragma unroll
+                for (int k = 0; k < G; ++k)
+                    countVec<L, C>(cnt, laneBase, cur[k]);
+                if (next >= chunks)
+                    break;
+                loadGroups<C, G>(cur, in, next * 32 * G + lane, 32);
+            }
+            chunk = next;
+        }
+    }
+    // The groups past the last whole chunk, one per thread; then the tail bytes.
+    const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t g = chunks * 32 * G + thread; g < numGroups; g += threads) {
+        uint4 v[kVecs<C>];
+#pragma unroll
+        for (int q = 0; q < kVecs<C>; ++q)
+            v[q] = __ldg(in + g * kVecs<C> + q);
+        countVec<L, C>(cnt, laneBase, v);
+    }
+    for (std::size_t b = thread; b < tailBytes; b += threads) {
+        const std::uint32_t c = std::uint32_t(b % C);
+        if constexpr (L == LaneColumns)
+            atomicAdd(cnt + ((c * 256u + tail[b]) << 5) + laneBase, 1u);
+        else
+            atomicAdd(cnt + c * 256u + tail[b], 1u);
+    }
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
+        std::uint32_t sum = 0;
+        if constexpr (L == LaneColumns) {
+#pragma unroll 8
+            for (std::uint32_t l = 0; l < 32; ++l)
+                sum += cnt[(i << 5) + ((l + i) & 31u)];  // rotated: the warp's 32 reads hit 32 banks
+        } else {
+            sum = cnt[i];
+        }
+        if (sum)
+            atomicAdd(d_out + i, static_cast<unsigned long long>(sum));
+    }
+}
+
+__global__ void readProbe(const uint4* __restrict__ in, std::size_t n, unsigned long long* sink)
+{
+    std::uint32_t acc = 0;
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < n; i += 4 * stride) {
+        uint4 a = __ldg(in + i), b = __ldg(in + i + stride), c = __ldg(in + i + 2 * stride), d = __ldg(in + i + 3 * stride);
+        acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
+    }
+    for (; i < n; i += stride) {
+        uint4 a = __ldg(in + i);
+        acc ^= a.x ^ a.y ^ a.z ^ a.w;
+    }
+    if (acc == 0x9e3779b9u)
+        sink[0] = acc;
+}
+
+struct Input {
+    std::string name;
+    int channels;
+    std::vector<unsigned char> bytes;
+};
+
+static double median(std::vector<float> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+struct Runner {
+    const Input& input;
+    unsigned char* d_in;
+    unsigned long long* d_out;
+    std::vector<unsigned long long> expected;
+    int sms;
+    int repeats;
+    double probeMs = 0;
+
+    template <typename Launch>
+    double time(Launch launch, bool clear)
+    {
+        cudaEvent_t a, b;
+        CHECK(cudaEventCreate(&a));
+        CHECK(cudaEventCreate(&b));
+        std::vector<float> ms;
+        for (int i = 0; i < repeats + 5; ++i) {
+            CHECK(cudaEventRecord(a));
+            if (clear)
+                CHECK(cudaMemsetAsync(d_out, 0, 4 * 256 * sizeof(unsigned long long)));
+            launch();
+            CHECK(cudaEventRecord(b));
+            CHECK(cudaEventSynchronize(b));
+            float t = 0;
+            CHECK(cudaEventElapsedTime(&t, a, b));
+            if (i >= 5)
+                ms.push_back(t);
+        }
+        CHECK(cudaEventDestroy(a));
+        CHECK(cudaEventDestroy(b));
+        return median(ms);
+    }
+
+    template <Layout L, int C, int G, bool P>
+    void variant(const char* name, int threads)
+    {
+        const auto kernel = countKernel<L, C, G, P>;
+        const std::size_t smem = (L == LaneColumns ? C * 256 * 32 : C * 256) * sizeof(std::uint32_t);
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        int perSm = 0;
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, smem));
+        if (perSm == 0) {
+            std::printf("%-10s %-22s does not fit\n", input.name.c_str(), name);
+            return;
+        }
+        const int blocks = perSm * sms;
+        const std::size_t groupBytes = 16 * kVecs<C>;
+        const std::size_t numGroups = input.bytes.size() / groupBytes;
+        const std::uint32_t tailBytes = std::uint32_t(input.bytes.size() - numGroups * groupBytes);
+        auto launch = [&] {
+            kernel<<<blocks, threads, smem>>>(reinterpret_cast<const uint4*>(d_in), numGroups,
+                                              d_in + numGroups * groupBytes, tailBytes, d_out);
+        };
+        // Exact first: poisoned output cleared by the launch's own memset, counts compared.
+        CHECK(cudaMemset(d_out, 0xa5, 4 * 256 * sizeof(unsigned long long)));
+        CHECK(cudaMemset(d_out, 0, C * 256 * sizeof(unsigned long long)));
+        launch();
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        std::vector<unsigned long long> got(C * 256);
+        CHECK(cudaMemcpy(got.data(), d_out, got.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+        const bool exact = got == expected;
+        const double ms = time(launch, true);
+        const double kernelMs = time(launch, false);
+        std::printf("%-10s %-22s thr %4d blk %4d | %s | %.4f ms (kernel %.4f) | x probe %.3f\n", input.name.c_str(), name,
+                    threads, blocks, exact ? "exact" : "MISMATCH", ms, kernelMs, ms / probeMs);
+        std::fflush(stdout);
+        if (!exact)
+            failures++;
+    }
+    int failures = 0;
+};
+
+static Input makeInput(const std::string& name, int channels, std::size_t pixels, const std::string& dist,
+                       std::mt19937_64& rng)
+{
+    Input in{name + "-" + dist, channels, std::vector<unsigned char>(pixels * channels)};
+    const unsigned char hot = static_cast<unsigned char>(rng() & 255);
+    for (std::size_t i = 0; i < in.bytes.size(); ++i) {
+        if (dist == "constant")
+            in.bytes[i] = hot;
+        else if (dist == "smooth")
+            in.bytes[i] = static_cast<unsigned char>(((i / channels) % 3840) * 255 / 3839 + (rng() & 3));
+        else
+            in.bytes[i] = static_cast<unsigned char>(rng());
+    }
+    return in;
+}
+
+int main(int argc, char** argv)
+{
+    const int repeats = argc > 1 ? std::atoi(argv[1]) : 50;
+    cudaDeviceProp prop{};
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    std::printf("device: %s, %d SMs, opt-in shared %zu\n", prop.name, prop.multiProcessorCount, prop.sharedMemPerBlockOptin);
+    std::mt19937_64 rng(20261203);
+    std::vector<Input> inputs;
+    for (const char* d : {"noise", "constant", "smooth"})
+        inputs.push_back(makeInput("bytes64M", 1, std::size_t(64) << 20, d, rng));
+    for (const char* d : {"noise", "constant"})
+        inputs.push_back(makeInput("rgb4k", 3, 3840 * 2160, d, rng));
+    inputs.push_back(makeInput("rgba4k", 4, 3840 * 2160, "noise", rng));
+    inputs.push_back(makeInput("rgb8k", 3, 7680 * 4320, "noise", rng));
+    inputs.push_back(makeInput("rgb1080p", 3, 1920 * 1080, "noise", rng));
+    int failures = 0;
+    for (const Input& in : inputs) {
+        unsigned char* d_in = nullptr;
+        unsigned long long* d_out = nullptr;
+        // Several copies of the input rotate, so a small one is not served from L2 alone.
+        CHECK(cudaMalloc(&d_in, in.bytes.size() + 64));
+        CHECK(cudaMalloc(&d_out, 4 * 256 * sizeof(unsigned long long)));
+        CHECK(cudaMemcpy(d_in, in.bytes.data(), in.bytes.size(), cudaMemcpyHostToDevice));
+        Runner r{in, d_in, d_out, std::vector<unsigned long long>(in.channels * 256, 0), prop.multiProcessorCount, repeats};
+        for (std::size_t i = 0; i < in.bytes.size(); ++i)
+            r.expected[(i % in.channels) * 256 + in.bytes[i]]++;
+        unsigned long long* sink = nullptr;
+        CHECK(cudaMalloc(&sink, 8));
+        const std::size_t vecs = in.bytes.size() / 16;
+        r.probeMs = r.time([&] { readProbe<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const uint4*>(d_in), vecs, sink); },
+                           false);
+        std::printf("%-10s %-22s %.4f ms, %.0f GB/s\n", in.name.c_str(), "read-probe", r.probeMs,
+                    in.bytes.size() / r.probeMs / 1e6);
+        switch (in.channels) {
+        case 1:
+            r.variant<LaneColumns, 1, 4, true>("lanecol G4", 1024);
+            r.variant<LaneColumns, 1, 4, true>("lanecol G4 t512", 512);
+            r.variant<LaneColumns, 1, 2, true>("lanecol G2", 1024);
+            r.variant<LaneColumns, 1, 4, false>("lanecol-np G4", 1024);
+            r.variant<BlockShared, 1, 4, true>("shared G4", 1024);
+            r.variant<BlockShared, 1, 4, true>("shared G4 t256", 256);
+            break;
+        case 3:
+            r.variant<LaneColumns, 3, 1, true>("lanecol G1", 1024);
+            r.variant<LaneColumns, 3, 2, true>("lanecol G2", 1024);
+            r.variant<LaneColumns, 3, 2, true>("lanecol G2 t512", 512);
+            r.variant<LaneColumns, 3, 1, false>("lanecol-np G1", 1024);
+            r.variant<BlockShared, 3, 2, true>("shared G2", 1024);
+            r.variant<BlockShared, 3, 2, true>("shared G2 t256", 256);
+            break;
+        default:
+            r.variant<LaneColumns, 4, 4, true>("lanecol G4", 1024);
+            r.variant<LaneColumns, 4, 2, true>("lanecol G2", 1024);
+            r.variant<LaneColumns, 4, 4, false>("lanecol-np G4", 1024);
+            r.variant<BlockShared, 4, 4, true>("shared G4", 1024);
+            break;
+        }
+        failures += r.failures;
+        CHECK(cudaFree(d_in));
+        CHECK(cudaFree(d_out));
+        CHECK(cudaFree(sink));
+    }
+    std::printf("u8 variants: %s (%d mismatches)\n", failures ? "MISMATCH" : "all exact", failures);
+    return failures ? 1 : 0;
+}
