@@ -12,7 +12,10 @@ many runs:
     result a tensor on the device), the wall time of the engine's count alone
     (histoscope._native.count) and the engine's own GPU time (its CUDA-event phases: clear,
     tally, merge and the delivery of the result: for bincount its copy into the device tensor
-    and the download of the margins, for image_histogram the download of the counts).
+    and the download of the margins, for image_histogram the download of the counts);
+  - the goal's own measure (issue 19: a call's wall within 20 us of the engine's GPU time),
+    paired call by call: each public call's wall minus the GPU phases the engine timed in
+    that same call (histoscope._native.last_timings), median over calls.
 Writes a JSON summary and a table (--out).
 
     PYTHONPATH=build-gpu/python python3 python/bench_peers.py --out $OUT/python_peers

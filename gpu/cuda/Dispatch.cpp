@@ -95,6 +95,12 @@ bool fitsOptinShared(const RequestPlan& plan, const DeviceProps& props)
     return std::size_t(plan.map.num_slots) * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
+// `per-lane` keeps 32 counters (one per lane) of every value of every interleaved channel.
+bool perLaneFits(const RequestPlan& plan, const DeviceProps& props)
+{
+    return std::size_t(plan.channels) * 256 * 32 * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
+}
+
 }  // namespace
 
 bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props)
@@ -132,8 +138,8 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     // run-length path wins single-value frames by less than the run-to-run spread); up to opt-in
     // shared memory -> one `large-bins` pass; beyond it, tiles of opt-in shared memory for flat
     // data and the hot cache for skewed data. Only the last needs the skew estimate.
-    if (plan.type == SampleType::U8 && tuning.autoPerLane)
-        return {Strategy::PerLane, "auto: 8-bit samples: per-lane"};
+    if (plan.type == SampleType::U8 && tuning.autoPerLane && perLaneFits(plan, props))
+        return {Strategy::PerLane, "auto: 8-bit samples: per-lane (lane-column counters, no update waits on another)"};
     // 8-bit samples into fewer bins than values: `shared`'s atomics pile onto a few counters,
     // while `per-lane` counts each value in a counter of its own lane and folds the values into
     // bins once per block. On the H200, 64 MiB of bytes into 2, 16 or 64 bins: 0.045-0.066

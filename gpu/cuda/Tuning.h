@@ -57,14 +57,12 @@ struct ArchTuning {
     // again: the estimate only steers speed, and a sample costs a launch, a gather and a
     // download (about 20 us of a call's wall on the H200 at 128,000 bins, issue 19's run).
     int skewReuseCalls = 8;
-    // `per-lane`: the most warps per block; the opt-in shared memory usually binds first (8 KiB
-    // of byte counters per warp and channel: 28 warps for one channel on sm_90, 6 for four).
+    // `per-lane`: warps per block (its lane columns take 32 KiB of shared memory per channel
+    // whatever the block size; 1,024 threads beat 512 on every 8-bit input on the H200,
+    // scripts/u8_variants.cu, 2026-12-03).
     int perLaneMaxWarps = 32;
-    // `auto` counts 8-bit samples with `per-lane` (any binning: it counts values). Off: on the
-    // H200 `shared` was as fast or faster on every 8-bit cell (4K RGB 0.027 against 0.027 ms, 4K
-    // RGBA 0.034 against 0.044, 8K RGB 0.064 against 0.074, 64 MiB bytes 0.043 against 0.046;
-    // 2026-11-30_NVIDIA-H200_issue12-explore run): per-lane is issue-bound, not memory-bound
-    // (PERFORMANCE.md).
+    // `auto` counts every 8-bit request with `per-lane` (any binning: it counts values), where
+    // its counters fit. Off by default: measured on sm_90 only (hopperTuning).
     bool autoPerLane = false;
     // `auto` takes `per-lane` for 8-bit samples into fewer than 256 bins: one interleaved channel
     // always, three from this many bins each (Dispatch.cpp, measured on the H200 only).
@@ -87,6 +85,12 @@ constexpr ArchTuning hopperTuning()
     ArchTuning t = defaultTuning(9);
     t.privatizedThreads = 1024;
     t.hotCacheEntries = 8192;
+    // The lane-column per-lane kernel on the H200 (u8_variants, 2026-12-03; kernel alone against
+    // a read probe of the same bytes): 64 MiB of bytes 0.022 ms for a 0.021 probe on noise,
+    // constant and smooth data, against 0.036 for block-shared atomics; 8K RGB 0.031 against
+    // 0.052; 4K RGB 0.013 against 0.018. Only constant 4K frames favour shared atomics there
+    // (0.011 against 0.012).
+    t.autoPerLane = true;
     return t;
 }
 

@@ -1,23 +1,18 @@
-// `per-lane`: 8-bit samples counted with no atomics on the hot path. Every lane owns 256 byte
-// counters, all in the lane's own bank: counter (value v, lane l) is byte v & 3 of word
-// (v >> 2) * 32 + l of its warp's 8 KiB region, so a warp's 32 increments never collide whatever
-// the data. Counters are indexed by value, not by bin, so any binning of 8-bit data works: values
-// become slots once per block at the end.
+// `per-lane`: 8-bit samples counted in lane columns. Every (channel, value) has 32 counters of
+// its block, one per lane, at word (channel * 256 + value) * 32 + lane: a warp's 32 updates land
+// in 32 banks whatever the data, and equal values in one warp never share an address. Updates are
+// shared atomics whose result nobody reads, so no update waits on another (the byte counters this
+// replaced were a load and a store per sample, each waiting on the last: issue-bound at 2x the
+// read probe). Counters are indexed by value, not by bin, so any binning of 8-bit data works:
+// values become slots once per block at the end.
 //
-// Channels: warps work in teams of C, warp c of a team counting channel c of the same 16-pixel
-// groups. Each warp then needs one region whatever C is, so a block keeps ~28 warps resident for
-// latency hiding (one region per channel per warp left 6 to 9 and ran latency-bound: 14 % warps
-// active on 4K RGB, Nsight Compute, 2026-11-30). A team reads its groups C times, from L2.
+// Feeding it: a warp's work is items of one row's 16-byte groups (rows x parts, about four items
+// per warp, so a frame's work splits evenly however many rows it has); within an item the loads
+// of the next step are in flight while the current one is counted (a register double buffer).
+// Unaligned row heads and tails are counted by the warp that takes the row's first part. scripts/u8_variants.cu measured the shapes on the H200 (issue 21).
 //
-// Widening: a byte counter can take at most 255 increments. A lane adds at most 16 * kGroups
-// samples per iteration, so the warp folds its counters into 32-bit registers every
-// kFlushIterations iterations (<= 240 increments), reading them transposed: lane l sums rows 2l
-// and 2l + 1 (values 8l .. 8l + 7) over the 32 columns, starting at column l so the 32 lanes hit
-// 32 banks, four bytes per 32-bit word in two 16-bit halves (32 * 240 < 2^16). The 32-bit sums
-// cannot overflow: a launch covers at most 2^30 samples (kMaxPieceSamples).
-//
-// Unaligned row heads and tails (at most 15 pixels each) go through the block's 32-bit value
-// histogram in shared memory, which also gathers the warps' sums before the slots are published.
+// Width: a counter of a block takes at most the samples of its launch, <= 2^30
+// (kMaxPieceSamples), so 32-bit counters cannot overflow.
 #include "../LaunchSupport.cuh"
 #include "../SampleWalker.cuh"
 #include "Kernels.h"
@@ -28,159 +23,129 @@ extern __shared__ std::uint32_t perLaneShared[];
 
 namespace {
 
-constexpr std::uint32_t kRegionBytes = 64 * 32 * 4;  // one warp: 64 rows of 32 lanes' words
-
 template <int C>
-struct PerLaneShape {
-    // 16-pixel groups per lane per iteration: about four 16-byte loads in flight per lane.
-    static constexpr int kGroups = C == 1 ? 4 : C == 2 ? 2 : 1;
-    static constexpr int kFlushIterations = 255 / (16 * kGroups);
+struct LaneColumnShape {
+    // uint4 vectors per group: a group holds whole pixels and starts on channel 0.
+    static constexpr int kVecs = (16 % C == 0) ? 1 : C;
+    static constexpr int kGroupPixels = 16 * kVecs / C;
+    // Groups per lane per step (H200, u8_variants: three channels 1, others 2).
+    static constexpr int kGroups = C == 3 ? 1 : 2;
+    static constexpr std::uint32_t kWords = C * 256 * 32;
 };
 
-// Counts channel Ch of the lane's 16-pixel group (4 * C words) into its byte counters. The
-// value's bits 2..7 pick the row (offset bits 7..12) and bits 0..1 the byte; the lane's column
-// (bits 2..6) and the warp's region (bits 13 and up) are already in laneOffset: no bits overlap.
-template <int C, int Ch>
-__device__ __forceinline__ void countGroup(unsigned char* bytes, std::uint32_t laneOffset, const std::uint32_t* w)
+__device__ __forceinline__ void countValue(std::uint32_t* columns, std::uint32_t lane, int c, std::uint32_t value)
+{
+    atomicAdd(columns + ((std::uint32_t(c) * 256u + value) << 5) + lane, 1u);
+}
+
+template <int C>
+__device__ __forceinline__ void countGroup(std::uint32_t* columns, std::uint32_t lane,
+                                           const uint4 (&v)[LaneColumnShape<C>::kVecs])
 {
 #pragma unroll
-    for (int p = 0; p < 16; ++p) {
-        const int byte = p * C + Ch;
-        const std::uint32_t x = w[byte >> 2] >> (8 * (byte & 3));
-        const std::uint32_t offset = laneOffset | ((x << 5) & 0x1f80u) | (x & 3u);
-        bytes[offset] = static_cast<unsigned char>(bytes[offset] + 1);
+    for (int q = 0; q < LaneColumnShape<C>::kVecs; ++q) {
+        const std::uint32_t words[4] = {v[q].x, v[q].y, v[q].z, v[q].w};
+#pragma unroll
+        for (int p = 0; p < 16; ++p)
+            countValue(columns, lane, (q * 16 + p) % C, (words[p >> 2] >> (8 * (p & 3))) & 0xffu);
     }
 }
 
 template <int C>
-__device__ __forceinline__ void countGroupChannel(int channel, unsigned char* bytes, std::uint32_t laneOffset,
-                                                  const std::uint32_t* w)
-{
-    // `channel` is the same across the warp: the branch never diverges.
-    if constexpr (C == 1) {
-        countGroup<C, 0>(bytes, laneOffset, w);
-    } else {
-        switch (channel) {
-        case 0: countGroup<C, 0>(bytes, laneOffset, w); break;
-        case 1: countGroup<C, 1>(bytes, laneOffset, w); break;
-        case 2: if constexpr (C > 2) countGroup<C, 2>(bytes, laneOffset, w); break;
-        default: if constexpr (C > 3) countGroup<C, 3>(bytes, laneOffset, w); break;
-        }
-    }
-}
+using Step = uint4[LaneColumnShape<C>::kGroups][LaneColumnShape<C>::kVecs];
 
-// Folds the warp's byte counters into each lane's 32-bit sums and clears them.
-__device__ __forceinline__ void flushWarp(std::uint32_t* region, std::uint32_t (&sums)[8], int lane)
+// The lane's groups of the step that starts at group s: s + k * 32 + lane, those below `end`.
+template <int C>
+__device__ __forceinline__ void loadStep(Step<C>& v, const uint4* vec, std::int64_t s, std::int64_t end, std::uint32_t lane)
 {
-    __syncwarp();
+    using Shape = LaneColumnShape<C>;
 #pragma unroll
-    for (int rr = 0; rr < 2; ++rr) {
-        std::uint32_t* row = region + (2 * lane + rr) * 32;
-        std::uint32_t even = 0, odd = 0;
-#pragma unroll 8
-        for (int t = 0; t < 32; ++t) {
-            const int column = (lane + t) & 31;
-            const std::uint32_t w = row[column];
-            row[column] = 0;
-            even += w & 0x00ff00ffu;
-            odd += (w >> 8) & 0x00ff00ffu;
-        }
-        sums[4 * rr + 0] += even & 0xffffu;
-        sums[4 * rr + 1] += odd & 0xffffu;
-        sums[4 * rr + 2] += even >> 16;
-        sums[4 * rr + 3] += odd >> 16;
+    for (int k = 0; k < Shape::kGroups; ++k) {
+        const std::int64_t g = s + k * 32 + lane;
+#pragma unroll
+        for (int q = 0; q < Shape::kVecs; ++q)
+            v[k][q] = g < end ? __ldg(vec + g * Shape::kVecs + q) : make_uint4(0, 0, 0, 0);
     }
-    __syncwarp();
 }
 
 template <int C>
-__device__ __forceinline__ void countPixelShared(const unsigned char* pixel, std::uint32_t* blockHist)
+__device__ __forceinline__ void countStep(std::uint32_t* columns, const Step<C>& v, std::int64_t s, std::int64_t end,
+                                          std::uint32_t lane)
+{
+#pragma unroll
+    for (int k = 0; k < LaneColumnShape<C>::kGroups; ++k)
+        if (s + k * 32 + lane < end)
+            countGroup<C>(columns, lane, v[k]);
+}
+
+template <int C>
+__device__ __forceinline__ void countPixel(std::uint32_t* columns, std::uint32_t lane, const unsigned char* pixel)
 {
 #pragma unroll
     for (int c = 0; c < C; ++c)
-        atomicAdd(blockHist + c * 256 + pixel[c], 1u);
+        countValue(columns, lane, c, pixel[c]);
 }
 
 template <int C>
 __global__ void __launch_bounds__(1024) perLaneKernel(KernelArgs a)
 {
-    using Shape = PerLaneShape<C>;
-    constexpr int G = Shape::kGroups;
-    const int lane = threadIdx.x & 31;
-    const int warp = threadIdx.x >> 5;
-    const int warpsPerBlock = blockDim.x >> 5;  // a multiple of C
-    const int channel = warp % C;
-    unsigned char* bytes = reinterpret_cast<unsigned char*>(perLaneShared);
-    std::uint32_t* region = perLaneShared + warp * (kRegionBytes / 4);
-    std::uint32_t* blockHist = perLaneShared + warpsPerBlock * (kRegionBytes / 4);  // C * 256 values
-    const std::uint32_t laneOffset = std::uint32_t(warp) * kRegionBytes + 4u * std::uint32_t(lane);
+    using Shape = LaneColumnShape<C>;
+    constexpr std::int64_t kStepGroups = 32 * Shape::kGroups;
+    std::uint32_t* columns = perLaneShared;
     __shared__ std::uint32_t blockExtrema[kExtremaWords];
-
-    for (int i = threadIdx.x; i < C * 256; i += blockDim.x)
-        blockHist[i] = 0;
-    for (int i = lane; i < int(kRegionBytes / 4); i += 32)
-        region[i] = 0;
+    for (std::uint32_t i = threadIdx.x; i < Shape::kWords; i += blockDim.x)
+        columns[i] = 0;
     initBlockExtrema(blockExtrema);
     __syncthreads();
 
-    std::uint32_t sums[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int since = 0;  // iterations since the last flush: the same in every lane of the warp
-    const int teamsPerBlock = warpsPerBlock / C;
-    const std::int64_t team = std::int64_t(blockIdx.x) * teamsPerBlock + warp / C;
-    const std::int64_t teamCount = std::int64_t(gridDim.x) * teamsPerBlock;
-    const std::int64_t firstThread = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    const std::int64_t threadCount = std::int64_t(gridDim.x) * blockDim.x;
-
-    for (std::int64_t r = blockIdx.y; r < a.grid.rows; r += gridDim.y) {
+    const std::uint32_t lane = threadIdx.x & 31u;
+    const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+    const std::int64_t warps = (std::int64_t(gridDim.x) * blockDim.x) >> 5;
+    const std::int64_t rows = a.grid.rows;
+    const std::int64_t parts = max(std::int64_t(1), (4 * warps + rows - 1) / rows);
+    for (std::int64_t item = warp; item < rows * parts; item += warps) {
+        const std::int64_t r = item / parts, part = item - r * parts;
         const unsigned char* row = a.grid.d_origin + std::size_t(r) * a.grid.pitch;
         const std::int64_t head = alignedHead(row, C, a.grid.width);
-        const std::int64_t groups = (a.grid.width - head) / 16;
-        const std::int64_t tail = head + groups * 16;
-        for (std::int64_t i = firstThread; i < head; i += threadCount)
-            countPixelShared<C>(row + i * C, blockHist);
-        for (std::int64_t i = tail + firstThread; i < a.grid.width; i += threadCount)
-            countPixelShared<C>(row + i * C, blockHist);
-
+        const std::int64_t groups = (a.grid.width - head) / Shape::kGroupPixels;
+        if (part == 0) {
+            const std::int64_t tail = head + groups * Shape::kGroupPixels;
+            // A head is under 16 pixels unless no pixel of the row is 16-byte aligned (odd
+            // addresses of 2- and 4-channel pixels): then the whole row is its head.
+            for (std::int64_t i = lane; i < head; i += 32)
+                countPixel<C>(columns, lane, row + i * C);
+            for (std::int64_t i = tail + lane; i < a.grid.width; i += 32)
+                countPixel<C>(columns, lane, row + i * C);
+        }
+        const std::int64_t begin = groups * part / parts, end = groups * (part + 1) / parts;
+        if (begin >= end)
+            continue;
         const uint4* vec = reinterpret_cast<const uint4*>(row + head * C);
-        for (std::int64_t base = team * 32 * G; base < groups; base += teamCount * 32 * G) {
-            // All of the iteration's loads first, so they are in flight together.
-            std::uint32_t words[G][4 * C];
+        Step<C> current;
+        loadStep<C>(current, vec, begin, end, lane);
+        for (std::int64_t s = begin; s < end; s += kStepGroups) {
+            Step<C> next;
+            if (s + kStepGroups < end)
+                loadStep<C>(next, vec, s + kStepGroups, end, lane);
+            countStep<C>(columns, current, s, end, lane);
 #pragma unroll
-            for (int k = 0; k < G; ++k) {
-                const std::int64_t g = base + k * 32 + lane;
+            for (int k = 0; k < Shape::kGroups; ++k)
 #pragma unroll
-                for (int j = 0; j < C; ++j) {
-                    const uint4 v = g < groups ? __ldg(vec + g * C + j) : make_uint4(0, 0, 0, 0);
-                    words[k][4 * j + 0] = v.x;
-                    words[k][4 * j + 1] = v.y;
-                    words[k][4 * j + 2] = v.z;
-                    words[k][4 * j + 3] = v.w;
-                }
-            }
-#pragma unroll
-            for (int k = 0; k < G; ++k)
-                if (base + k * 32 + lane < groups)
-                    countGroupChannel<C>(channel, bytes, laneOffset, words[k]);
-            if (++since == Shape::kFlushIterations) {
-                flushWarp(region, sums, lane);
-                since = 0;
-            }
+                for (int q = 0; q < Shape::kVecs; ++q)
+                    current[k][q] = next[k][q];
         }
     }
-    if (since)
-        flushWarp(region, sums, lane);
-
-#pragma unroll
-    for (int i = 0; i < 8; ++i)
-        if (sums[i])
-            atomicAdd(blockHist + channel * 256 + 8 * lane + i, sums[i]);
     __syncthreads();
 
-    // Values become slots; each warp also finds the lowest and highest value it holds.
-    for (int i = threadIdx.x; i < C * 256; i += blockDim.x) {
-        const int c = i >> 8;
-        const std::uint32_t v = std::uint32_t(i & 255);
-        const std::uint32_t n = blockHist[i];
+    // Values become slots; each warp also finds the lowest and highest value it holds. A value's
+    // 32 columns are read rotated by the value, so a warp's 32 reads hit 32 banks.
+    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
+        const int c = int(i >> 8);
+        const std::uint32_t v = i & 255u;
+        std::uint32_t n = 0;
+#pragma unroll 8
+        for (std::uint32_t l = 0; l < 32; ++l)
+            n += columns[(i << 5) + ((l + i) & 31u)];
         const ChannelMap& m = a.map.ch[c];
         if (n && m.active)
             atomicAdd(a.d_slots + slotOf(m, std::uint8_t(v)), static_cast<unsigned long long>(n));
@@ -196,11 +161,6 @@ __global__ void __launch_bounds__(1024) perLaneKernel(KernelArgs a)
     clearNextTotals(a);
 }
 
-std::size_t perLaneSharedBytes(int channels, int warps)
-{
-    return std::size_t(warps) * kRegionBytes + std::size_t(channels) * 256 * sizeof(std::uint32_t);
-}
-
 }  // namespace
 
 Status launchPerLane(const KernelArgs& args, const LaunchContext& ctx)
@@ -210,22 +170,27 @@ Status launchPerLane(const KernelArgs& args, const LaunchContext& ctx)
                              "strategy 'per-lane' counts 8-bit samples only, not " + std::string(sampleTypeName(args.type)));
     return visitTypeAndChannels(args.type, args.channels, [&](auto, auto channels) -> Status {
         constexpr int C = decltype(channels)::value;
+        using Shape = LaneColumnShape<C>;
         const auto kernel = perLaneKernel<C>;
         const void* entry = reinterpret_cast<const void*>(kernel);
         std::size_t fixed = 0;
         HS_TRY(ctx.cache.staticSharedBytes(entry, fixed));
-        // As many whole teams as the opt-in shared memory holds regions for, up to the table's cap.
-        const std::size_t budget = ctx.props.sharedPerBlockOptin - fixed;
-        int warps = std::min(ctx.tuning.perLaneMaxWarps, 32) / C * C;
-        while (warps > C && perLaneSharedBytes(C, warps) > budget)
-            warps -= C;
-        const std::size_t smem = perLaneSharedBytes(C, warps);
-        if (smem > budget)
+        const std::size_t smem = Shape::kWords * sizeof(std::uint32_t);
+        if (smem + fixed > ctx.props.sharedPerBlockOptin)
             return Status::error(ErrorCode::UnsupportedStrategy, "per-lane counters do not fit this device's shared memory");
         HS_TRY(ctx.cache.allowDynamicShared(entry, smem, ctx.props.sharedPerBlockOptin));
-        dim3 blocks;
-        HS_TRY(gridFor(entry, warps * 32, smem, args.grid, ctx, 16, blocks));
-        kernel<<<blocks, warps * 32, smem, ctx.stream>>>(args);
+        const int threads = std::clamp(ctx.tuning.perLaneMaxWarps, 1, 32) * 32;
+        int perMultiprocessor = 0;
+        HS_TRY(ctx.cache.blocksPerMultiprocessor(entry, threads, smem, perMultiprocessor));
+        if (perMultiprocessor < 1)
+            return Status::error(ErrorCode::CudaError, "perLaneKernel does not fit on a multiprocessor");
+        // A persistent grid, no larger than the work: a step of every warp covers kStepGroups
+        // groups of 16 bytes.
+        const std::int64_t bytes = args.grid.rows * args.grid.width * C;
+        const std::int64_t blockBytes = std::int64_t(threads) * Shape::kGroups * Shape::kVecs * 16;
+        const std::int64_t needed = std::max<std::int64_t>(1, (bytes + blockBytes - 1) / blockBytes);
+        const int blocks = int(std::min<std::int64_t>(needed, std::int64_t(perMultiprocessor) * ctx.props.multiprocessors));
+        kernel<<<blocks, threads, smem, ctx.stream>>>(args);
         return lastLaunchStatus("perLaneKernel");
     });
 }
