@@ -185,6 +185,8 @@ int runCallCost(int repeats)
         {"100M keys, 128000 bins", SampleType::I32, 1, 100'000'000, 1, 128'000, 128'000},
         {"100M keys, 128000 bins", SampleType::I32, 1, 100'000'000, 1, 128'000, 128'000, Strategy::Replicated},
         {"1M keys, 256 bins", SampleType::U32, 1, 1 << 20, 1, 256, 256},
+        // Issue 21's whole-call case: a million bins, whose counts (8 MB) are the download.
+        {"16M keys, 1M bins", SampleType::U32, 1, 16 << 20, 1, 1'000'000, 1'000'000},
     };
     std::mt19937_64 rng(20261202);
     int rc = 0;

@@ -19,5 +19,23 @@ if [ "${U8_VARIANTS:-0}" = 1 ]; then
     build-gpu/u8_variants ${U8_REPEATS:-50} >> "$out/u8_variants.txt" 2>&1
   echo "u8 variants: exit $?"
 fi
+# The vendor's image peer, NVIDIA NPP's nppiHistogramEven (NPP=1), where NPP is installed.
+if [ "${NPP:-0}" = 1 ]; then
+  {
+    npp_include=$(ls -d /usr/local/cuda/include/npp.h /usr/local/cuda/targets/*/include/npp.h 2>/dev/null | head -1)
+    if [ -n "$npp_include" ]; then
+      nvcc -O3 -arch=sm_90 -o build-gpu/npp_peer scripts/npp_peer.cu -lnppist -lnppc && build-gpu/npp_peer ${NPP_REPEATS:-50}
+      echo "npp peer: exit $?"
+    else
+      echo "npp peer: NPP is not installed here (no npp.h under /usr/local/cuda); libraries found: $(find /usr /opt -name 'libnppist*' 2>/dev/null | head -3 | tr '\n' ' ')"
+    fi
+  } > "$out/npp_peer.txt" 2>&1
+fi
+# The per-lane kernel's instruction mix (SASS=1): what a counted sample costs in instructions.
+if [ "${SASS:-0}" = 1 ]; then
+  obj=$(find build-gpu -name 'PerLaneKernels.cu.o' | head -1)
+  cuobjdump -sass "$obj" 2>&1 | python3 scripts/sass_mix.py >> "$out/verify/summary.txt" 2>&1
+fi
 cat "$out/verify/summary.txt" "$out/python/summary.txt"
 [ -f "$out/u8_variants.txt" ] && cat "$out/u8_variants.txt"
+[ -f "$out/npp_peer.txt" ] && cat "$out/npp_peer.txt"

@@ -95,10 +95,11 @@ bool fitsOptinShared(const RequestPlan& plan, const DeviceProps& props)
     return std::size_t(plan.map.num_slots) * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
-// `per-lane` keeps 32 counters (one per lane) of every value of every interleaved channel.
+// `per-lane` keeps 32 counters (one per lane) of every value of every interleaved channel, and
+// each value's block total.
 bool perLaneFits(const RequestPlan& plan, const DeviceProps& props)
 {
-    return std::size_t(plan.channels) * 256 * 32 * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
+    return std::size_t(plan.channels) * 256 * 33 * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
 }  // namespace

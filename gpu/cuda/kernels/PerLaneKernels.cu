@@ -6,9 +6,9 @@
 // read probe). Counters are indexed by value, not by bin, so any binning of 8-bit data works:
 // values become slots once per block at the end.
 //
-// Feeding it: a warp's work is items of one row's 16-byte groups (rows x parts, about four items
-// per warp, so a frame's work splits evenly however many rows it has); within an item the loads
-// of the next step are in flight while the current one is counted (a register double buffer).
+// Feeding it: a warp's work is items of one row's 16-byte groups (rows x parts: one even part per
+// warp of a contiguous frame, about four per warp of a frame of many rows); within an item the
+// loads of the next step are in flight while the current one is counted (a register double buffer).
 // Unaligned row heads and tails are counted by the warp that takes the row's first part. scripts/u8_variants.cu measured the shapes on the H200 (issue 21).
 //
 // Width: a counter of a block takes at most the samples of its launch, <= 2^30
@@ -31,6 +31,10 @@ struct LaneColumnShape {
     // Groups per lane per step (H200, u8_variants: three channels 1, others 2).
     static constexpr int kGroups = C == 3 ? 1 : 2;
     static constexpr std::uint32_t kWords = C * 256 * 32;
+    // Two resident blocks of 1,024 threads (32 registers each) keep twice the loads in flight:
+    // with one (52 registers), 64 MiB of bytes read at 44 % of DRAM peak, 1.75x the probe
+    // (Nsight Compute, 2026-12-03). Three and four channels' 96 and 128 KiB of counters allow one.
+    static constexpr int kBlocksPerMultiprocessor = C <= 2 ? 2 : 1;
 };
 
 __device__ __forceinline__ void countValue(std::uint32_t* columns, std::uint32_t lane, int c, std::uint32_t value)
@@ -56,12 +60,12 @@ using Step = uint4[LaneColumnShape<C>::kGroups][LaneColumnShape<C>::kVecs];
 
 // The lane's groups of the step that starts at group s: s + k * 32 + lane, those below `end`.
 template <int C>
-__device__ __forceinline__ void loadStep(Step<C>& v, const uint4* vec, std::int64_t s, std::int64_t end, std::uint32_t lane)
+__device__ __forceinline__ void loadStep(Step<C>& v, const uint4* vec, std::uint32_t s, std::uint32_t end, std::uint32_t lane)
 {
     using Shape = LaneColumnShape<C>;
 #pragma unroll
     for (int k = 0; k < Shape::kGroups; ++k) {
-        const std::int64_t g = s + k * 32 + lane;
+        const std::uint32_t g = s + k * 32 + lane;
 #pragma unroll
         for (int q = 0; q < Shape::kVecs; ++q)
             v[k][q] = g < end ? __ldg(vec + g * Shape::kVecs + q) : make_uint4(0, 0, 0, 0);
@@ -69,7 +73,7 @@ __device__ __forceinline__ void loadStep(Step<C>& v, const uint4* vec, std::int6
 }
 
 template <int C>
-__device__ __forceinline__ void countStep(std::uint32_t* columns, const Step<C>& v, std::int64_t s, std::int64_t end,
+__device__ __forceinline__ void countStep(std::uint32_t* columns, const Step<C>& v, std::uint32_t s, std::uint32_t end,
                                           std::uint32_t lane)
 {
 #pragma unroll
@@ -87,12 +91,13 @@ __device__ __forceinline__ void countPixel(std::uint32_t* columns, std::uint32_t
 }
 
 template <int C>
-__global__ void __launch_bounds__(1024) perLaneKernel(KernelArgs a)
+__global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiprocessor) perLaneKernel(KernelArgs a)
 {
     using Shape = LaneColumnShape<C>;
-    constexpr std::int64_t kStepGroups = 32 * Shape::kGroups;
+    constexpr std::uint32_t kStepGroups = 32 * Shape::kGroups;
     std::uint32_t* columns = perLaneShared;
     __shared__ std::uint32_t blockExtrema[kExtremaWords];
+    __shared__ std::uint32_t valueCounts[C * 256];
     for (std::uint32_t i = threadIdx.x; i < Shape::kWords; i += blockDim.x)
         columns[i] = 0;
     initBlockExtrema(blockExtrema);
@@ -102,7 +107,9 @@ __global__ void __launch_bounds__(1024) perLaneKernel(KernelArgs a)
     const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
     const std::int64_t warps = (std::int64_t(gridDim.x) * blockDim.x) >> 5;
     const std::int64_t rows = a.grid.rows;
-    const std::int64_t parts = max(std::int64_t(1), (4 * warps + rows - 1) / rows);
+    // One long row (a contiguous frame) is one even part per warp, its loads never restarted;
+    // rows are cut in parts so that there are about four per warp.
+    const std::int64_t parts = rows == 1 ? warps : max(std::int64_t(1), (4 * warps + rows - 1) / rows);
     for (std::int64_t item = warp; item < rows * parts; item += warps) {
         const std::int64_t r = item / parts, part = item - r * parts;
         const unsigned char* row = a.grid.d_origin + std::size_t(r) * a.grid.pitch;
@@ -117,13 +124,14 @@ __global__ void __launch_bounds__(1024) perLaneKernel(KernelArgs a)
             for (std::int64_t i = tail + lane; i < a.grid.width; i += 32)
                 countPixel<C>(columns, lane, row + i * C);
         }
-        const std::int64_t begin = groups * part / parts, end = groups * (part + 1) / parts;
+        // A row holds at most 2^30 samples (kMaxPieceSamples): its group numbers fit 32 bits.
+        const std::uint32_t begin = std::uint32_t(groups * part / parts), end = std::uint32_t(groups * (part + 1) / parts);
         if (begin >= end)
             continue;
         const uint4* vec = reinterpret_cast<const uint4*>(row + head * C);
         Step<C> current;
         loadStep<C>(current, vec, begin, end, lane);
-        for (std::int64_t s = begin; s < end; s += kStepGroups) {
+        for (std::uint32_t s = begin; s < end; s += kStepGroups) {
             Step<C> next;
             if (s + kStepGroups < end)
                 loadStep<C>(next, vec, s + kStepGroups, end, lane);
@@ -137,8 +145,8 @@ __global__ void __launch_bounds__(1024) perLaneKernel(KernelArgs a)
     }
     __syncthreads();
 
-    // Values become slots; each warp also finds the lowest and highest value it holds. A value's
-    // 32 columns are read rotated by the value, so a warp's 32 reads hit 32 banks.
+    // Each value's block count; each warp also finds the lowest and highest value it holds. A
+    // value's 32 columns are read rotated by the value, so a warp's 32 reads hit 32 banks.
     for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
         const int c = int(i >> 8);
         const std::uint32_t v = i & 255u;
@@ -146,15 +154,39 @@ __global__ void __launch_bounds__(1024) perLaneKernel(KernelArgs a)
 #pragma unroll 8
         for (std::uint32_t l = 0; l < 32; ++l)
             n += columns[(i << 5) + ((l + i) & 31u)];
-        const ChannelMap& m = a.map.ch[c];
-        if (n && m.active)
-            atomicAdd(a.d_slots + slotOf(m, std::uint8_t(v)), static_cast<unsigned long long>(n));
+        valueCounts[i] = n;
         const unsigned seen = __ballot_sync(0xffffffffu, n != 0);
         if (lane == 0 && seen) {
             atomicMin(blockExtrema + 2 * c, v + std::uint32_t(__ffs(seen) - 1));
             atomicMax(blockExtrema + 2 * c + 1, v + std::uint32_t(31 - __clz(seen)));
         }
     }
+    __syncthreads();
+    // Values become slots. Wide bins gather many values in one slot: summed here first, so a block
+    // adds one total per slot (every block adding 128 values into one of 2 bins had 16,896
+    // atomics queue on one address: 0.059 ms for 64 MiB of bytes against 0.038 into 256 bins).
+    const std::uint32_t slots = a.map.num_slots;
+    const bool gathered = slots <= Shape::kWords;
+    if (gathered)
+        for (std::uint32_t i = threadIdx.x; i < slots; i += blockDim.x)
+            columns[i] = 0;
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
+        const std::uint32_t n = valueCounts[i];
+        const ChannelMap& m = a.map.ch[i >> 8];
+        if (!n || !m.active)
+            continue;
+        const std::uint32_t slot = slotOf(m, std::uint8_t(i & 255u));
+        if (gathered)
+            atomicAdd(columns + slot, n);
+        else
+            atomicAdd(a.d_slots + slot, static_cast<unsigned long long>(n));
+    }
+    __syncthreads();
+    if (gathered)
+        for (std::uint32_t i = threadIdx.x; i < slots; i += blockDim.x)
+            if (const std::uint32_t n = columns[i])
+                atomicAdd(a.d_slots + i, static_cast<unsigned long long>(n));
     __syncthreads();
     publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
 
