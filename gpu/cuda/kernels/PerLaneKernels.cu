@@ -6,9 +6,9 @@
 // read probe). Counters are indexed by value, not by bin, so any binning of 8-bit data works:
 // values become slots once per block at the end.
 //
-// Feeding it: a warp's work is items of one row's 16-byte groups (rows x parts: one even part per
-// warp of a contiguous frame, about four per warp of a frame of many rows); within an item the
-// loads of the next step are in flight while the current one is counted (a register double buffer).
+// Feeding it: a contiguous frame (one long row) is read in steps interleaved over all warps; a
+// frame of many rows in contiguous parts of rows, about four per warp. The loads of a warp's next
+// step are in flight while the current one is counted (a register double buffer).
 // Unaligned row heads and tails are counted by the warp that takes the row's first part. scripts/u8_variants.cu measured the shapes on the H200 (issue 21).
 //
 // Width: a counter of a block takes at most the samples of its launch, <= 2^30
@@ -90,6 +90,55 @@ __device__ __forceinline__ void countPixel(std::uint32_t* columns, std::uint32_t
         countValue(columns, lane, c, pixel[c]);
 }
 
+// A row's unaligned head (pixels before the first 16-byte boundary), its whole groups after it,
+// and its tail. A head is under 16 pixels unless no pixel of the row is 16-byte aligned (odd
+// addresses of 2- and 4-channel pixels): then the whole row is its head.
+struct RowShape {
+    std::int64_t head;
+    std::int64_t groups;
+};
+
+template <int C>
+__device__ __forceinline__ RowShape rowShape(const unsigned char* row, std::int64_t width)
+{
+    const std::int64_t head = alignedHead(row, C, width);
+    return {head, (width - head) / LaneColumnShape<C>::kGroupPixels};
+}
+
+template <int C>
+__device__ __forceinline__ void countRowEnds(std::uint32_t* columns, std::uint32_t lane, const unsigned char* row,
+                                             const RowShape& shape, std::int64_t width)
+{
+    for (std::int64_t i = lane; i < shape.head; i += 32)
+        countPixel<C>(columns, lane, row + i * C);
+    for (std::int64_t i = shape.head + shape.groups * LaneColumnShape<C>::kGroupPixels + lane; i < width; i += 32)
+        countPixel<C>(columns, lane, row + i * C);
+}
+
+// Steps at begin, begin + stride, ... below end, each of 32 * kGroups groups, the next step's
+// loads in flight while the current one is counted. A row holds at most 2^30 samples
+// (kMaxPieceSamples): its group numbers fit 32 bits.
+template <int C>
+__device__ __forceinline__ void countRange(std::uint32_t* columns, std::uint32_t lane, const uint4* vec,
+                                           std::uint32_t begin, std::uint32_t end, std::uint32_t stride)
+{
+    if (begin >= end)
+        return;
+    Step<C> current;
+    loadStep<C>(current, vec, begin, end, lane);
+    for (std::uint32_t s = begin; s < end; s += stride) {
+        Step<C> next;
+        if (s + stride < end)
+            loadStep<C>(next, vec, s + stride, end, lane);
+        countStep<C>(columns, current, s, end, lane);
+#pragma unroll
+        for (int k = 0; k < LaneColumnShape<C>::kGroups; ++k)
+#pragma unroll
+            for (int q = 0; q < LaneColumnShape<C>::kVecs; ++q)
+                current[k][q] = next[k][q];
+    }
+}
+
 template <int C>
 __global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiprocessor) perLaneKernel(KernelArgs a)
 {
@@ -107,40 +156,27 @@ __global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiproce
     const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
     const std::int64_t warps = (std::int64_t(gridDim.x) * blockDim.x) >> 5;
     const std::int64_t rows = a.grid.rows;
-    // One long row (a contiguous frame) is one even part per warp, its loads never restarted;
-    // rows are cut in parts so that there are about four per warp.
-    const std::int64_t parts = rows == 1 ? warps : max(std::int64_t(1), (4 * warps + rows - 1) / rows);
-    for (std::int64_t item = warp; item < rows * parts; item += warps) {
-        const std::int64_t r = item / parts, part = item - r * parts;
-        const unsigned char* row = a.grid.d_origin + std::size_t(r) * a.grid.pitch;
-        const std::int64_t head = alignedHead(row, C, a.grid.width);
-        const std::int64_t groups = (a.grid.width - head) / Shape::kGroupPixels;
-        if (part == 0) {
-            const std::int64_t tail = head + groups * Shape::kGroupPixels;
-            // A head is under 16 pixels unless no pixel of the row is 16-byte aligned (odd
-            // addresses of 2- and 4-channel pixels): then the whole row is its head.
-            for (std::int64_t i = lane; i < head; i += 32)
-                countPixel<C>(columns, lane, row + i * C);
-            for (std::int64_t i = tail + lane; i < a.grid.width; i += 32)
-                countPixel<C>(columns, lane, row + i * C);
-        }
-        // A row holds at most 2^30 samples (kMaxPieceSamples): its group numbers fit 32 bits.
-        const std::uint32_t begin = std::uint32_t(groups * part / parts), end = std::uint32_t(groups * (part + 1) / parts);
-        if (begin >= end)
-            continue;
-        const uint4* vec = reinterpret_cast<const uint4*>(row + head * C);
-        Step<C> current;
-        loadStep<C>(current, vec, begin, end, lane);
-        for (std::uint32_t s = begin; s < end; s += kStepGroups) {
-            Step<C> next;
-            if (s + kStepGroups < end)
-                loadStep<C>(next, vec, s + kStepGroups, end, lane);
-            countStep<C>(columns, current, s, end, lane);
-#pragma unroll
-            for (int k = 0; k < Shape::kGroups; ++k)
-#pragma unroll
-                for (int q = 0; q < Shape::kVecs; ++q)
-                    current[k][q] = next[k][q];
+    if (rows == 1) {
+        // One long row (a contiguous frame): step k of warp w is the row's step k * warps + w, so
+        // the warps read one stretch of memory together and a warp's loads never restart.
+        const unsigned char* row = a.grid.d_origin;
+        const RowShape shape = rowShape<C>(row, a.grid.width);
+        if (warp == 0)
+            countRowEnds<C>(columns, lane, row, shape, a.grid.width);
+        countRange<C>(columns, lane, reinterpret_cast<const uint4*>(row + shape.head * C),
+                      std::uint32_t(warp * kStepGroups), std::uint32_t(shape.groups), std::uint32_t(warps * kStepGroups));
+    } else {
+        // Rows are cut in contiguous parts, about four per warp, whatever their number.
+        const std::int64_t parts = max(std::int64_t(1), (4 * warps + rows - 1) / rows);
+        for (std::int64_t item = warp; item < rows * parts; item += warps) {
+            const std::int64_t r = item / parts, part = item - r * parts;
+            const unsigned char* row = a.grid.d_origin + std::size_t(r) * a.grid.pitch;
+            const RowShape shape = rowShape<C>(row, a.grid.width);
+            if (part == 0)
+                countRowEnds<C>(columns, lane, row, shape, a.grid.width);
+            countRange<C>(columns, lane, reinterpret_cast<const uint4*>(row + shape.head * C),
+                          std::uint32_t(shape.groups * part / parts), std::uint32_t(shape.groups * (part + 1) / parts),
+                          kStepGroups);
         }
     }
     __syncthreads();
