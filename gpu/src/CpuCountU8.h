@@ -1,0 +1,176 @@
+// The CPU backend's 8-bit counting loops for channels that bin one value per bin over [0, 256)
+// (CpuBackend.cpp, isDirectU8): the commonest frame of all. What bounds them on this machine is
+// the number of counter stores (about one a cycle, whatever their address: 4K RGB noise with three
+// stores a pixel takes 7.0 ms of one core, plain stores 7.0, the loads alone 5.5), so the loops
+// spend arithmetic to save stores: equal pixels are folded into one run in registers, and the first
+// two channels of three or four are counted as one pair.
+#pragma once
+
+#include "CpuTuning.h"
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+namespace hs::detail::cpu8 {
+
+// Pixels per step; pixel k of a step counts into sub-histogram k, so equal neighbours in a step
+// that is not folded never increment one counter back to back.
+inline constexpr int kStep = 4;
+static_assert(kCpuTuning.subHistograms == kStep, "one sub-histogram per pixel of a four-pixel step");
+
+// Counter of value v of channel c in sub-histogram k: a constant offset from one base register,
+// where twelve run-time pointers (one per sub-histogram and channel) spilled.
+template <int C>
+inline constexpr std::size_t kTableWords = std::size_t(kStep) * C * 256;
+inline constexpr std::size_t counter(int k, int c, int channels) { return std::size_t(k * channels + c) * 256; }
+
+// Counter R + 256 G of the pair table (three or four channels).
+inline constexpr std::size_t kPairWords = 65536;
+
+// Byte B of a four-pixel step held in two words; B is a constant, so this is one shift and mask.
+template <int B>
+inline std::uint32_t stepByte(std::uint64_t w0, std::uint64_t w1)
+{
+    if constexpr (B < 8)
+        return std::uint32_t(w0 >> (8 * B)) & 0xffu;
+    else
+        return std::uint32_t(w1 >> (8 * (B - 8))) & 0xffu;
+}
+
+// Bytes B and B + 1 (one pixel's first two channels) from the word that holds both: B is 0, 3, 6
+// or 9 (three channels) or 0, 4, 8 or 12 (four), never straddling.
+template <int B>
+inline std::uint32_t stepPair(std::uint64_t w0, std::uint64_t w1)
+{
+    static_assert(B <= 6 || B >= 8, "a pair must sit in one word");
+    if constexpr (B <= 6)
+        return std::uint32_t(w0 >> (8 * B)) & 0xffffu;
+    else
+        return std::uint32_t(w1 >> (8 * (B - 8))) & 0xffffu;
+}
+
+// The 4 * C bytes of a step as two words, loaded whole: a copy of 12 bytes into a 16-byte buffer
+// would be read back across two stores, which defeats store forwarding (28 ms instead of 3.6 on a
+// 4K RGB frame).
+template <int C>
+inline void loadStep(const unsigned char* s, std::uint64_t& w0, std::uint64_t& w1)
+{
+    w0 = 0;
+    w1 = 0;
+    if constexpr (C == 1) {
+        std::uint32_t lo;
+        std::memcpy(&lo, s, 4);
+        w0 = lo;
+    } else {
+        std::memcpy(&w0, s, 8);
+        if constexpr (C == 3) {
+            std::uint32_t hi;
+            std::memcpy(&hi, s + 8, 4);
+            w1 = hi;
+        } else if constexpr (C == 4) {
+            std::memcpy(&w1, s + 8, 8);
+        }
+    }
+}
+
+// Whether the step's pixels are all equal: every byte equals the one C bytes on. Reads only the
+// step's own bytes (the last step of a row may end the buffer).
+template <int C>
+inline bool uniformStep(const unsigned char* s, std::uint64_t w0, std::uint64_t w1)
+{
+    if constexpr (C == 1) {
+        const std::uint32_t x = std::uint32_t(w0);
+        return x == ((x >> 8) | (x << 24));
+    } else if constexpr (C == 2) {
+        return w0 == ((w0 >> 16) | (w0 << 48));
+    } else if constexpr (C == 3) {
+        std::uint64_t b;
+        std::uint32_t c, d;
+        std::memcpy(&b, s + 3, 8);  // bytes 3-10 against 0-7
+        std::memcpy(&c, s + 5, 4);  // bytes 5-8 against 8-11
+        std::memcpy(&d, s + 8, 4);
+        return (w0 == b) & (c == d);
+    } else {
+        return (w0 == w1) & (std::uint32_t(w0) == std::uint32_t(w0 >> 32));
+    }
+}
+
+// A run of equal pixels, counted in registers and added to the counters once where it ends: a
+// constant or flat region costs no store per pixel, and the same counter is never incremented
+// back to back (whose store-to-load chains, mispredicted where runs are short, made the pair
+// table 2-3x slower on smooth frames than on noise).
+struct Run {
+    std::uint32_t pixel = 0;  // the pixel's C bytes, first channel lowest
+    std::uint32_t count = 0;  // bounded by the pixels since the flush, below 2^31
+};
+
+template <int C, bool Paired>
+inline void addRun(const Run& run, std::uint32_t* table, std::uint32_t* pairs)
+{
+    int c = 0;
+    if constexpr (Paired) {
+        pairs[run.pixel & 0xffffu] += run.count;
+        c = 2;
+    }
+    for (; c < C; ++c)
+        table[counter(0, c, C) + ((run.pixel >> (8 * c)) & 0xffu)] += run.count;
+}
+
+template <int C, std::size_t... B>
+inline void directStep(std::uint64_t w0, std::uint64_t w1, std::uint32_t* table, std::index_sequence<B...>)
+{
+    (++table[counter(int(B) / C, int(B) % C, C) + stepByte<int(B)>(w0, w1)], ...);
+}
+
+// Counter R + 256 G takes one store where two counters took two, and is folded into both
+// channels' bins at the flush; the other channels go to the sub-histograms.
+template <int C, std::size_t... K>
+inline void pairStep(std::uint64_t w0, std::uint64_t w1, std::uint32_t* table, std::uint32_t* pairs,
+                     std::index_sequence<K...>)
+{
+    static_assert(C >= 3, "pairs need a third channel to keep the step's words whole");
+    (++pairs[stepPair<int(K) * C>(w0, w1)], ...);
+    (++table[counter(int(K), 2, C) + stepByte<int(K) * C + 2>(w0, w1)], ...);
+    if constexpr (C == 4)
+        (++table[counter(int(K), 3, C) + stepByte<int(K) * C + 3>(w0, w1)], ...);
+}
+
+// n pixels of C channels from s into table (kTableWords<C>) and, when Paired, pairs (kPairWords).
+template <int C, bool Paired>
+void count(const unsigned char* s, std::int64_t n, std::uint32_t* table, std::uint32_t* pairs)
+{
+    constexpr std::uint32_t pixelMask = C == 4 ? 0xffffffffu : (1u << (8 * C)) - 1;
+    Run run;
+    std::int64_t i = 0;
+    for (; i + kStep <= n; i += kStep, s += kStep * C) {
+        std::uint64_t w0, w1;
+        loadStep<C>(s, w0, w1);
+        if (uniformStep<C>(s, w0, w1)) {
+            const std::uint32_t pixel = std::uint32_t(w0) & pixelMask;
+            if (pixel != run.pixel) {
+                addRun<C, Paired>(run, table, pairs);
+                run.pixel = pixel;
+                run.count = 0;
+            }
+            run.count += kStep;
+            continue;
+        }
+        if constexpr (Paired)
+            pairStep<C>(w0, w1, table, pairs, std::make_index_sequence<kStep>{});
+        else
+            directStep<C>(w0, w1, table, std::make_index_sequence<kStep * C>{});
+    }
+    addRun<C, Paired>(run, table, pairs);
+    for (; i < n; ++i, s += C) {
+        int c = 0;
+        if constexpr (Paired) {
+            ++pairs[s[0] + 256u * s[1]];
+            c = 2;
+        }
+        for (; c < C; ++c)
+            ++table[counter(0, c, C) + s[c]];
+    }
+}
+
+}  // namespace hs::detail::cpu8
