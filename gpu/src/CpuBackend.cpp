@@ -199,12 +199,7 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
                             local[plan.map.ch[c].base + v] += table[cpu8::counter(k, c, plan.channels) + v];
                 std::fill(table.begin(), table.end(), 0);
                 if (paired) {
-                    const std::uint32_t first = plan.map.ch[0].base, second = plan.map.ch[1].base;
-                    for (std::uint32_t v = 0; v < cpu8::kPairWords; ++v)
-                        if (const std::uint32_t count = pairs[v]) {
-                            local[first + (v & 0xffu)] += count;
-                            local[second + (v >> 8)] += count;
-                        }
+                    cpu8::foldPairs(pairs.data(), &local[plan.map.ch[0].base], &local[plan.map.ch[1].base]);
                     std::fill(pairs.begin(), pairs.end(), 0);
                 }
                 sinceFlush = 0;
