@@ -164,6 +164,9 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
         return;
     const bool track = !extremaFromCounts(plan.type, plan.map);
     const std::vector<Task> tasks = makeTasks(plan);
+    // Rows shorter than a task are handed out a task's worth at a time, so that scheduling costs
+    // stay per task, not per row.
+    const int chunk = int(std::max<std::int64_t>(1, kCpuTuning.taskPixels / std::min(plan.width, kCpuTuning.taskPixels)));
     const std::uint32_t stride = plan.map.num_slots + 1;  // + the spare slot of inactive channels
     const int numSub = subHistogramsFor(plan.map.num_slots);
 
@@ -204,7 +207,7 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
                 }
                 sinceFlush = 0;
             };
-#pragma omp for schedule(dynamic, 4)
+#pragma omp for schedule(dynamic, chunk)
             for (std::int64_t t = 0; t < std::int64_t(tasks.size()); ++t) {
                 const Task& task = tasks[t];
                 const std::int64_t n = task.x1 - task.x0;

@@ -8,9 +8,10 @@
 namespace hs::detail {
 
 struct CpuTuning {
-    // Pixels per OpenMP task: 2^18 keeps a 4K frame at 32 tasks, enough to balance two to sixteen
-    // threads while each task's counters stay hot in L1/L2.
-    std::int64_t taskPixels = std::int64_t(1) << 18;
+    // Pixels per OpenMP task, handed out one at a time: a 4K frame is 127 tasks of 2^16. With 32
+    // tasks of 2^18 handed out four at a time, a thread that woke late left its partner up to four
+    // tasks (0.8 ms) to finish alone: 4K RGB noise took 3.9-4.8 ms of two threads, not 3.2.
+    std::int64_t taskPixels = std::int64_t(1) << 16;
     // Up to this many slots a thread keeps four interleaved sub-histograms, which break the
     // store-to-load chain on one hot counter (4K RGB constant frame: 2.6x OpenCV against 1.4x
     // with one); beyond it they only thrash the cache.
