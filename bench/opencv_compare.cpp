@@ -23,6 +23,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Two warm-ups, then the median of `repeats` timed runs of f(). Each side is timed in a block of
+// its own: timed alternately, each call met the other library's worker threads still spinning
+// (OpenCV's TBB pool, the backend's OpenMP team), which cost both up to a third.
+template <typename F>
+double timeMedian(int repeats, F&& f)
+{
+    return hs::medianRunMs(2, repeats, [&] {
+        const auto t0 = Clock::now();
+        f();
+        return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    });
+}
+
 // A 4K frame of `channels` 8-bit channels: uniform noise, one colour, or a smooth gradient (runs
 // of equal pixels some ten to twenty long, as in skies and shaded walls).
 cv::Mat makeFrame(const std::string& kind, int channels, std::mt19937_64& rng)
@@ -47,14 +60,13 @@ cv::Mat makeFrame(const std::string& kind, int channels, std::mt19937_64& rng)
 }
 
 // OpenCV's calcHist (once per channel, as an application would call it) and HistoScope's CPU
-// backend on the same frame, timed alternately so that both see the same load on a shared
-// machine; every count is checked against the reference.
+// backend on the same frame, one after the other; every count is checked against the reference.
 int calcHistComparison(int repeats)
 {
     std::mt19937_64 rng(std::random_device{}());
     hs::HistogramEngine cpu(hs::EngineOptions{false});
     std::cout << "4K 8-bit frames (3840x2160, 256 bins per channel), medians of " << repeats
-              << " alternating runs after two warm-ups, " << cv::getNumThreads() << " OpenCV threads\n"
+              << " runs after two warm-ups, " << cv::getNumThreads() << " OpenCV threads\n"
               << "frame            OpenCV calcHist  HistoScope cpu  x OpenCV  read probe  x probe\n";
     bool allSame = true;
     for (int channels : {3, 1, 4}) {
@@ -74,20 +86,11 @@ int calcHistComparison(int repeats)
             const hs::HistogramRequest request =
                 hs::makeRequest(view, hs::defaultBinning(hs::SampleType::U8), hs::Strategy::Cpu);
             hs::HistogramResult result, expected;
-            std::vector<double> opencvTimes, oursTimes;
-            for (int i = 0; i < 2 + repeats; ++i) {
-                auto t0 = Clock::now();
+            const double opencvMs = timeMedian(repeats, [&] {
                 for (int c = 0; c < channels; ++c)
                     cv::calcHist(&frame, 1, &c, cv::Mat(), hists[c], 1, histSize, ranges);
-                auto t1 = Clock::now();
-                cpu.compute(request, result);
-                auto t2 = Clock::now();
-                if (i >= 2) {
-                    opencvTimes.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-                    oursTimes.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
-                }
-            }
-            const double opencvMs = hs::medianOf(opencvTimes), oursMs = hs::medianOf(oursTimes);
+            });
+            const double oursMs = timeMedian(repeats, [&] { cpu.compute(request, result); });
             hs::referenceHistogram(request, expected);
             bool same = result == expected;
             for (int c = 0; c < channels; ++c)
