@@ -24,8 +24,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Two warm-ups, then the median of `repeats` timed runs of f(). Each side is timed in a block of
-// its own: timed alternately, each call met the other library's worker threads still spinning
-// (OpenCV's TBB pool, the backend's OpenMP team), which cost both up to a third.
+// its own: timed alternately, each call can meet the other library's worker threads still
+// spinning (OpenCV's TBB pool, the backend's OpenMP team), and both ran slower and less steadily.
 template <typename F>
 double timeMedian(int repeats, F&& f)
 {
