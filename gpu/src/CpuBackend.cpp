@@ -1,5 +1,6 @@
 #include "CpuBackend.h"
 
+#include "CpuCountU8.h"
 #include "CpuTuning.h"
 #include "Equalization.h"
 
@@ -105,7 +106,7 @@ void countLut(const unsigned char* p, std::int64_t n, const std::uint32_t* lut, 
 }
 
 // 8-bit samples whose every channel maps value v to slot base + v (256 bins over [0, 256)): the
-// commonest frame of all, counted without the lookup table's extra load.
+// commonest frame of all, counted by CpuCountU8.h without the lookup table's extra load.
 bool isDirectU8(const RequestPlan& plan)
 {
     if (plan.type != SampleType::U8)
@@ -116,125 +117,6 @@ bool isDirectU8(const RequestPlan& plan)
             return false;
     }
     return true;
-}
-
-// Byte B of a four-pixel step held in two words; B is a constant, so this is one shift and mask.
-template <int B>
-inline std::uint32_t stepByte(std::uint64_t w0, std::uint64_t w1)
-{
-    if constexpr (B < 8)
-        return std::uint32_t(w0 >> (8 * B)) & 0xffu;
-    else
-        return std::uint32_t(w1 >> (8 * (B - 8))) & 0xffu;
-}
-
-// The 4 * C bytes of a four-pixel step as two words, loaded whole: a copy of 12 bytes into a
-// 16-byte buffer would be read back across two stores, which defeats store forwarding (28 ms
-// instead of 3.6 on a 4K RGB frame).
-template <int C>
-inline void loadStep(const unsigned char* s, std::uint64_t& w0, std::uint64_t& w1)
-{
-    w0 = 0;
-    w1 = 0;
-    if constexpr (C == 1) {
-        std::uint32_t lo;
-        std::memcpy(&lo, s, 4);
-        w0 = lo;
-    } else {
-        std::memcpy(&w0, s, 8);
-        if constexpr (C == 3) {
-            std::uint32_t hi;
-            std::memcpy(&hi, s + 8, 4);
-            w1 = hi;
-        } else if constexpr (C == 4) {
-            std::memcpy(&w1, s + 8, 8);
-        }
-    }
-}
-
-// Where channel c of sub-histogram k starts: pixel k of a step counts into sub-histogram k.
-template <int C>
-struct SubHistogramBins {
-    std::uint32_t* h[4][C];
-    SubHistogramBins(const SlotMap& map, std::uint32_t* sub, std::uint32_t stride)
-    {
-        static_assert(kCpuTuning.subHistograms == 4, "one sub-histogram per pixel of a four-pixel step");
-        for (int k = 0; k < 4; ++k)
-            for (int c = 0; c < C; ++c)
-                h[k][c] = sub + k * stride + map.ch[c].base;
-    }
-};
-
-// Four pixels per step from one or two whole-word loads, unpacked with constant shifts: the
-// byte loads, not the increments, bounded the plain loop (4.4 -> 3.6 ms on a 4K RGB frame with
-// two threads). Pixel k of a step goes to sub-histogram k, so equal neighbours do not chain.
-template <int C, std::size_t... B>
-inline void countStep(const unsigned char* s, std::uint32_t* const (&h)[4][C], std::index_sequence<B...>)
-{
-    std::uint64_t w0, w1;
-    loadStep<C>(s, w0, w1);
-    (++h[B / C][B % C][stepByte<int(B)>(w0, w1)], ...);
-}
-
-template <int C>
-void countDirectU8(const unsigned char* s, std::int64_t n, const SlotMap& map, std::uint32_t* sub, std::uint32_t stride)
-{
-    constexpr int K = kCpuTuning.subHistograms;
-    const SubHistogramBins<C> bins(map, sub, stride);
-    const auto& h = bins.h;
-    std::int64_t i = 0;
-    for (; i + K <= n; i += K, s += K * C)
-        countStep<C>(s, h, std::make_index_sequence<K * C>{});
-    for (; i < n; ++i, s += C)
-        for (int c = 0; c < C; ++c)
-            ++h[0][c][s[c]];
-}
-
-// Bytes B and B + 1 of a four-pixel step (one pixel's first two channels), from the word that
-// holds both: B is 0, 3, 6 or 9 (three channels) or 0, 4, 8 or 12 (four), never straddling.
-template <int B>
-inline std::uint32_t stepPair(std::uint64_t w0, std::uint64_t w1)
-{
-    static_assert(B <= 6 || B >= 8, "a pair must sit in one word");
-    if constexpr (B <= 6)
-        return std::uint32_t(w0 >> (8 * B)) & 0xffffu;
-    else
-        return std::uint32_t(w1 >> (8 * (B - 8))) & 0xffffu;
-}
-
-// Three or four 8-bit channels with the first two counted as one pair: counter v0 + 256 * v1 of
-// a 65,536-entry table takes one increment where two counters took two, and the table is folded
-// into both channels' bins at the flush. The other channels go to the sub-histograms as in
-// countDirectU8. The increments, not the reads, bound the loop (4K RGB noise 3.56 -> 3.40 ms,
-// constant 3.51 -> 2.13 ms with two threads; 2026-11-30, docs/PERFORMANCE.md).
-template <int C, std::size_t... K>
-inline void countPairStep(const unsigned char* s, std::uint32_t* pairs, std::uint32_t* const (&h)[4][C],
-                          std::index_sequence<K...>)
-{
-    static_assert(C >= 3, "pairs need a third channel to keep the step's words whole");
-    std::uint64_t w0, w1;
-    loadStep<C>(s, w0, w1);
-    (++pairs[stepPair<int(K) * C>(w0, w1)], ...);
-    (++h[K][2][stepByte<int(K) * C + 2>(w0, w1)], ...);
-    if constexpr (C == 4)
-        (++h[K][3][stepByte<int(K) * C + 3>(w0, w1)], ...);
-}
-
-template <int C>
-void countPairedU8(const unsigned char* s, std::int64_t n, const SlotMap& map, std::uint32_t* pairs, std::uint32_t* sub,
-                   std::uint32_t stride)
-{
-    constexpr int K = kCpuTuning.subHistograms;
-    const SubHistogramBins<C> bins(map, sub, stride);
-    const auto& h = bins.h;
-    std::int64_t i = 0;
-    for (; i + K <= n; i += K, s += K * C)
-        countPairStep<C>(s, pairs, h, std::make_index_sequence<K>{});
-    for (; i < n; ++i, s += C) {
-        ++pairs[s[0] + 256u * s[1]];
-        for (int c = 2; c < C; ++c)
-            ++h[0][c][s[c]];
-    }
 }
 
 template <typename T, int C>
@@ -282,45 +164,50 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
         return;
     const bool track = !extremaFromCounts(plan.type, plan.map);
     const std::vector<Task> tasks = makeTasks(plan);
+    // Rows shorter than a task are handed out a task's worth at a time, so that scheduling costs
+    // stay per task, not per row.
+    const int chunk = int(std::max<std::int64_t>(1, kCpuTuning.taskPixels / std::min(plan.width, kCpuTuning.taskPixels)));
     const std::uint32_t stride = plan.map.num_slots + 1;  // + the spare slot of inactive channels
     const int numSub = subHistogramsFor(plan.map.num_slots);
 
     visitSampleType(plan.type, [&](auto tag) {
         using T = decltype(tag);
         constexpr bool useLut = std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>;
+        const bool direct = isDirectU8(plan);
         std::vector<std::uint32_t> lut;
         if constexpr (useLut)
-            lut = buildLut<T>(plan);
+            if (!direct)
+                lut = buildLut<T>(plan);
         // The lookup path always writes its sub-histograms; the others as many as pay off.
         const int subs = useLut ? kCpuTuning.subHistograms : numSub;
-        const bool direct = isDirectU8(plan);
         // The pair table costs a 256 KiB clear and fold per thread: only frames that repay it.
         const bool paired = direct && plan.channels >= 3 && plan.pixels() >= kCpuTuning.pairTablePixelsMin;
 
 #pragma omp parallel num_threads(std::min<std::int64_t>(threads, std::int64_t(tasks.size())))
         {
-            std::vector<std::uint32_t> sub(std::size_t(stride) * subs, 0);
+            std::vector<std::uint32_t> sub(direct ? 0 : std::size_t(stride) * subs, 0);
+            std::vector<std::uint32_t> table(direct ? cpu8::kStep * 256 * std::size_t(plan.channels) : 0, 0);
+            std::vector<std::uint32_t> pairs(paired ? cpu8::kPairWords : 0, 0);
             std::vector<std::uint64_t> local(plan.map.num_slots, 0);
-            std::vector<std::uint32_t> pairs(paired ? 65536 : 0, 0);
             KeyRanges ranges{};
             std::int64_t sinceFlush = 0;
             auto flush = [&] {
-                for (int k = 0; k < subs; ++k)
+                for (int k = 0; k < subs && !direct; ++k)
                     for (std::uint32_t s = 0; s < plan.map.num_slots; ++s)
                         local[s] += sub[std::size_t(k) * stride + s];
                 std::fill(sub.begin(), sub.end(), 0);
+                for (int c = 0; c < plan.channels && direct; ++c)
+                    for (int k = 0; k < cpu8::kStep; ++k)
+                        for (std::uint32_t v = 0; v < 256; ++v)
+                            local[plan.map.ch[c].base + v] += table[cpu8::counter(k, c, plan.channels) + v];
+                std::fill(table.begin(), table.end(), 0);
                 if (paired) {
-                    const std::uint32_t first = plan.map.ch[0].base, second = plan.map.ch[1].base;
-                    for (std::uint32_t v = 0; v < 65536; ++v)
-                        if (const std::uint32_t count = pairs[v]) {
-                            local[first + (v & 0xffu)] += count;
-                            local[second + (v >> 8)] += count;
-                        }
+                    cpu8::foldPairs(pairs.data(), &local[plan.map.ch[0].base], &local[plan.map.ch[1].base]);
                     std::fill(pairs.begin(), pairs.end(), 0);
                 }
                 sinceFlush = 0;
             };
-#pragma omp for schedule(dynamic, 4)
+#pragma omp for schedule(dynamic, chunk)
             for (std::int64_t t = 0; t < std::int64_t(tasks.size()); ++t) {
                 const Task& task = tasks[t];
                 const std::int64_t n = task.x1 - task.x0;
@@ -333,12 +220,12 @@ void CpuBackend::countSlots(const RequestPlan& plan, int threads, std::vector<st
                     if constexpr (std::is_same_v<T, std::uint8_t>) {
                         if constexpr (C >= 3) {
                             if (paired) {
-                                countPairedU8<C>(p, n, plan.map, pairs.data(), sub.data(), stride);
+                                cpu8::count<C, true>(p, n, table.data(), pairs.data());
                                 return;
                             }
                         }
                         if (direct) {
-                            countDirectU8<C>(p, n, plan.map, sub.data(), stride);
+                            cpu8::count<C, false>(p, n, table.data(), nullptr);
                             return;
                         }
                     }

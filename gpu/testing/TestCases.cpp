@@ -147,6 +147,13 @@ std::vector<Case> exactnessMatrix()
             cases.push_back(c);
         }
     }
+    for (int channels : {1, 2, 3, 4}) {
+        // The CPU backend folds steps of four equal 8-bit pixels into runs (CpuCountU8.h): 90 %
+        // one value mixes folded and counted steps, and an odd width leaves a tail per row.
+        Case c = base("runs-hot90-u8-" + std::to_string(channels) + "ch", SampleType::U8, 333, 41, channels);
+        c.distribution = Distribution::Hot90;
+        cases.push_back(c);
+    }
     {
         Case c = base("channels-3-only-green", SampleType::U8, 331, 97, 3);
         c.activeMask = 0x2;
