@@ -85,11 +85,10 @@ constexpr ArchTuning hopperTuning()
     ArchTuning t = defaultTuning(9);
     t.privatizedThreads = 1024;
     t.hotCacheEntries = 8192;
-    // The lane-column per-lane kernel on the H200 (u8_variants, 2026-12-03; kernel alone against
-    // a read probe of the same bytes): 64 MiB of bytes 0.022 ms for a 0.021 probe on noise,
-    // constant and smooth data, against 0.036 for block-shared atomics; 8K RGB 0.031 against
-    // 0.052; 4K RGB 0.013 against 0.018. Only constant 4K frames favour shared atomics there
-    // (0.011 against 0.012).
+    // The lane-column per-lane kernel is the best strategy or within 6 % of it on every 8-bit
+    // cell of the H200's benchmark (2026-12-03, session9-final): 4K RGB 0.019 ms against 0.025
+    // for `shared`, 8K RGB 0.038 against 0.065, 64 MiB of bytes 0.031 against 0.045, into 2 to
+    // 64 bins 0.031-0.033 against 0.138.
     t.autoPerLane = true;
     return t;
 }
