@@ -153,7 +153,8 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
         for (const ChannelMap& m : plan.map.ch)
             if (m.active)
                 fewest = fewest == 0 ? m.num_bins : std::min(fewest, m.num_bins);
-        if (fewest > 0 && fewest < 256 && (plan.channels == 1 || fewest >= tuning.perLaneWideBinsMin))
+        if (fewest > 0 && fewest < 256 && (plan.channels == 1 || fewest >= tuning.perLaneWideBinsMin)
+            && perLaneFits(plan, props))
             return {Strategy::PerLane, "auto: 8-bit samples into " + std::to_string(fewest)
                                            + " bins (< 256): per-lane, no atomics on a few counters"};
     }
