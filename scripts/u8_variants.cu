@@ -10,7 +10,7 @@
 //               atomics return nothing, so no update waits on another. Loads for the next step
 //               are issued before the current step is counted (register double buffer).
 //   lanecol-np  the same without the double buffer (loads, then counting, as the engine's
-//               per-lane and shared kernels do today).
+//               round-2 per-lane and shared kernels did).
 //   shared      one 32-bit counter per (channel, value) per block, shared atomics (today's
 //               `shared`, with the double buffer).
 #include <cuda_runtime.h>
@@ -286,7 +286,8 @@ int main(int argc, char** argv)
     for (const Input& in : inputs) {
         unsigned char* d_in = nullptr;
         unsigned long long* d_out = nullptr;
-        // Several copies of the input rotate, so a small one is not served from L2 alone.
+        // One copy, read again on every run: inputs below the 60 MiB L2 (4K, 1080p) are read
+        // largely from L2, the probe and the variants alike.
         CHECK(cudaMalloc(&d_in, in.bytes.size() + 64));
         CHECK(cudaMalloc(&d_out, 4 * 256 * sizeof(unsigned long long)));
         CHECK(cudaMemcpy(d_in, in.bytes.data(), in.bytes.size(), cudaMemcpyHostToDevice));

@@ -62,7 +62,8 @@ struct ArchTuning {
     // scripts/u8_variants.cu, 2026-12-03).
     int perLaneMaxWarps = 32;
     // `auto` counts every 8-bit request with `per-lane` (any binning: it counts values), where
-    // its counters fit. Off by default: measured on sm_90 only (hopperTuning).
+    // its counters fit. Off by default: measured on sm_90 only (hopperTuning, which later
+    // architectures inherit until they have a row of their own).
     bool autoPerLane = false;
     // `auto` takes `per-lane` for 8-bit samples into fewer than 256 bins: one interleaved channel
     // always, three from this many bins each (Dispatch.cpp, measured on the H200 only).

@@ -22,8 +22,6 @@ static_assert(kCpuTuning.subHistograms == kStep, "one sub-histogram per pixel of
 
 // Counter of value v of channel c in sub-histogram k: a constant offset from one base register,
 // where twelve run-time pointers (one per sub-histogram and channel) spilled.
-template <int C>
-inline constexpr std::size_t kTableWords = std::size_t(kStep) * C * 256;
 inline constexpr std::size_t counter(int k, int c, int channels) { return std::size_t(k * channels + c) * 256; }
 
 // Counter R + 256 G of the pair table (three or four channels).

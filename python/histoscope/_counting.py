@@ -218,14 +218,19 @@ def _device_bincount(arr, dtype, minlength, strategy):
         if minlength > guess:
             arr.device_zeros(out, guess)  # minlength beyond MAX_BINS: the rest are zeros
         return arr.head(out, max(top + 1, minlength))
-    # Values beyond the guess: their exact bins, in passes of at most MAX_BINS.
     out, pointer = arr.device_counts(max(top + 1, minlength))
     arr.device_zeros(out, top + 1)
+    _exact_passes(view, top, channels, strategy, pointer)
+    return out
+
+
+def _exact_passes(view, top, channels, strategy, pointer):
+    """bincount of device keys beyond the first pass's guess: identity bins [0, top] counted in
+    passes of at most MAX_BINS, each written at its offset of the device counts at `pointer`."""
     rest = [None] if channels == 2 else []
     for lo in builtins.range(0, top + 1, MAX_BINS):
         bins = min(MAX_BINS, top + 1 - lo)
         view.count([(True, bins, float(lo), float(lo + bins), True)] + rest, strategy, pointer + 8 * lo)
-    return out
 
 
 def _torch_keys_bincount(x, keys, minlength, strategy):
@@ -244,19 +249,14 @@ def _torch_keys_bincount(x, keys, minlength, strategy):
     if not above:
         if minlength > guess:
             out[guess:].zero_()  # minlength beyond MAX_BINS: the rest are zeros
-        if length == size:
-            return out
-        head = out.narrow(0, 0, length)
-        return head if size - length <= 4096 else head.clone()
-    # Values beyond the guess: their exact bins, in passes of at most MAX_BINS.
+        # Below a minlength of 256 the first pass counted 256 bins: at most 255 are left over.
+        return out if length == size else out.narrow(0, 0, length)
     out = x.new_empty(length, dtype=_arrays._torch.int64)
     if length > top + 1:
         out[top + 1:].zero_()
-    rest = [None] if channels == 2 else []
-    for lo in builtins.range(0, top + 1, MAX_BINS):
-        bins = min(MAX_BINS, top + 1 - lo)
-        _native.count(pointer, device, type, n, 1, 0, channels, [(True, bins, float(lo), float(lo + bins), True)] + rest,
-                      strategy, False, stream, out.data_ptr() + 8 * lo)
+    view = View(pointer, device, type, n, 1, 0, channels)
+    view.stream = stream
+    _exact_passes(view, top, channels, strategy, out.data_ptr())
     return out
 
 

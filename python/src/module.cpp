@@ -163,6 +163,7 @@ thread_local PhaseTimings lastTimings;
 void computeOn(int key, bool deviceInput, const HistogramRequest& request, HistogramResult& result)
 {
     Status status;
+    lastTimings = {};  // a failed call times nothing
     {
         py::gil_scoped_release unlocked;
         HistogramEngine& engine = engineFor(key);

@@ -33,7 +33,8 @@ struct LaneColumnShape {
     static constexpr std::uint32_t kWords = C * 256 * 32;
     // Two resident blocks of 1,024 threads (32 registers each) keep twice the loads in flight:
     // with one (52 registers), 64 MiB of bytes read at 44 % of DRAM peak, 1.75x the probe
-    // (Nsight Compute, 2026-12-03). Three and four channels' 96 and 128 KiB of counters allow one.
+    // (Nsight Compute, 2026-12-03). Three and four channels run one block per SM, of 64
+    // registers (three channels' 96 KiB of counters alone would allow two).
     static constexpr int kBlocksPerMultiprocessor = C <= 2 ? 2 : 1;
 };
 
@@ -199,8 +200,8 @@ __global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiproce
     }
     __syncthreads();
     // Values become slots. Wide bins gather many values in one slot: summed here first, so a block
-    // adds one total per slot (every block adding 128 values into one of 2 bins had 16,896
-    // atomics queue on one address: 0.059 ms for 64 MiB of bytes against 0.038 into 256 bins).
+    // adds one total per slot (132 blocks each adding 128 values into one of 2 bins queued 16,896
+    // atomics on one address: 0.059 ms for 64 MiB of bytes against 0.038 into 256 bins).
     const std::uint32_t slots = a.map.num_slots;
     const bool gathered = slots <= Shape::kWords;
     if (gathered)
