@@ -153,7 +153,8 @@ void TestStrategies::deviceInput()
 void TestStrategies::deviceCounts_data() { addMatrixRows(true); }
 
 // Counts kept in poisoned device memory: the result says so and carries no host counts, its
-// margins and extremes are the reference's, and the counts read back are too.
+// margins and extremes are the reference's, and the counts read back are too; then with the first
+// active channel's bins not delivered.
 void TestStrategies::deviceCounts()
 {
     if (!m_engine->hasGpu())
@@ -186,6 +187,29 @@ void TestStrategies::deviceCounts()
     }
     QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
     QCOMPARE(result.samples, expected.samples);
+    if (expected.channels.size() < 2)
+        return;
+
+    // The first active channel's bins left out (HistogramRequest::deviceCountsChannels): the
+    // others' bins packed from the start, nothing written past them, every channel's margins
+    // and extremes still the reference's.
+    const std::size_t skipped = expected.channels[0].counts.size();
+    QVERIFY(copyToDevice(*m_engine, poison.data(), poison.size(), counts).ok());
+    request.deviceCountsChannels = ~(1u << expected.channels[0].channel);
+    result = testing::poisonedResult();
+    const Status masked = m_engine->compute(request, result);
+    QVERIFY2(masked.ok(), masked.message.c_str());
+    QVERIFY(copyFromDevice(*m_engine, counts.data(), words * sizeof(std::uint64_t), host.data()).ok());
+    for (std::size_t w = words - skipped; w < words; ++w)
+        QCOMPARE(host[w], 0xA5A5A5A5A5A5A5A5ull);
+    result.channels[0].counts = expected.channels[0].counts;
+    at = 0;
+    for (std::size_t i = 1; i < result.channels.size(); ++i) {
+        const std::size_t bins = expected.channels[i].counts.size();
+        result.channels[i].counts.assign(host.begin() + std::ptrdiff_t(at), host.begin() + std::ptrdiff_t(at + bins));
+        at += bins;
+    }
+    QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
 }
 
 void TestStrategies::binBeyond32Bits()
