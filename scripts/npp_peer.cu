@@ -4,7 +4,8 @@
 // its strategies. bench/ takes no CUDA header (the layering test), so this peer is a program of
 // its own, built where NPP is installed:
 //   nvcc -O3 -arch=sm_90 -o npp_peer scripts/npp_peer.cu -lnppist -lnppc && ./npp_peer
-#include <cuda_runtime.h>
+#include "ProbeCommon.cuh"
+
 #include <npp.h>
 
 #include <algorithm>
@@ -15,14 +16,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            std::exit(2);                                                                          \
-        }                                                                                          \
-    } while (0)
 #define NPP_CHECK(x)                                                                  \
     do {                                                                              \
         NppStatus s_ = (x);                                                           \
@@ -31,46 +24,6 @@
             std::exit(2);                                                             \
         }                                                                             \
     } while (0)
-
-__global__ void readProbe(const uint4* __restrict__ in, std::size_t n, unsigned long long* sink)
-{
-    std::uint32_t acc = 0;
-    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-    std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    for (; i + 3 * stride < n; i += 4 * stride) {
-        uint4 a = __ldg(in + i), b = __ldg(in + i + stride), c = __ldg(in + i + 2 * stride), d = __ldg(in + i + 3 * stride);
-        acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
-    }
-    for (; i < n; i += stride) {
-        uint4 a = __ldg(in + i);
-        acc ^= a.x ^ a.y ^ a.z ^ a.w;
-    }
-    if (acc == 0x9e3779b9u)
-        sink[0] = acc;
-}
-
-template <typename F>
-static double medianMs(F&& f, int repeats)
-{
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    std::vector<float> ms;
-    for (int i = 0; i < repeats + 5; ++i) {
-        CHECK(cudaEventRecord(a));
-        f();
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float t = 0;
-        CHECK(cudaEventElapsedTime(&t, a, b));
-        if (i >= 5)
-            ms.push_back(t);
-    }
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-}
 
 int main(int argc, char** argv)
 {
@@ -148,10 +101,10 @@ int main(int argc, char** argv)
         bool exact = true;
         for (std::size_t i = 0; i < got.size(); ++i)
             exact &= (long long)(std::uint32_t(got[i])) == expected[i];
-        const double probe = medianMs([&] {
+        const double probe = medianEventMs([&] {
             readProbe<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const uint4*>(d_in), bytes / 16, sink);
         }, repeats);
-        const double npp = medianMs(run, repeats);
+        const double npp = medianEventMs(run, repeats);
         std::printf("npp %-18s %s | read-probe %.4f ms | nppiHistogramEven %.4f ms | x probe %.2f\n", cell.name.c_str(),
                     exact ? "exact" : "MISMATCH", probe, npp, npp / probe);
         std::fflush(stdout);

@@ -13,7 +13,7 @@
 //               round-2 per-lane and shared kernels did).
 //   shared      one 32-bit counter per (channel, value) per block, shared atomics (today's
 //               `shared`, with the double buffer).
-#include <cuda_runtime.h>
+#include "ProbeCommon.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -24,14 +24,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            std::exit(2);                                                                          \
-        }                                                                                          \
-    } while (0)
 
 enum Layout { LaneColumns, BlockShared };
 
@@ -149,34 +141,11 @@ __global__ void __launch_bounds__(1024) countKernel(const uint4* __restrict__ in
     }
 }
 
-__global__ void readProbe(const uint4* __restrict__ in, std::size_t n, unsigned long long* sink)
-{
-    std::uint32_t acc = 0;
-    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-    std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    for (; i + 3 * stride < n; i += 4 * stride) {
-        uint4 a = __ldg(in + i), b = __ldg(in + i + stride), c = __ldg(in + i + 2 * stride), d = __ldg(in + i + 3 * stride);
-        acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
-    }
-    for (; i < n; i += stride) {
-        uint4 a = __ldg(in + i);
-        acc ^= a.x ^ a.y ^ a.z ^ a.w;
-    }
-    if (acc == 0x9e3779b9u)
-        sink[0] = acc;
-}
-
 struct Input {
     std::string name;
     int channels;
     std::vector<unsigned char> bytes;
 };
-
-static double median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 struct Runner {
     const Input& input;
@@ -190,25 +159,11 @@ struct Runner {
     template <typename Launch>
     double time(Launch launch, bool clear)
     {
-        cudaEvent_t a, b;
-        CHECK(cudaEventCreate(&a));
-        CHECK(cudaEventCreate(&b));
-        std::vector<float> ms;
-        for (int i = 0; i < repeats + 5; ++i) {
-            CHECK(cudaEventRecord(a));
+        return medianEventMs([&] {
             if (clear)
                 CHECK(cudaMemsetAsync(d_out, 0, 4 * 256 * sizeof(unsigned long long)));
             launch();
-            CHECK(cudaEventRecord(b));
-            CHECK(cudaEventSynchronize(b));
-            float t = 0;
-            CHECK(cudaEventElapsedTime(&t, a, b));
-            if (i >= 5)
-                ms.push_back(t);
-        }
-        CHECK(cudaEventDestroy(a));
-        CHECK(cudaEventDestroy(b));
-        return median(ms);
+        }, repeats);
     }
 
     template <Layout L, int C, int G, bool P>
