@@ -9,7 +9,8 @@
 // Feeding it: a contiguous frame (one long row) is read in steps interleaved over all warps; a
 // frame of many rows in contiguous parts of rows, about four per warp. The loads of a warp's next
 // step are in flight while the current one is counted (a register double buffer).
-// Unaligned row heads and tails are counted by the warp that takes the row's first part. scripts/u8_variants.cu measured the shapes on the H200 (issue 21).
+// Unaligned row heads and tails are counted by the warp that takes the row's first part.
+// scripts/u8_variants.cu measured the loop's shapes on the H200 first (issue 21).
 //
 // Width: a counter of a block takes at most the samples of its launch, <= 2^30
 // (kMaxPieceSamples), so 32-bit counters cannot overflow.
