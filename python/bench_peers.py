@@ -90,6 +90,11 @@ def median_cupy_events(fn, repeats, warmup):
     return statistics.median(times)
 
 
+def gpu_ms(t):
+    """The engine's GPU phases of one count (its timings dict): clear, tally, merge, delivery."""
+    return t["clear_ms"] + t["tally_ms"] + t["merge_ms"] + t["download_ms"]
+
+
 def paired_call(fn, repeats, warmup):
     """The median, over calls, of one call's own wall time minus the GPU phases the engine timed
     in that same call (histoscope._native.last_timings), in us; and the median wall in ms.
@@ -103,8 +108,7 @@ def paired_call(fn, repeats, warmup):
         t0 = time.perf_counter()
         fn()
         wall = (time.perf_counter() - t0) * 1e3
-        t = histoscope._native.last_timings()
-        gpu = t["clear_ms"] + t["tally_ms"] + t["merge_ms"] + t["download_ms"]
+        gpu = gpu_ms(histoscope._native.last_timings())
         over.append((wall - gpu) * 1e3)
         walls.append(wall)
     return statistics.median(over), statistics.median(walls)
@@ -127,7 +131,7 @@ def engine_alone(x, bins, repeats, warmup, type=None, channels=1, binnings=None,
     def run():
         counted = view.count(binnings, "auto", out.data_ptr() if on_device else 0)
         t = counted.timings
-        gpu.append(t["clear_ms"] + t["tally_ms"] + t["merge_ms"] + t["download_ms"])
+        gpu.append(gpu_ms(t))
         return counted
 
     wall = median_wall(run, repeats, warmup)
