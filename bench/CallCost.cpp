@@ -116,6 +116,10 @@ int measure(HistogramEngine& engine, const CallWorkload& w, int repeats, std::mt
     }
 
     std::vector<double> wall, gpu, submitWall, finishWall, downloadWall, downloadGpu, legacyWall, legacyGpu;
+    // Where wall - GPU goes, from the engine's host moments (PhaseTimings): before its first GPU
+    // work, the wait beyond the phases, and after the wait; the last also with counts downloaded.
+    std::vector<double> before, beyond, after, downloadAfter;
+    auto momentsMs = [](std::int64_t from, std::int64_t to) { return double(to - from) * 1e-6; };
     HistogramResult result;
     for (int i = 0; i < 10 + repeats && s; ++i) {
         auto t0 = std::chrono::steady_clock::now();
@@ -124,6 +128,7 @@ int measure(HistogramEngine& engine, const CallWorkload& w, int repeats, std::mt
         if (!s)
             break;
         const double phases = gpuMs(result.timings);
+        const PhaseTimings moments = result.timings;
         t0 = std::chrono::steady_clock::now();
         s = engine.submit(request);
         const double submitMs = msSince(t0);
@@ -153,6 +158,10 @@ int measure(HistogramEngine& engine, const CallWorkload& w, int repeats, std::mt
             downloadGpu.push_back(gpuMs(downloaded.timings));
             legacyWall.push_back(legacyMs);
             legacyGpu.push_back(gpuMs(result.timings));
+            before.push_back(momentsMs(moments.enteredNs, moments.gpuQueuedNs));
+            beyond.push_back(momentsMs(moments.gpuQueuedNs, moments.syncedNs) - phases);
+            after.push_back(momentsMs(moments.syncedNs, moments.finishedNs));
+            downloadAfter.push_back(momentsMs(downloaded.timings.syncedNs, downloaded.timings.finishedNs));
         }
     }
     if (!s) {
@@ -167,6 +176,11 @@ int measure(HistogramEngine& engine, const CallWorkload& w, int repeats, std::mt
                 medianOf(gpu) * us, (medianOf(wall) - medianOf(gpu)) * us, medianOf(submitWall) * us,
                 medianOf(finishWall) * us, (medianOf(legacyWall) - medianOf(legacyGpu)) * us,
                 (medianOf(downloadWall) - medianOf(downloadGpu)) * us);
+    std::printf("calls: %-22s %-4s %-10s host moments: before the GPU %5.1f us, wait beyond the phases %5.1f us, after "
+                "the wait %5.1f us | counts downloaded: after the wait %6.1f us\n",
+                w.name.c_str(), w.strategy == Strategy::Auto ? "auto" : "",
+                std::string(strategyName(result.strategyRan)).c_str(), medianOf(before) * us, medianOf(beyond) * us,
+                medianOf(after) * us, medianOf(downloadAfter) * us);
     return 0;
 }
 

@@ -95,23 +95,40 @@ def gpu_ms(t):
     return t["clear_ms"] + t["tally_ms"] + t["merge_ms"] + t["download_ms"]
 
 
+PARTS = ("python before", "engine before its GPU", "wait beyond the phases", "engine after", "python after")
+
+
 def paired_call(fn, repeats, warmup):
     """The median, over calls, of one call's own wall time minus the GPU phases the engine timed
-    in that same call (histoscope._native.last_timings), in us; and the median wall in ms.
+    in that same call (histoscope._native.last_timings), in us; the median wall in ms; and where
+    that difference goes, from the engine's host moments (time.perf_counter's clock): Python
+    before the engine, the engine before its first GPU work, the wait beyond the GPU phases (the
+    first phase's start and the host's wake after the last), the engine after the wait, Python
+    after the engine (medians in us, each over the same calls).
     Paired call by call, so the GPU's own variation between runs (clocks, the skew sample)
     cancels out, where a difference of two medians taken in separate loops carried it."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
     over, walls = [], []
+    parts = {k: [] for k in PARTS}
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = time.perf_counter_ns()
         fn()
-        wall = (time.perf_counter() - t0) * 1e3
-        gpu = gpu_ms(histoscope._native.last_timings())
+        t1 = time.perf_counter_ns()
+        t = histoscope._native.last_timings()
+        wall = (t1 - t0) * 1e-6
+        gpu = gpu_ms(t)
         over.append((wall - gpu) * 1e3)
         walls.append(wall)
-    return statistics.median(over), statistics.median(walls)
+        if t["gpu_queued_ns"] and t["synced_ns"]:
+            moments = (t0, t["entered_ns"], t["gpu_queued_ns"], t["synced_ns"], t["finished_ns"], t1)
+            steps = [(b - a) * 1e-3 for a, b in zip(moments, moments[1:])]
+            steps[2] -= gpu * 1e3
+            for k, v in zip(PARTS, steps):
+                parts[k].append(v)
+    where = {k: round(statistics.median(v), 1) for k, v in parts.items() if v}
+    return statistics.median(over), statistics.median(walls), where
 
 
 def engine_alone(x, bins, repeats, warmup, type=None, channels=1, binnings=None, on_device=True):
@@ -175,8 +192,8 @@ def one_keys(name, x, values, repeats, warmup, rows):
     row = {"workload": name, "n": x.numel(), "bins": values, "dtype": str(x.dtype), "exact_vs_torch": exact}
     row["histoscope_wall_ms"] = median_wall(lambda: histoscope.bincount(x, minlength=values), repeats, warmup)
     row["histoscope_call_ms"] = median_wall(lambda: histoscope.bincount(x, minlength=values), repeats, warmup, False)
-    row["call_over_gpu_us"], row["paired_call_ms"] = paired_call(lambda: histoscope.bincount(x, minlength=values),
-                                                                 4 * repeats, warmup)
+    row["call_over_gpu_us"], row["paired_call_ms"], row["call_over_gpu_parts_us"] = paired_call(
+        lambda: histoscope.bincount(x, minlength=values), 4 * repeats, warmup)
     channels = 2 if x.element_size() == 8 else 1
     type = "u32" if channels == 2 else None
     row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(x, values, repeats, warmup, type, channels)
@@ -206,8 +223,8 @@ def frame_4k(gen, repeats, warmup, rows):
     row = {"workload": "frame-4k-rgb8", "n": img.numel(), "bins": 256, "dtype": "torch.uint8", "exact_vs_torch": exact}
     row["histoscope_wall_ms"] = median_wall(lambda: histoscope.image_histogram(img), repeats, warmup)
     row["histoscope_call_ms"] = median_wall(lambda: histoscope.image_histogram(img), repeats, warmup, False)
-    row["call_over_gpu_us"], row["paired_call_ms"] = paired_call(lambda: histoscope.image_histogram(img),
-                                                                 4 * repeats, warmup)
+    row["call_over_gpu_us"], row["paired_call_ms"], row["call_over_gpu_parts_us"] = paired_call(
+        lambda: histoscope.image_histogram(img), 4 * repeats, warmup)
     binnings = [(True, 256, 0.0, 256.0, True)] * 3
     row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(img, 256, repeats, warmup, "u8",
                                                                                  binnings=binnings, on_device=False)
@@ -240,6 +257,11 @@ def table(rows):
         lines.append("| " + " | ".join(cells) + f" | {torch_ratio:.2f} | {cupy_ratio:.2f} | "
                      f"{(ours - r['engine_gpu_ms']) * 1e3:.1f} | {(r['histoscope_call_ms'] - r['engine_gpu_ms']) * 1e3:.1f} | "
                      f"{r['call_over_gpu_us']:.1f} |")
+    lines += ["", "Where the paired call's time over its GPU phases goes (medians, us):", "",
+              "| workload | " + " | ".join(PARTS) + " |", "|" + " --- |" * (len(PARTS) + 1)]
+    for r in rows:
+        parts = r.get("call_over_gpu_parts_us", {})
+        lines.append(f"| {r['workload']} | " + " | ".join(str(parts.get(k, "-")) for k in PARTS) + " |")
     return "\n".join(lines)
 
 

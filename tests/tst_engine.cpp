@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <thread>
 
@@ -37,6 +38,8 @@ private slots:
     void integerRangeBinning_data();
     void integerRangeBinning();
     void floatEdgesAndSpecials();
+    void callMomentsFollowTheCall_data();
+    void callMomentsFollowTheCall();
 };
 
 void TestEngine::strategyNamesRoundTrip_data()
@@ -344,6 +347,57 @@ void TestEngine::floatEdgesAndSpecials()
     QCOMPARE(h.below, std::uint64_t(2));                            // -1e-9 and -inf
     QCOMPARE(h.above, std::uint64_t(2));                            // 1.0 and +inf
     QCOMPARE(h.nan, std::uint64_t(1));
+}
+
+void TestEngine::callMomentsFollowTheCall_data()
+{
+    QTest::addColumn<bool>("gpu");
+    QTest::newRow("cpu backend") << false;
+    QTest::newRow("gpu backend") << true;
+}
+
+// The host moments of PhaseTimings lie inside the call, in the order the call passes them, on
+// the clock of steady_clock; the CPU backend has no GPU moments.
+void TestEngine::callMomentsFollowTheCall()
+{
+    QFETCH(bool, gpu);
+    HistogramEngine engine(EngineOptions{gpu});
+    if (gpu && !engine.hasGpu())
+        QSKIP("no CUDA device");
+    std::mt19937 rng(std::random_device{}());
+    std::vector<std::uint8_t> values(1 << 20);
+    for (std::uint8_t& v : values)
+        v = std::uint8_t(rng());
+    auto now = [] {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    };
+    const HistogramRequest request = makeRequest(keysView(values.data(), values.size(), SampleType::U8),
+                                                 defaultBinning(SampleType::U8));
+    HistogramResult result;
+    result.timings.gpuQueuedNs = result.timings.syncedNs = -1;  // poisoned: the call sets every moment
+    const std::int64_t before = now();
+    QVERIFY(engine.submit(request).ok());
+    const std::int64_t between = now();
+    QVERIFY(engine.finish(result).ok());
+    const std::int64_t after = now();
+    const PhaseTimings& t = result.timings;
+    QVERIFY(before <= t.enteredNs);
+    QVERIFY(t.enteredNs <= t.submittedNs);
+    QVERIFY(t.submittedNs <= between);
+    QVERIFY(between <= t.finishedNs);
+    QVERIFY(t.finishedNs <= after);
+    if (gpu) {
+        QVERIFY(t.enteredNs <= t.gpuQueuedNs && t.gpuQueuedNs <= t.submittedNs);
+        QVERIFY(between <= t.syncedNs && t.syncedNs <= t.finishedNs);
+    } else {
+        QCOMPARE(t.gpuQueuedNs, std::int64_t(0));
+        QCOMPARE(t.syncedNs, std::int64_t(0));
+    }
+    std::uint64_t total = 0;
+    for (std::uint64_t c : result.channels.at(0).counts)
+        total += c;
+    QCOMPARE(total, std::uint64_t(values.size()));
 }
 
 QTEST_GUILESS_MAIN(TestEngine)

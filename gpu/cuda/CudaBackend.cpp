@@ -2,6 +2,7 @@
 
 #include "../src/CpuBackend.h"
 #include "../src/CudaBackendFactory.h"
+#include "../src/HostClock.h"
 
 #include <algorithm>
 #include <chrono>
@@ -104,6 +105,8 @@ Status CudaBackend::mark(Phase phase)
     cudaEvent_t event = nullptr;
     HS_TRY(takeEvent(event));
     HS_CUDA_TRY(cudaEventRecord(event, m_work));
+    if (m_marks.empty())
+        m_gpuQueuedNs = hostNowNs();
     m_marks.emplace_back(phase, event);
     return Status::success();
 }
@@ -242,6 +245,7 @@ Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
     m_marks.clear();
     m_eventsUsed = 0;
     m_ready = false;
+    m_gpuQueuedNs = 0;
     // In the caller's stream when it names one: no host wait for its earlier work, and its later
     // work is ordered after the count.
     m_work = plan.stream ? reinterpret_cast<cudaStream_t>(plan.stream) : m_stream.get();
@@ -400,6 +404,7 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
     if (m_samplePending)
         HS_TRY(consumeSample());
     HS_CUDA_TRY(cudaStreamSynchronize(m_work));
+    const std::int64_t synced = hostNowNs();
     if (m_plan.deviceCounts) {
         if (accumulate)
             return Status::error(ErrorCode::InvalidArgument, "counts kept in device memory cannot be accumulated");
@@ -411,7 +416,10 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
     }
     result.strategyRan = m_ran;
     result.strategyReason = m_reason;
-    return markedTimings(result.timings);
+    HS_TRY(markedTimings(result.timings));
+    result.timings.gpuQueuedNs = m_gpuQueuedNs;
+    result.timings.syncedNs = synced;
+    return Status::success();
 }
 
 Status CudaBackend::equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
@@ -537,7 +545,12 @@ Status CudaBackend::markedTimings(PhaseTimings& timings)
         HS_CUDA_TRY(cudaEventElapsedTime(&elapsed, m_marks[i].second, m_marks[i + 1].second));
         ms[m_marks[i].first] += elapsed;
     }
-    timings = PhaseTimings{ms[Upload], ms[Clear], ms[Tally], ms[Merge], ms[Download]};
+    timings = PhaseTimings{};
+    timings.uploadMs = ms[Upload];
+    timings.clearMs = ms[Clear];
+    timings.tallyMs = ms[Tally];
+    timings.mergeMs = ms[Merge];
+    timings.downloadMs = ms[Download];
     return Status::success();
 }
 

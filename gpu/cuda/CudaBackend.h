@@ -118,6 +118,7 @@ private:
     std::vector<CudaEvent> m_events;
     std::size_t m_eventsUsed = 0;
     std::vector<std::pair<Phase, cudaEvent_t>> m_marks;
+    std::int64_t m_gpuQueuedNs = 0;  // when the first mark of the call was enqueued (PhaseTimings)
 
     RequestPlan m_plan;
     Strategy m_ran = Strategy::Auto;

@@ -17,6 +17,8 @@ public:
     std::string notice;
     bool pending = false;        // a submit() awaits its finish()
     Status pendingStatus;
+    std::int64_t enteredNs = 0;  // the pending submit()'s moments (PhaseTimings)
+    std::int64_t submittedNs = 0;
 
     // Binds the engine to the calling thread on first use; WrongThread from any other thread.
     // DeviceLost once the engine's device has faulted: nothing is counted on it again.

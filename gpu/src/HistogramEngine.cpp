@@ -3,6 +3,7 @@
 #include "CpuBackend.h"
 #include "CudaBackendFactory.h"
 #include "EngineImpl.h"
+#include "HostClock.h"
 
 #include <algorithm>
 #include <string>
@@ -142,6 +143,7 @@ bool HistogramEngine::builtWithCuda()
 
 Status HistogramEngine::submit(const HistogramRequest& request)
 {
+    const std::int64_t entered = detail::hostNowNs();
     HS_TRY(m_impl->enter());
     if (m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "finish() the previous submit() first");
@@ -149,6 +151,8 @@ Status HistogramEngine::submit(const HistogramRequest& request)
     HS_TRY(detail::buildPlan(request, plan));
     HS_TRY(checkStrategyAvailable(request.strategy, request, *m_impl->backend));
     m_impl->pendingStatus = m_impl->run([&] { return m_impl->backend->submit(plan, request.strategy); });
+    m_impl->enteredNs = entered;
+    m_impl->submittedNs = detail::hostNowNs();
     // A lost device has nothing in flight to drain.
     m_impl->pending = m_impl->pendingStatus.code != ErrorCode::DeviceLost;
     return m_impl->pendingStatus;
@@ -161,6 +165,11 @@ Status HistogramEngine::finish(HistogramResult& result, bool accumulate)
         return Status::error(ErrorCode::InvalidArgument, "nothing was submitted");
     m_impl->pending = false;
     Status s = m_impl->run([&] { return m_impl->backend->finish(result, accumulate); }, false);
+    if (s && m_impl->pendingStatus) {
+        result.timings.enteredNs = m_impl->enteredNs;
+        result.timings.submittedNs = m_impl->submittedNs;
+        result.timings.finishedNs = detail::hostNowNs();
+    }
     return m_impl->pendingStatus ? s : m_impl->pendingStatus;
 }
 

@@ -90,6 +90,19 @@ py::dict timingsOf(const PhaseTimings& t)
     return d;
 }
 
+// The phases and the host moments (time.perf_counter's clock, in ns; 0 where not taken) of a
+// call: where its wall time goes, for the profiling scripts.
+py::dict timingsAndMomentsOf(const PhaseTimings& t)
+{
+    py::dict d = timingsOf(t);
+    d["entered_ns"] = t.enteredNs;
+    d["gpu_queued_ns"] = t.gpuQueuedNs;
+    d["submitted_ns"] = t.submittedNs;
+    d["synced_ns"] = t.syncedNs;
+    d["finished_ns"] = t.finishedNs;
+    return d;
+}
+
 py::object optionalValue(const std::optional<double>& v) { return v ? py::object(py::float_(*v)) : py::object(py::none()); }
 
 // The statistics object of a record (docs/SCHEMA.md, "Statistics"), key for key.
@@ -402,9 +415,10 @@ PYBIND11_MODULE(_native, m)
           "bincount's first pass over device keys: counts a view's keys (2 channels: 64-bit keys as\n"
           "low and high u32 words) into identity bins [0, bins) kept in `out`; returns\n"
           "(max, below, above, high_above, high_max, strategy).");
-    m.def("last_timings", [] { return timingsOf(lastTimings); },
+    m.def("last_timings", [] { return timingsAndMomentsOf(lastTimings); },
           "The phases (ms, the engine's CUDA events) of this thread's last 1-D count: upload, clear,\n"
-          "tally, merge and download (for counts kept on the device: their delivery).");
+          "tally, merge and download (for counts kept on the device: their delivery); and its host\n"
+          "moments (ns, time.perf_counter's clock): entered, gpu_queued, submitted, synced, finished.");
     m.def("count2d", &count2D, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"), py::arg("height"),
           py::arg("stride"), py::arg("channels"), py::arg("pairs"), py::arg("standard") = "bt709",
           py::arg("rgb") = std::array<int, 3>{0, 1, 2}, py::arg("strategy") = "auto", py::arg("cpu_only") = false);

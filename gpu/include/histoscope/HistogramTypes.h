@@ -151,6 +151,15 @@ struct PhaseTimings {
     double tallyMs = 0;
     double mergeMs = 0;
     double downloadMs = 0;
+    // Host moments of the call, in nanoseconds of std::chrono::steady_clock (CLOCK_MONOTONIC on
+    // Linux, the clock of Python's time.perf_counter), 0 where not taken: where a call's wall time
+    // goes around its GPU phases. The GPU backend takes all five; the CPU backend all but the two
+    // GPU ones.
+    std::int64_t enteredNs = 0;    // compute() or submit() began
+    std::int64_t gpuQueuedNs = 0;  // the call's first GPU work was enqueued: its first phase began
+    std::int64_t submittedNs = 0;  // everything was enqueued: submit() returned
+    std::int64_t syncedNs = 0;     // the host's wait for the GPU returned
+    std::int64_t finishedNs = 0;   // the result was complete: finish() returned
     double totalMs() const { return uploadMs + clearMs + tallyMs + mergeMs + downloadMs; }
 };
 
