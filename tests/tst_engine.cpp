@@ -38,6 +38,7 @@ private slots:
     void integerRangeBinning_data();
     void integerRangeBinning();
     void floatEdgesAndSpecials();
+    void countsNamedAtFinishNeedTheirOwnFinish();
     void callMomentsFollowTheCall_data();
     void callMomentsFollowTheCall();
 };
@@ -283,6 +284,12 @@ void TestEngine::strategyRecordsWhatRanAndWhy()
                  result.strategyReason.c_str());
     }
     HistogramResult named;
+    if (engine.hasGpu()) {  // a GPU count words its reason after its launch: the same words
+        QVERIFY(engine.compute(makeRequest(keysView(keys.data(), keys.size(), SampleType::U16),
+                                           defaultBinning(SampleType::U16), Strategy::Shared),
+                               named).ok());
+        QCOMPARE(named.strategyReason, std::string("requested: shared"));
+    }
     QVERIFY(engine.compute(makeRequest(keysView(keys.data(), keys.size(), SampleType::U16), defaultBinning(SampleType::U16),
                                        Strategy::Cpu),
                            named).ok());
@@ -347,6 +354,49 @@ void TestEngine::floatEdgesAndSpecials()
     QCOMPARE(h.below, std::uint64_t(2));                            // -1e-9 and -inf
     QCOMPARE(h.above, std::uint64_t(2));                            // 1.0 and +inf
     QCOMPARE(h.nan, std::uint64_t(1));
+}
+
+// deviceCountsAtFinish: refused by the CPU engine, by compute() and accumulate(), and beside
+// deviceCounts; finishInto() ends no other submit, and leaves that one to finish().
+void TestEngine::countsNamedAtFinishNeedTheirOwnFinish()
+{
+    HistogramEngine engine(EngineOptions{false});
+    std::vector<std::uint8_t> data(4096);
+    std::mt19937_64 rng(testing::runSeed());
+    for (std::uint8_t& v : data)
+        v = std::uint8_t(rng());
+    std::vector<std::uint64_t> where(256, 0xA5A5A5A5A5A5A5A5ull);
+    HistogramRequest request = makeRequest(keysView(data.data(), data.size(), SampleType::U8), defaultBinning(SampleType::U8));
+    request.deviceCountsAtFinish = true;
+    HistogramResult result = testing::poisonedResult();
+    Status s = engine.compute(request, result);
+    QCOMPARE(int(s.code), int(ErrorCode::InvalidArgument));
+    QVERIFY2(QString::fromStdString(s.message).contains("finishInto"), s.message.c_str());
+    s = engine.accumulate(request, result);
+    QCOMPARE(int(s.code), int(ErrorCode::InvalidArgument));
+    s = engine.submit(request);
+    QCOMPARE(int(s.code), int(ErrorCode::NoDevice));
+    request.deviceCounts = where.data();
+    s = engine.submit(request);
+    QCOMPARE(int(s.code), int(ErrorCode::InvalidArgument));
+    QVERIFY2(QString::fromStdString(s.message).contains("both"), s.message.c_str());
+    s = engine.finishInto(where.data(), result);
+    QCOMPARE(int(s.code), int(ErrorCode::InvalidArgument));
+    QVERIFY2(QString::fromStdString(s.message).contains("nothing was submitted"), s.message.c_str());
+    QVERIFY(std::all_of(where.begin(), where.end(), [](std::uint64_t w) { return w == 0xA5A5A5A5A5A5A5A5ull; }));
+
+    // A plain submit: finishInto() refuses it, finish() still delivers it.
+    request.deviceCounts = nullptr;
+    request.deviceCountsAtFinish = false;
+    QVERIFY(engine.submit(request).ok());
+    s = engine.finishInto(where.data(), result);
+    QCOMPARE(int(s.code), int(ErrorCode::InvalidArgument));
+    QVERIFY2(QString::fromStdString(s.message).contains("use finish()"), s.message.c_str());
+    QVERIFY(engine.finish(result).ok());
+    std::vector<std::uint64_t> expected(256, 0);
+    for (std::uint8_t v : data)
+        ++expected[v];
+    QCOMPARE(result.channels.at(0).counts, expected);
 }
 
 void TestEngine::callMomentsFollowTheCall_data()

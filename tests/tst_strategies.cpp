@@ -187,6 +187,29 @@ void TestStrategies::deviceCounts()
     }
     QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
     QCOMPARE(result.samples, expected.samples);
+
+    // The same counts named only at finish (deviceCountsAtFinish): submit(), then finishInto().
+    QVERIFY(copyToDevice(*m_engine, poison.data(), poison.size(), counts).ok());
+    request.deviceCounts = nullptr;
+    request.deviceCountsAtFinish = true;
+    result = testing::poisonedResult();
+    const Status submitted = m_engine->submit(request);
+    QVERIFY2(submitted.ok(), submitted.message.c_str());
+    const Status finished = m_engine->finishInto(counts.data(), result);
+    QVERIFY2(finished.ok(), finished.message.c_str());
+    QVERIFY(result.countsOnDevice);
+    std::fill(host.begin(), host.end(), 0);
+    QVERIFY(copyFromDevice(*m_engine, counts.data(), words * sizeof(std::uint64_t), host.data()).ok());
+    at = 0;
+    for (std::size_t i = 0; i < result.channels.size(); ++i) {
+        QVERIFY(result.channels[i].counts.empty());
+        const std::size_t bins = expected.channels[i].counts.size();
+        result.channels[i].counts.assign(host.begin() + std::ptrdiff_t(at), host.begin() + std::ptrdiff_t(at + bins));
+        at += bins;
+    }
+    QVERIFY2(result == expected, testing::describeDifference(expected, result).c_str());
+    request.deviceCounts = counts.data();
+    request.deviceCountsAtFinish = false;
     if (expected.channels.size() < 2)
         return;
 

@@ -209,22 +209,28 @@ Status CudaBackend::consumeSample()
     return Status::success();
 }
 
-Status CudaBackend::resolve(const RequestPlan& plan, Strategy requested, Resolution& resolution)
+Status CudaBackend::resolve(const RequestPlan& plan, Strategy requested, Resolution& resolution, bool explain)
 {
     resolution = {};
     const bool counts = plan.pixels() > 0;
     if (counts && needsSkewEstimate(requested, plan, m_props))
         HS_TRY(skewEstimate(plan, resolution.skew));
     if (requested != Strategy::Auto) {
-        resolution.choice = {requested, requestedReason(requested)};
+        resolution.choice = {requested, explain ? requestedReason(requested) : std::string()};
         return Status::success();
     }
-    resolution.choice = chooseAutoStrategy(plan, m_props, m_tuning, resolution.skew.get());
+    resolution.choice = chooseAutoStrategy(plan, m_props, m_tuning, resolution.skew.get(), explain);
     // The rule asks for a sample wherever its choice needs one; this keeps "at most one sample"
     // true should a future rule pick a sampling strategy without having asked.
     if (counts && !resolution.skew && needsSkewEstimate(resolution.choice.strategy, plan, m_props))
         HS_TRY(skewEstimate(plan, resolution.skew));
     return Status::success();
+}
+
+std::string CudaBackend::explained(const RequestPlan& plan, Strategy requested, const Resolution& resolution) const
+{
+    return requested == Strategy::Auto ? chooseAutoStrategy(plan, m_props, m_tuning, resolution.skew.get()).reason
+                                       : requestedReason(requested);
 }
 
 Status CudaBackend::chooseStrategy(const RequestPlan& plan, Strategy requested, StrategyChoice& choice)
@@ -251,23 +257,25 @@ Status CudaBackend::submit(const RequestPlan& plan, Strategy requested)
     m_work = plan.stream ? reinterpret_cast<cudaStream_t>(plan.stream) : m_stream.get();
     HS_CUDA_TRY(cudaSetDevice(m_device));
     Resolution resolution;
-    HS_TRY(resolve(plan, requested, resolution));
+    HS_TRY(resolve(plan, requested, resolution, false));
     m_ran = resolution.choice.strategy;
-    m_reason = resolution.choice.reason;
+    m_reason.clear();
     if (plan.deviceCounts)
-        HS_TRY(checkDeviceCounts(plan));
+        HS_TRY(checkDeviceCounts(plan.deviceCounts));
     if (m_ran == Strategy::Cpu) {
         if (plan.space != MemorySpace::Host)
             return Status::error(ErrorCode::InvalidArgument, "the cpu strategy cannot read device memory");
-        if (plan.deviceCounts)
+        if (plan.countsStayOnDevice())
             return Status::error(ErrorCode::UnsupportedStrategy, "the cpu strategy cannot write device counts");
         const auto start = std::chrono::steady_clock::now();
         CpuBackend::countSlots(plan, m_cpuThreads, m_cpuSlots, m_cpuExtrema);
         m_cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        m_reason = explained(plan, requested, resolution);
         m_ready = true;
         return Status::success();
     }
     HS_TRY(enqueue(plan, resolution));
+    m_reason = explained(plan, requested, resolution);  // while the GPU counts
     m_ready = true;
     return Status::success();
 }
@@ -279,7 +287,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     // The totals, then the encoded extremes: one clear and one download for both. A strategy that
     // folds the clear into its launch counts into a buffer cleared by the call before and clears
     // the other one for the call after: a frame costs one launch and one copy.
-    const std::size_t words = std::size_t(plan.map.num_slots) + kExtremaWords + (plan.deviceCounts ? kTailWords : 0);
+    const std::size_t words = std::size_t(plan.map.num_slots) + kExtremaWords + (plan.countsStayOnDevice() ? kTailWords : 0);
     const std::size_t slotBytes = words * sizeof(std::uint64_t);
     const bool fold = !pieces.empty() && clearsNextTotals(strategy, plan, m_props);
     const int current = m_slotIndex, spare = 1 - m_slotIndex;
@@ -344,26 +352,34 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
         m_zeroedWords[spare] = words;
         m_slotIndex = spare;
     }
+    // Counts named at finish: the tally's phase ends here, and the wait for finishInto() is no phase.
+    if (plan.deviceCountsAtFinish)
+        return mark(Untimed);
     HS_TRY(mark(Download));
-    if (plan.deviceCounts) {
-        // The counts stay on the device: only the extremes and the tail travel.
-        unsigned long long* d_tail = args.d_extrema + kExtremaWords;
-        HS_TRY(launchDeliverCounts(plan.map, args.d_slots, static_cast<unsigned long long*>(plan.deviceCounts), d_tail,
-                                       plan.deviceCountsChannels, ctx));
-        HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get<unsigned long long>() + plan.map.num_slots, args.d_extrema,
-                                    (kExtremaWords + kTailWords) * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, m_work));
-        return mark(End);
-    }
+    if (plan.deviceCounts)
+        return enqueueDelivery(plan.deviceCounts);
     HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get(), args.d_slots, slotBytes, cudaMemcpyDeviceToHost, m_work));
     return mark(End);
 }
 
-Status CudaBackend::checkDeviceCounts(const RequestPlan& plan) const
+Status CudaBackend::enqueueDelivery(void* deviceCounts)
+{
+    // The counts stay on the device: only the extremes and the tail travel.
+    const LaunchContext ctx{m_props, m_tuning, m_work, m_launchCache};
+    unsigned long long* d_extrema = m_countedSlots + m_plan.map.num_slots;
+    HS_TRY(launchDeliverCounts(m_plan.map, m_countedSlots, static_cast<unsigned long long*>(deviceCounts),
+                               d_extrema + kExtremaWords, m_plan.deviceCountsChannels, ctx));
+    HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots, d_extrema,
+                                (kExtremaWords + kTailWords) * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, m_work));
+    return mark(End);
+}
+
+Status CudaBackend::checkDeviceCounts(const void* deviceCounts) const
 {
     // Asked on every call (about a microsecond): an address once checked may since belong to
     // another device's allocation, and a write there would fault this context.
     cudaPointerAttributes attributes{};
-    if (cudaPointerGetAttributes(&attributes, plan.deviceCounts) != cudaSuccess) {
+    if (cudaPointerGetAttributes(&attributes, deviceCounts) != cudaSuccess) {
         cudaGetLastError();  // not a pointer CUDA knows: not sticky
         attributes.type = cudaMemoryTypeUnregistered;
     }
@@ -383,7 +399,7 @@ Status CudaBackend::reserveSlots(int index, std::size_t words)
     return Status::success();
 }
 
-Status CudaBackend::finish(HistogramResult& result, bool accumulate)
+Status CudaBackend::finish(HistogramResult& result, bool accumulate, void* deviceCounts)
 {
     if (!m_ready) {
         // The submit failed part-way: let what it enqueued drain, and deliver nothing.
@@ -399,13 +415,25 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate)
         result.timings.tallyMs = m_cpuMs;
         return Status::success();
     }
+    if (m_plan.deviceCountsAtFinish) {
+        Status delivered = deviceCounts ? checkDeviceCounts(deviceCounts)
+                                        : Status::error(ErrorCode::InvalidArgument,
+                                                        "this count names its device counts at finish: finishInto()");
+        if (delivered)
+            delivered = enqueueDelivery(deviceCounts);
+        if (!delivered) {
+            // What was enqueued still runs: drain it, and deliver nothing.
+            HS_CUDA_TRY(cudaStreamSynchronize(m_work));
+            return delivered;
+        }
+    }
     // This call's skew sample reached the host before its count began: estimated while the count
     // runs, it is ready for the next call.
     if (m_samplePending)
         HS_TRY(consumeSample());
     HS_CUDA_TRY(cudaStreamSynchronize(m_work));
     const std::int64_t synced = hostNowNs();
-    if (m_plan.deviceCounts) {
+    if (m_plan.countsStayOnDevice()) {
         if (accumulate)
             return Status::error(ErrorCode::InvalidArgument, "counts kept in device memory cannot be accumulated");
         const unsigned long long* extrema = m_hostSlots.get<unsigned long long>() + m_plan.map.num_slots;

@@ -24,7 +24,7 @@ public:
     std::optional<DeviceInfo> deviceInfo() const override { return m_info; }
     Status chooseStrategy(const RequestPlan& plan, Strategy requested, StrategyChoice& choice) override;
     Status submit(const RequestPlan& plan, Strategy requested) override;
-    Status finish(HistogramResult& result, bool accumulate) override;
+    Status finish(HistogramResult& result, bool accumulate, void* deviceCounts = nullptr) override;
     Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
                     EqualizeResult& result) override;
     Status applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
@@ -51,7 +51,10 @@ private:
         std::shared_ptr<const SkewEstimate> skew;
     };
 
-    Status resolve(const RequestPlan& plan, Strategy requested, Resolution& resolution);
+    // The strategy for a plan, with its reason in words unless `explain` is false (submit()
+    // explains after its launch: explained() then gives the same words).
+    Status resolve(const RequestPlan& plan, Strategy requested, Resolution& resolution, bool explain = true);
+    std::string explained(const RequestPlan& plan, Strategy requested, const Resolution& resolution) const;
     Status enqueue(const RequestPlan& plan, const Resolution& resolution);
     Status skewEstimate(const RequestPlan& plan, std::shared_ptr<const SkewEstimate>& estimate);
     // The pending device sample, once downloaded, into m_lastEstimate.
@@ -66,7 +69,9 @@ private:
     Status enqueueApplyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,
                             unsigned char* output, std::size_t outputPitch);
     Status reserveSlots(int index, std::size_t words);
-    Status checkDeviceCounts(const RequestPlan& plan) const;
+    Status checkDeviceCounts(const void* deviceCounts) const;
+    // The counts of the last enqueue written to device memory, their margins downloaded.
+    Status enqueueDelivery(void* deviceCounts);
     Status takeEvent(cudaEvent_t& event);
 
     // Declared first, so destroyed last: the context is held while the owners below release.

@@ -133,14 +133,19 @@ bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DevicePr
 }
 
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
-                                  const SkewEstimate* skew)
+                                  const SkewEstimate* skew, bool explain)
 {
+    // The reason's words are made only when asked for: a count asks after its launch, while the
+    // GPU works, where they cost the call nothing (issue 19: a call within 20 us of its GPU time).
+    auto pick = [explain](Strategy strategy, auto&& why) { return StrategyChoice{strategy, explain ? why() : std::string()}; };
     // Measured on the H200 (docs/STRATEGIES.md): few slots -> `shared` on every distribution (the
     // run-length path wins single-value frames by less than the run-to-run spread); up to opt-in
     // shared memory -> one `large-bins` pass; beyond it, tiles of opt-in shared memory for flat
     // data and the hot cache for skewed data. Only the last needs the skew estimate.
     if (plan.type == SampleType::U8 && tuning.autoPerLane && perLaneFits(plan, props))
-        return {Strategy::PerLane, "auto: 8-bit samples: per-lane (lane-column counters, no update waits on another)"};
+        return pick(Strategy::PerLane, [] {
+            return std::string("auto: 8-bit samples: per-lane (lane-column counters, no update waits on another)");
+        });
     // 8-bit samples into fewer bins than values: `shared`'s atomics pile onto a few counters,
     // while `per-lane` counts each value in a counter of its own lane and folds the values into
     // bins once per block. On the H200, 64 MiB of bytes into 2, 16 or 64 bins: 0.045-0.066
@@ -155,16 +160,22 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
                 fewest = fewest == 0 ? m.num_bins : std::min(fewest, m.num_bins);
         if (fewest > 0 && fewest < 256 && (plan.channels == 1 || fewest >= tuning.perLaneWideBinsMin)
             && perLaneFits(plan, props))
-            return {Strategy::PerLane, "auto: 8-bit samples into " + std::to_string(fewest)
-                                           + " bins (< 256): per-lane, no atomics on a few counters"};
+            return pick(Strategy::PerLane, [&] {
+                return "auto: 8-bit samples into " + std::to_string(fewest)
+                     + " bins (< 256): per-lane, no atomics on a few counters";
+            });
     }
-    const std::string slots = std::to_string(plan.map.num_slots) + " slots";
+    auto slots = [&] { return std::to_string(plan.map.num_slots) + " slots"; };
     if (plan.map.num_slots <= tuning.autoSharedSlotsMax)
-        return {Strategy::Shared, "auto: " + slots + " fit in default shared memory (<= "
-                                      + std::to_string(tuning.autoSharedSlotsMax) + "): shared"};
+        return pick(Strategy::Shared, [&] {
+            return "auto: " + slots() + " fit in default shared memory (<= " + std::to_string(tuning.autoSharedSlotsMax)
+                 + "): shared";
+        });
     if (fitsOptinShared(plan, props))
-        return {Strategy::LargeBins, "auto: " + slots + " fit in opt-in shared memory ("
-                                         + std::to_string(props.sharedPerBlockOptin / 1024) + " KiB): one large-bins pass"};
+        return pick(Strategy::LargeBins, [&] {
+            return "auto: " + slots() + " fit in opt-in shared memory (" + std::to_string(props.sharedPerBlockOptin / 1024)
+                 + " KiB): one large-bins pass";
+        });
     // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass each);
     // many tiles -> the hot cache where the sampled hot set holds most samples, else plain
     // global atomics, which spread over that many bins anyway.
@@ -172,17 +183,25 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     const double hot = skew ? skew->hotShare : 0.0;
     const std::uint64_t tiles = (std::uint64_t(plan.map.num_slots) * sizeof(std::uint32_t) + props.sharedPerBlockOptin - 1)
                               / props.sharedPerBlockOptin;
-    char figures[160];
-    std::snprintf(figures, sizeof figures, "%llu opt-in tiles; top-slot share %.1f%%, hot-set share %.1f%%",
-                  static_cast<unsigned long long>(tiles), 100.0 * share, 100.0 * hot);
-    const std::string why = "auto: " + slots + " exceed opt-in shared memory (" + figures + ")";
+    auto why = [&] {
+        char figures[160];
+        std::snprintf(figures, sizeof figures, "%llu opt-in tiles; top-slot share %.1f%%, hot-set share %.1f%%",
+                      static_cast<unsigned long long>(tiles), 100.0 * share, 100.0 * hot);
+        return "auto: " + slots() + " exceed opt-in shared memory (" + figures + ")";
+    };
     if (share >= tuning.autoHotCacheShare)
-        return {Strategy::LargeBins, why + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache"};
+        return pick(Strategy::LargeBins, [&] {
+            return why() + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache";
+        });
     if (tiles <= std::uint64_t(tuning.autoTilesMax))
-        return {Strategy::Replicated, why + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles"};
+        return pick(Strategy::Replicated, [&] {
+            return why() + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles";
+        });
     if (hot >= tuning.autoHotSetShare)
-        return {Strategy::LargeBins, why + ": hot set >= " + std::to_string(int(100 * tuning.autoHotSetShare)) + "%: large-bins hot cache"};
-    return {Strategy::GlobalAtomic, why + ": global-atomic"};
+        return pick(Strategy::LargeBins, [&] {
+            return why() + ": hot set >= " + std::to_string(int(100 * tuning.autoHotSetShare)) + "%: large-bins hot cache";
+        });
+    return pick(Strategy::GlobalAtomic, [&] { return why() + ": global-atomic"; });
 }
 
 Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx)

@@ -45,9 +45,10 @@ bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps&
 // Whether a resolved strategy's launch clears the next call's totals (KernelArgs::d_zero): the
 // block-private families and `per-lane` do; global atomics, CUB and the hot cache do not.
 bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
-// The `auto` rule, with the reason in words. `skew` is null when no sample was needed.
+// The `auto` rule, with the reason in words unless `explain` is false (the same choice, its
+// reason empty). `skew` is null when no sample was needed.
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
-                                  const SkewEstimate* skew);
+                                  const SkewEstimate* skew, bool explain = true);
 
 Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx);
 

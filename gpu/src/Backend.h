@@ -21,7 +21,8 @@ public:
     virtual Status chooseStrategy(const RequestPlan& plan, Strategy requested, StrategyChoice& choice) = 0;
     // Resolves `requested` (`auto` included) once and enqueues the count.
     virtual Status submit(const RequestPlan& plan, Strategy requested) = 0;
-    virtual Status finish(HistogramResult& result, bool accumulate) = 0;
+    // `deviceCounts`: where a submit of deviceCountsAtFinish writes its counts (null otherwise).
+    virtual Status finish(HistogramResult& result, bool accumulate, void* deviceCounts = nullptr) = 0;
     // Equalizes the plan's active channels (identity bins over the full 8/16-bit range).
     virtual Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
                             EqualizeResult& result) = 0;

@@ -273,8 +273,10 @@ Status CpuBackend::submit(const RequestPlan& plan, Strategy requested)
     return Status::success();
 }
 
-Status CpuBackend::finish(HistogramResult& result, bool accumulate)
+Status CpuBackend::finish(HistogramResult& result, bool accumulate, void* deviceCounts)
 {
+    if (deviceCounts)  // the facade refuses device counts on the CPU backend at submit()
+        return Status::error(ErrorCode::NoDevice, "counts kept in device memory need a GPU engine");
     unpackSlots(m_plan, m_slots.data(), m_extrema.data(), result, accumulate);
     result.strategyRan = Strategy::Cpu;
     result.strategyReason = m_reason;

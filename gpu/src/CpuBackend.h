@@ -13,7 +13,7 @@ public:
     BackendKind kind() const override { return BackendKind::Cpu; }
     Status chooseStrategy(const RequestPlan& plan, Strategy requested, StrategyChoice& choice) override;
     Status submit(const RequestPlan& plan, Strategy requested) override;
-    Status finish(HistogramResult& result, bool accumulate) override;
+    Status finish(HistogramResult& result, bool accumulate, void* deviceCounts = nullptr) override;
     Status equalize(const RequestPlan& plan, unsigned char* output, std::size_t outputPitch,
                     EqualizeResult& result) override;
     Status applyLuts(const RequestPlan& plan, const std::vector<std::vector<std::uint32_t>>& luts,

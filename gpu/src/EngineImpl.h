@@ -17,8 +17,12 @@ public:
     std::string notice;
     bool pending = false;        // a submit() awaits its finish()
     Status pendingStatus;
+    bool pendingCountsAtFinish = false;  // the pending submit() names its device counts at finish
     std::int64_t enteredNs = 0;  // the pending submit()'s moments (PhaseTimings)
     std::int64_t submittedNs = 0;
+
+    // finish() and finishInto(): the backend's finish of the pending submit, with its moments.
+    Status finishPending(HistogramResult& result, bool accumulate, void* deviceCounts);
 
     // Binds the engine to the calling thread on first use; WrongThread from any other thread.
     // DeviceLost once the engine's device has faulted: nothing is counted on it again.

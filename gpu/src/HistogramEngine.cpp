@@ -51,7 +51,7 @@ Status checkStrategyAvailable(Strategy strategy, const HistogramRequest& request
         return Status::error(ErrorCode::UnsupportedStrategy, "strategy '" + std::string(strategyName(strategy))
                                                                  + "' takes at most " + std::to_string(kCubMaxBins)
                                                                  + " bins per channel, not " + std::to_string(bins));
-    if (request.deviceCounts && (backend.kind() != BackendKind::Cuda || strategy == Strategy::Cpu))
+    if ((request.deviceCounts || request.deviceCountsAtFinish) && (backend.kind() != BackendKind::Cuda || strategy == Strategy::Cpu))
         return Status::error(backend.kind() != BackendKind::Cuda ? ErrorCode::NoDevice : ErrorCode::UnsupportedStrategy,
                              "counts kept in device memory need a GPU engine and a GPU strategy");
     if (isGpuStrategy(strategy) && backend.kind() != BackendKind::Cuda)
@@ -151,6 +151,7 @@ Status HistogramEngine::submit(const HistogramRequest& request)
     HS_TRY(detail::buildPlan(request, plan));
     HS_TRY(checkStrategyAvailable(request.strategy, request, *m_impl->backend));
     m_impl->pendingStatus = m_impl->run([&] { return m_impl->backend->submit(plan, request.strategy); });
+    m_impl->pendingCountsAtFinish = request.deviceCountsAtFinish;
     m_impl->enteredNs = entered;
     m_impl->submittedNs = detail::hostNowNs();
     // A lost device has nothing in flight to drain.
@@ -163,14 +164,32 @@ Status HistogramEngine::finish(HistogramResult& result, bool accumulate)
     HS_TRY(m_impl->enter());
     if (!m_impl->pending)
         return Status::error(ErrorCode::InvalidArgument, "nothing was submitted");
-    m_impl->pending = false;
-    Status s = m_impl->run([&] { return m_impl->backend->finish(result, accumulate); }, false);
-    if (s && m_impl->pendingStatus) {
-        result.timings.enteredNs = m_impl->enteredNs;
-        result.timings.submittedNs = m_impl->submittedNs;
+    return m_impl->finishPending(result, accumulate, nullptr);
+}
+
+Status HistogramEngine::finishInto(void* deviceCounts, HistogramResult& result)
+{
+    HS_TRY(m_impl->enter());
+    if (!m_impl->pending)
+        return Status::error(ErrorCode::InvalidArgument, "nothing was submitted");
+    if (!m_impl->pendingCountsAtFinish)
+        return Status::error(ErrorCode::InvalidArgument,
+                             "finishInto() ends a request submitted with deviceCountsAtFinish: use finish()");
+    if (!deviceCounts || reinterpret_cast<std::uintptr_t>(deviceCounts) % sizeof(std::uint64_t) != 0)
+        return Status::error(ErrorCode::InvalidArgument, "the device counts are null or not aligned to 8 bytes");
+    return m_impl->finishPending(result, false, deviceCounts);
+}
+
+Status HistogramEngine::Impl::finishPending(HistogramResult& result, bool accumulate, void* deviceCounts)
+{
+    pending = false;
+    Status s = run([&] { return backend->finish(result, accumulate, deviceCounts); }, false);
+    if (s && pendingStatus) {
+        result.timings.enteredNs = enteredNs;
+        result.timings.submittedNs = submittedNs;
         result.timings.finishedNs = detail::hostNowNs();
     }
-    return m_impl->pendingStatus ? s : m_impl->pendingStatus;
+    return pendingStatus ? s : pendingStatus;
 }
 
 // compute() and accumulate(): submit, then finish; a failed submit still ends what it enqueued.
@@ -191,6 +210,9 @@ static Status submitAndFinish(HistogramEngine& engine, const HistogramRequest& r
 Status HistogramEngine::compute(const HistogramRequest& request, HistogramResult& result)
 {
     HS_TRY(m_impl->enter());
+    if (request.deviceCountsAtFinish)
+        return Status::error(ErrorCode::InvalidArgument,
+                             "counts named at finish (deviceCountsAtFinish) need submit() and finishInto()");
     return submitAndFinish(*this, request, result, false);
 }
 
@@ -199,7 +221,7 @@ Status HistogramEngine::accumulate(const HistogramRequest& request, HistogramRes
     HS_TRY(m_impl->enter());
     detail::RequestPlan plan;
     HS_TRY(detail::buildPlan(request, plan));
-    if (request.deviceCounts)
+    if (request.deviceCounts || request.deviceCountsAtFinish)
         return Status::error(ErrorCode::InvalidArgument, "accumulate() adds into host counts: counts kept in device "
                                                          "memory are compute()'s");
     HS_TRY(checkAccumulateShape(plan, request, result));

@@ -97,6 +97,9 @@ Status buildPlan(const HistogramRequest& request, RequestPlan& plan)
     plan.stream = request.stream;
     plan.deviceCounts = request.deviceCounts;
     plan.deviceCountsChannels = request.deviceCountsChannels;
+    plan.deviceCountsAtFinish = request.deviceCountsAtFinish;
+    if (request.deviceCounts && request.deviceCountsAtFinish)
+        return invalid("the device counts are named both now (deviceCounts) and at finish (deviceCountsAtFinish)");
     if (request.deviceCounts && reinterpret_cast<std::uintptr_t>(request.deviceCounts) % sizeof(std::uint64_t) != 0)
         return invalid("the device counts are not aligned to 8 bytes");
     plan.channels = image.channels;

@@ -25,6 +25,9 @@ struct RequestPlan {
     std::uintptr_t stream = 0;              // the caller's CUDA stream; 0: the engine's own
     void* deviceCounts = nullptr;           // HistogramRequest::deviceCounts
     std::uint32_t deviceCountsChannels = ~0u;  // HistogramRequest::deviceCountsChannels
+    bool deviceCountsAtFinish = false;      // HistogramRequest::deviceCountsAtFinish
+
+    bool countsStayOnDevice() const { return deviceCounts || deviceCountsAtFinish; }
 
     std::int64_t pixels() const { return width * rows; }
     std::uint64_t activeChannels() const;

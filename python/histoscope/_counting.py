@@ -236,14 +236,19 @@ def _exact_passes(view, top, channels, strategy, pointer):
 def _torch_keys_bincount(x, keys, minlength, strategy):
     """_device_bincount of a contiguous 1-D CUDA tensor of int32 or int64 keys in the current
     stream (torch_device_keys), with torch's own calls alone around the engine's: one
-    allocation, usually of the result's length, so no view of it is made either."""
+    allocation, usually of the result's length, so no view of it is made either. The count is
+    enqueued first and the result allocated while the GPU counts (count_keys_begin/_end)."""
     pointer, device, stream, (type, channels, dtype) = keys
     n = x.shape[0]
     guess = _first_guess(minlength)
     size = max(guess, minlength)
-    out = x.new_empty(size, dtype=_arrays._torch.int64)
-    top, below, above, high_above, high_max, _ = _native.count_keys(pointer, device, type, n, 1, 0, channels, guess,
-                                                                    strategy, stream, out.data_ptr())
+    _native.count_keys_begin(pointer, device, type, n, 1, 0, channels, guess, strategy, stream)
+    try:
+        out = x.new_empty(size, dtype=_arrays._torch.int64)
+    except BaseException:
+        _native.count_keys_abandon(device)
+        raise
+    top, below, above, high_above, high_max, _ = _native.count_keys_end(device, out.data_ptr())
     _check_keys(dtype, below, high_above, high_max)
     length = max(top + 1, minlength)
     if not above:

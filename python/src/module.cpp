@@ -222,11 +222,11 @@ std::shared_ptr<Counted> count(std::uintptr_t pointer, int device, const std::st
 // The keys' `bins` counts stay in `out` (device memory; the high words' bin is not written);
 // returns (max, below, above) of channel 0, then
 // (above, max) of the high words (0, 0 with one channel), then the strategy that ran.
-py::tuple countKeys(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width, std::int64_t height,
-                    std::size_t strideBytes, int channels, std::uint32_t bins, const std::string& strategy,
-                    std::uintptr_t stream, std::uintptr_t out)
+HistogramRequest keysRequest(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width,
+                             std::int64_t height, std::size_t strideBytes, int channels, std::uint32_t bins,
+                             const std::string& strategy, std::uintptr_t stream)
 {
-    if (device < 0 || !out)
+    if (device < 0)
         throw py::value_error("count_keys counts device memory into device counts");
     if (channels != 1 && channels != 2)
         throw py::value_error("count_keys takes keys of one or two 32-bit words");
@@ -234,18 +234,90 @@ py::tuple countKeys(std::uintptr_t pointer, int device, const std::string& type,
     request.image = viewOf(pointer, device, type, width, height, strideBytes, channels);
     request.strategy = strategyOf(strategy);
     request.stream = stream;
-    request.deviceCounts = reinterpret_cast<void*>(out);
     request.binning[0] = ChannelBinning{true, bins, 0.0, double(bins), true};
     request.binning[1] = ChannelBinning{channels == 2, 1, 0.0, 1.0, true};
     request.binning[2].active = request.binning[3].active = false;
     request.deviceCountsChannels = 1u;  // the high words' bin is never read: `out` holds the keys' bins alone
-    HistogramResult result;
-    computeOn(device, true, request, result);
+    return request;
+}
+
+py::tuple keysMargins(const HistogramResult& result, int channels)
+{
     const ChannelHistogram& keys = result.channels.at(0);
     const std::uint64_t highAbove = channels == 2 ? result.channels.at(1).above : 0;
     const double highMax = channels == 2 ? result.channels.at(1).maxValue : 0.0;
     return py::make_tuple(std::int64_t(keys.maxValue), keys.below, keys.above, highAbove, std::int64_t(highMax),
                           strategyName(result.strategyRan));
+}
+
+py::tuple countKeys(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width, std::int64_t height,
+                    std::size_t strideBytes, int channels, std::uint32_t bins, const std::string& strategy,
+                    std::uintptr_t stream, std::uintptr_t out)
+{
+    if (!out)
+        throw py::value_error("count_keys counts device memory into device counts");
+    HistogramRequest request = keysRequest(pointer, device, type, width, height, strideBytes, channels, bins, strategy, stream);
+    request.deviceCounts = reinterpret_cast<void*>(out);
+    HistogramResult result;
+    computeOn(device, true, request, result);
+    return keysMargins(result, channels);
+}
+
+// count_keys in two steps, so that the caller allocates `out` while the GPU counts: the first
+// enqueues the count (its counts named at finish), the second writes them to `out` and waits.
+// One begun count per thread and device: the second step, or count_keys_abandon, ends it.
+thread_local int beganChannels = 0;
+
+void countKeysBegin(std::uintptr_t pointer, int device, const std::string& type, std::int64_t width, std::int64_t height,
+                    std::size_t strideBytes, int channels, std::uint32_t bins, const std::string& strategy,
+                    std::uintptr_t stream)
+{
+    HistogramRequest request = keysRequest(pointer, device, type, width, height, strideBytes, channels, bins, strategy, stream);
+    request.deviceCountsAtFinish = true;
+    lastTimings = {};
+    Status status;
+    {
+        py::gil_scoped_release unlocked;
+        HistogramEngine& engine = engineFor(device);
+        if (!engine.hasGpu()) {
+            status = Status::error(ErrorCode::NoDevice, "device memory needs a GPU engine: " + engine.notice());
+        } else {
+            status = engine.submit(request);
+            if (!status) {
+                HistogramResult discarded;
+                engine.finish(discarded);  // what a failed submit enqueued still drains (refused if none)
+            }
+        }
+    }
+    raiseOnError(status, device);
+    beganChannels = channels;
+}
+
+py::tuple countKeysEnd(int device, std::uintptr_t out)
+{
+    if (!beganChannels)
+        throw py::value_error("count_keys_end: no count_keys_begin on this thread");
+    const int channels = beganChannels;
+    beganChannels = 0;
+    HistogramResult result;
+    Status status;
+    {
+        py::gil_scoped_release unlocked;
+        status = engineFor(device).finishInto(reinterpret_cast<void*>(out), result);
+    }
+    raiseOnError(status, device);
+    lastTimings = result.timings;
+    return keysMargins(result, channels);
+}
+
+void countKeysAbandon(int device)
+{
+    if (!beganChannels)
+        return;
+    beganChannels = 0;
+    py::gil_scoped_release unlocked;
+    HistogramResult discarded;
+    engineFor(device).finish(discarded);  // drains the count; its "no counts named" error is the point
 }
 
 Axis2D axisOf(const AxisTuple& t)
@@ -415,6 +487,16 @@ PYBIND11_MODULE(_native, m)
           "bincount's first pass over device keys: counts a view's keys (2 channels: 64-bit keys as\n"
           "low and high u32 words) into identity bins [0, bins) kept in `out`; returns\n"
           "(max, below, above, high_above, high_max, strategy).");
+    m.def("count_keys_begin", &countKeysBegin, py::arg("pointer"), py::arg("device"), py::arg("type"), py::arg("width"),
+          py::arg("height"), py::arg("stride"), py::arg("channels"), py::arg("bins"), py::arg("strategy"),
+          py::arg("stream"),
+          "count_keys' first step: enqueues the count, whose counts count_keys_end writes to `out`,\n"
+          "so that `out` can be allocated while the GPU counts.");
+    m.def("count_keys_end", &countKeysEnd, py::arg("device"), py::arg("out"),
+          "count_keys' second step: writes the begun count's bins to `out` (device memory), waits,\n"
+          "and returns count_keys' tuple.");
+    m.def("count_keys_abandon", &countKeysAbandon, py::arg("device"),
+          "Ends a begun count_keys without its counts (after an error between the two steps).");
     m.def("last_timings", [] { return timingsAndMomentsOf(lastTimings); },
           "The phases (ms, the engine's CUDA events) of this thread's last 1-D count: upload, clear,\n"
           "tally, merge and download (for counts kept on the device: their delivery); and its host\n"

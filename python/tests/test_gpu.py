@@ -234,3 +234,26 @@ def test_contiguous_keys_come_back_in_the_tensor_the_engine_wrote(gen, dtype):
     assert torch.equal(general, got)
     top = int(x.max())
     assert torch.equal(histoscope.bincount(x), torch.bincount(x)) and histoscope.bincount(x).numel() == top + 1
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+def test_a_begun_key_count_left_behind_does_not_stop_the_next(gen):
+    """A two-step key count abandoned between its steps (an allocation that raised), or begun
+    twice: the engine drains it, and the next bincount is exact."""
+    from histoscope import _native
+    x = skewed(300_001, 1000, torch.int32, gen)
+    stream = torch.cuda.current_stream().cuda_stream or 1
+    _native.count_keys_begin(x.data_ptr(), 0, "i32", x.numel(), 1, 0, 1, 1000, "auto", stream)
+    _native.count_keys_abandon(0)
+    assert torch.equal(histoscope.bincount(x, minlength=1000), torch.bincount(x, minlength=1000))
+    _native.count_keys_begin(x.data_ptr(), 0, "i32", x.numel(), 1, 0, 1, 1000, "auto", stream)
+    with pytest.raises(ValueError, match="finish"):
+        _native.count_keys_begin(x.data_ptr(), 0, "i32", x.numel(), 1, 0, 1, 1000, "auto", stream)
+    _native.count_keys_abandon(0)
+    assert torch.equal(histoscope.bincount(x, minlength=1000), torch.bincount(x, minlength=1000))
+    out = torch.full((1000,), -3, dtype=torch.int64, device="cuda")
+    _native.count_keys_begin(x.data_ptr(), 0, "i32", x.numel(), 1, 0, 1, 1000, "auto", stream)
+    top, below, above, high_above, high_max, strategy = _native.count_keys_end(0, out.data_ptr())
+    assert torch.equal(out, torch.bincount(x, minlength=1000))
+    assert (top, below, above, high_above) == (int(x.max()), 0, 0, 0)

@@ -117,6 +117,21 @@ def test_engine_errors_carry_the_engines_message():
         _native.count(x.__array_interface__["data"][0], -1, "u16", 10, 10, 2, 1, [(True, 1, 0.0, 1.0, True)])
 
 
+def test_two_step_key_counts_end_only_what_began():
+    """count_keys_begin/_end (bincount's device keys, allocated while the GPU counts): an end
+    with no begin is refused, an abandon with none does nothing, and without a GPU engine the
+    begin says so."""
+    with pytest.raises(ValueError, match="no count_keys_begin"):
+        _native.count_keys_end(0, 8)
+    _native.count_keys_abandon(0)
+    if histoscope.device()["backend"] == "cuda":
+        return
+    with pytest.raises(RuntimeError, match="GPU engine"):
+        _native.count_keys_begin(8, 0, "i32", 4, 1, 0, 1, 256, "auto", 0)
+    with pytest.raises(ValueError, match="no count_keys_begin"):
+        _native.count_keys_end(0, 8)
+
+
 def test_strategies_and_device():
     names = [s["name"] for s in histoscope.strategies()]
     assert names[0] == "auto" and "cpu" in names and "cub" in names

@@ -79,6 +79,9 @@ public:
     // and returns; finish() waits and delivers. Host data must stay valid until finish().
     Status submit(const HistogramRequest& request);
     Status finish(HistogramResult& result, bool accumulate = false);
+    // finish() of a request submitted with deviceCountsAtFinish: writes its counts to
+    // `deviceCounts` (as HistogramRequest::deviceCounts says), then waits and delivers the rest.
+    Status finishInto(void* deviceCounts, HistogramResult& result);
 
     // Global histogram equalization of a u8 or u16 image, each selected channel on its own:
     // histogram, CDF, LUT and apply, on the GPU when there is one. `output` receives the same

@@ -115,6 +115,11 @@ struct HistogramRequest {
     // the others are counted for their margins and extremes alone and take no room in it
     // (bincount's high words of 64-bit keys, which only say whether a key is out of range).
     std::uint32_t deviceCountsChannels = ~0u;
+    // Counts kept on the device, as with deviceCounts, at an address named only when the count
+    // ends: submit(), then finishInto(deviceCounts, result). A caller can then allocate the
+    // result while the GPU counts (the Python module's device tensors, whose allocation would
+    // otherwise precede the count). deviceCounts stays null; compute() refuses such a request.
+    bool deviceCountsAtFinish = false;
 };
 
 // Binning for the natural range of a type: 256 bins over [0,256) for u8, 65536 for u16, etc.
