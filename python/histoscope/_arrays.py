@@ -338,6 +338,28 @@ def torch_device_keys(x):
     return pointer, device, _raw_stream(device) or _CUDA_STREAM_LEGACY, keys
 
 
+def torch_device_image(x):
+    """(pointer, device, stream handle, height, width, channels) of image_histogram's common
+    device input, a contiguous non-empty H x W or H x W x C (C = 1 to 4) uint8 CUDA tensor counted
+    in the current stream, found with no Array, Stream or View made (as torch_device_keys);
+    None for any other input, which takes the general path."""
+    if type(x) is not _TorchTensor or not x.is_cuda or x.dtype is not _torch.uint8:
+        return None
+    shape = x.shape
+    if len(shape) == 3:
+        height, width, channels = shape
+        if not 1 <= channels <= 4:
+            return None
+    elif len(shape) == 2:
+        (height, width), channels = shape, 1
+    else:
+        return None
+    if not height or not width or not x.is_contiguous():
+        return None
+    device = x.get_device()
+    return x.data_ptr(), device, _raw_stream(device) or _CUDA_STREAM_LEGACY, height, width, channels
+
+
 def _from_torch(t, stream):
     # Every step here is on the path of a device tensor's call: the accessors are the cheap ones
     # (get_device, is_cuda, the raw current stream), about 3 us in all where the plain ones

@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from . import _arrays, _native
-from ._arrays import ENGINE_TYPES, SAMPLE_BYTES, View, flat_view, image_view, resolve, torch_device_keys
+from ._arrays import ENGINE_TYPES, SAMPLE_BYTES, View, flat_view, image_view, resolve, torch_device_image, torch_device_keys
 
 MAX_BINS = _native.MAX_BINS
 MAX_CELLS = _native.MAX_CELLS
@@ -606,6 +606,10 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
     same numbers the CLI writes. int8/int16/int64 images are counted as int32, float64 ones as
     float32 (a converted copy).
     """
+    if bins.__class__ is int and bins == 256 and range is None and channels is None and bit_depth is None and stream is None:
+        fast = torch_device_image(img)
+        if fast is not None:
+            return _torch_u8_image(fast, strategy)
     arr = resolve(img, stream)
     arr.order_library_work()
     if arr.ndim not in (2, 3):
@@ -666,6 +670,19 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
     b = native[0].binning
     upper = b[2] + b[1] if b[4] else b[3]
     return ImageHistogram(results, b[2], upper, nbins, identity, type, counted)
+
+
+_U8_IDENTITY = (True, 256, 0.0, 256.0, True)
+
+
+def _torch_u8_image(fast, strategy):
+    """image_histogram's defaults on a contiguous uint8 CUDA tensor in the current stream
+    (torch_device_image): the general path's count and result, with nothing made on the way."""
+    pointer, device, stream, height, width, count = fast
+    counted = _native.count(pointer, device, "u8", width, height, width * count, count, [_U8_IDENTITY] * count,
+                            strategy, strategy == "cpu", stream, 0)
+    results = [ChannelResult(ch.channel, ch, "u8", None) for ch in counted.channels]
+    return ImageHistogram(results, 0.0, 256.0, 256, True, "u8", counted)
 
 
 # ---- 2-D: histogram2d and the scopes ----------------------------------------------------------

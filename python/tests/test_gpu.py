@@ -257,3 +257,29 @@ def test_a_begun_key_count_left_behind_does_not_stop_the_next(gen):
     top, below, above, high_above, high_max, strategy = _native.count_keys_end(0, out.data_ptr())
     assert torch.equal(out, torch.bincount(x, minlength=1000))
     assert (top, below, above, high_above) == (int(x.max()), 0, 0, 0)
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+@pytest.mark.parametrize("shape", [(480, 640), (480, 640, 1), (1080, 1920, 3), (333, 517, 4)])
+def test_image_defaults_on_cuda_equal_the_general_path(gen, shape):
+    """image_histogram's defaults on a contiguous uint8 CUDA tensor (the path with nothing made on
+    the way) give what the general path gives, field for field, in a non-default stream too."""
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        img = torch.randint(0, 256, shape, device="cuda", dtype=torch.uint8, generator=gen)
+        img[: shape[0] // 3] //= 3  # darker rows: not flat
+        fast = histoscope.image_histogram(img)
+        general = histoscope.image_histogram(img, stream=torch.cuda.current_stream())
+        host = img.cpu().numpy()
+    planes = host.reshape(-1, 1 if len(shape) == 2 else shape[2])
+    assert (fast.lo, fast.hi, fast.bins, fast.binning, fast.type) == (general.lo, general.hi, general.bins,
+                                                                     general.binning, general.type)
+    np.testing.assert_array_equal(fast.edges, general.edges)
+    assert len(fast.channels) == planes.shape[1]
+    for c, (a, b) in enumerate(zip(fast.channels, general.channels)):
+        np.testing.assert_array_equal(a.counts, np.bincount(planes[:, c], minlength=256))
+        np.testing.assert_array_equal(a.counts, b.counts)
+        assert (a.channel, a.below, a.above, a.nan) == (b.channel, b.below, b.above, b.nan) == (c, 0, 0, 0)
+        assert (a.min, a.max) == (b.min, b.max) == (int(planes[:, c].min()), int(planes[:, c].max()))
+        assert a.statistics == b.statistics
