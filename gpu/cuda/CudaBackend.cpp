@@ -420,6 +420,8 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate, void* devic
                                         : Status::error(ErrorCode::InvalidArgument,
                                                         "this count names its device counts at finish: finishInto()");
         if (delivered)
+            delivered = mark(Download);  // the delivery is GPU work of the call: a phase of its own
+        if (delivered)
             delivered = enqueueDelivery(deviceCounts);
         if (!delivered) {
             // What was enqueued still runs: drain it, and deliver nothing.
