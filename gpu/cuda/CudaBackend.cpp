@@ -355,16 +355,17 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     // Counts named at finish: the tally's phase ends here, and the wait for finishInto() is no phase.
     if (plan.deviceCountsAtFinish)
         return mark(Untimed);
-    HS_TRY(mark(Download));
     if (plan.deviceCounts)
         return enqueueDelivery(plan.deviceCounts);
+    HS_TRY(mark(Download));
     HS_CUDA_TRY(cudaMemcpyAsync(m_hostSlots.get(), args.d_slots, slotBytes, cudaMemcpyDeviceToHost, m_work));
     return mark(End);
 }
 
 Status CudaBackend::enqueueDelivery(void* deviceCounts)
 {
-    // The counts stay on the device: only the extremes and the tail travel.
+    // The counts stay on the device: only the extremes and the tail travel, in the Download phase.
+    HS_TRY(mark(Download));
     const LaunchContext ctx{m_props, m_tuning, m_work, m_launchCache};
     unsigned long long* d_extrema = m_countedSlots + m_plan.map.num_slots;
     HS_TRY(launchDeliverCounts(m_plan.map, m_countedSlots, static_cast<unsigned long long*>(deviceCounts),
@@ -419,8 +420,6 @@ Status CudaBackend::finish(HistogramResult& result, bool accumulate, void* devic
         Status delivered = deviceCounts ? checkDeviceCounts(deviceCounts)
                                         : Status::error(ErrorCode::InvalidArgument,
                                                         "this count names its device counts at finish: finishInto()");
-        if (delivered)
-            delivered = mark(Download);  // the delivery is GPU work of the call: a phase of its own
         if (delivered)
             delivered = enqueueDelivery(deviceCounts);
         if (!delivered) {

@@ -70,7 +70,8 @@ private:
                             unsigned char* output, std::size_t outputPitch);
     Status reserveSlots(int index, std::size_t words);
     Status checkDeviceCounts(const void* deviceCounts) const;
-    // The counts of the last enqueue written to device memory, their margins downloaded.
+    // The Download phase of counts kept on the device: the last enqueue's counts written to
+    // device memory, their margins downloaded.
     Status enqueueDelivery(void* deviceCounts);
     Status takeEvent(cudaEvent_t& event);
 

@@ -172,20 +172,28 @@ struct Counted2D {
 // time is compared with, call by call (python/bench_peers.py), with no second run to differ.
 thread_local PhaseTimings lastTimings;
 
-// Counts on this thread's engine `key` with the GIL released; raises the engine's error.
-void computeOn(int key, bool deviceInput, const HistogramRequest& request, HistogramResult& result)
+// Runs `work` on this thread's engine `key` with the GIL released (device input: only on a GPU
+// engine); raises the engine's error.
+template <typename Work>
+void workOn(int key, bool deviceInput, Work&& work)
 {
     Status status;
-    lastTimings = {};  // a failed call times nothing
     {
         py::gil_scoped_release unlocked;
         HistogramEngine& engine = engineFor(key);
         if (deviceInput && !engine.hasGpu())
             status = Status::error(ErrorCode::NoDevice, "device memory needs a GPU engine: " + engine.notice());
         else
-            status = engine.compute(request, result);
+            status = work(engine);
     }
     raiseOnError(status, key);
+}
+
+// Counts on this thread's engine `key`; lastTimings holds the count's timings (nothing on failure).
+void computeOn(int key, bool deviceInput, const HistogramRequest& request, HistogramResult& result)
+{
+    lastTimings = {};
+    workOn(key, deviceInput, [&](HistogramEngine& engine) { return engine.compute(request, result); });
     lastTimings = result.timings;
 }
 
@@ -275,21 +283,14 @@ void countKeysBegin(std::uintptr_t pointer, int device, const std::string& type,
     HistogramRequest request = keysRequest(pointer, device, type, width, height, strideBytes, channels, bins, strategy, stream);
     request.deviceCountsAtFinish = true;
     lastTimings = {};
-    Status status;
-    {
-        py::gil_scoped_release unlocked;
-        HistogramEngine& engine = engineFor(device);
-        if (!engine.hasGpu()) {
-            status = Status::error(ErrorCode::NoDevice, "device memory needs a GPU engine: " + engine.notice());
-        } else {
-            status = engine.submit(request);
-            if (!status) {
-                HistogramResult discarded;
-                engine.finish(discarded);  // what a failed submit enqueued still drains (refused if none)
-            }
+    workOn(device, true, [&](HistogramEngine& engine) {
+        const Status submitted = engine.submit(request);
+        if (!submitted) {
+            HistogramResult discarded;
+            engine.finish(discarded);  // what a failed submit enqueued still drains (refused if none)
         }
-    }
-    raiseOnError(status, device);
+        return submitted;
+    });
     beganChannels = channels;
 }
 
@@ -300,12 +301,7 @@ py::tuple countKeysEnd(int device, std::uintptr_t out)
     const int channels = beganChannels;
     beganChannels = 0;
     HistogramResult result;
-    Status status;
-    {
-        py::gil_scoped_release unlocked;
-        status = engineFor(device).finishInto(reinterpret_cast<void*>(out), result);
-    }
-    raiseOnError(status, device);
+    workOn(device, false, [&](HistogramEngine& engine) { return engine.finishInto(reinterpret_cast<void*>(out), result); });
     lastTimings = result.timings;
     return keysMargins(result, channels);
 }
