@@ -6,6 +6,9 @@
 //   histoscope-scopes check [--quick] [--light] [--gpu-only]
 //       the 2-D exactness matrix x every strategy x host and device inputs x every tuning variant,
 //       against the serial reference, and an 8K parade (cub must refuse it)
+//   histoscope-scopes facade [--repeats N]
+//       the facade's whole call (auto) on a 4K frame's three scopes, host and device input: each
+//       checked exact, then the medians of its wall and phases (upload, clear, tally, download)
 //   histoscope-scopes bench [--out PREFIX] [--repeats N]
 //       a 4K 8-bit RGB frame's (photo-like, uniform noise, one colour) parade (3 x 3840 x 256
 //       cells), luma waveform and vectorscope, counted through hs::Histogram2DEngine::compute on
@@ -599,13 +602,96 @@ int runBench(const std::string& prefix, int repeats)
     return allExact ? 0 : 1;
 }
 
+// The facade's whole call on a 4K frame, host and device input (issue 21: a host frame's parade
+// within 2 ms, upload and download included): `auto` with the default tuning, each scope checked
+// exact once into a poisoned result, then the medians of its wall and phases, the result reused
+// from call to call as a live scope reuses it.
+int runFacade(int repeats)
+{
+    const int W = 3840, H = 2160, warmup = 5;
+    HistogramEngine engine1d;
+    if (!engine1d.hasGpu()) {
+        std::printf("scopes facade: no CUDA device (%s)\n", engine1d.notice().c_str());
+        return 1;
+    }
+    std::mt19937_64 rng(20261203);
+    int failed = 0;
+    DeviceArray d_frame;
+    for (const char* content : {"photo", "noise", "constant"}) {
+        const Frame4K frame = makeFrame(content, W, H, rng);
+        if (const Status s = copyToDevice(engine1d, frame.bytes.data(), frame.bytes.size(), d_frame); !s) {
+            std::printf("scopes facade: upload of the %s frame: %s\n", content, s.message.c_str());
+            return 1;
+        }
+        ImageView view;
+        view.data = frame.bytes.data();
+        view.width = W;
+        view.height = H;
+        view.channels = 3;
+        const std::pair<const char*, Histogram2DRequest> scopes[] = {
+            {"parade", paradeRequest(view, {0, 1, 2})},
+            {"waveform-luma", lumaWaveformRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
+            {"vectorscope-709", vectorscopeRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
+        };
+        for (const auto& [scope, hostRequest] : scopes) {
+            Histogram2DResult reference;
+            if (const Status s = referenceHistogram2D(hostRequest, reference); !s) {
+                std::printf("scopes facade: reference of %s %s: %s\n", content, scope, s.message.c_str());
+                return 1;
+            }
+            for (const bool device : {false, true}) {
+                Histogram2DRequest request = hostRequest;
+                if (device) {
+                    request.image.data = d_frame.data();
+                    request.image.space = MemorySpace::Device;
+                }
+                Histogram2DEngine engine;
+                Histogram2DResult result = testing::poisoned2D();
+                Status status = engine.compute(request, result);
+                const std::string difference = status ? testing::describeDifference2D(reference, result) : status.message;
+                std::vector<double> wall, upload, clear, tally, download, host;
+                for (int i = 0; status && i < warmup + repeats; ++i) {
+                    const auto t0 = std::chrono::steady_clock::now();
+                    status = engine.compute(request, result);
+                    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                    if (i < warmup)
+                        continue;
+                    const PhaseTimings& t = result.timings;
+                    wall.push_back(ms);
+                    upload.push_back(t.uploadMs);
+                    clear.push_back(t.clearMs);
+                    tally.push_back(t.tallyMs);
+                    download.push_back(t.downloadMs);
+                    host.push_back(ms - t.uploadMs - t.clearMs - t.tallyMs - t.downloadMs);
+                }
+                const bool exact = status && difference.empty();
+                failed += exact ? 0 : 1;
+                if (!status || wall.empty()) {
+                    std::printf("facade %-8s %-16s %-6s: FAILED: %s\n", content, scope, device ? "device" : "host",
+                                (status ? difference : status.message).c_str());
+                    continue;
+                }
+                std::printf("facade %-8s %-16s %-6s: wall %7.3f ms | upload %6.3f clear %6.3f tally %6.3f download %6.3f | "
+                            "host beyond the phases %6.3f | %s | exact %s%s\n",
+                            content, scope, device ? "device" : "host", medianOf(wall), medianOf(upload), medianOf(clear),
+                            medianOf(tally), medianOf(download), medianOf(host), std::string(strategyName(result.strategyRan)).c_str(),
+                            exact ? "yes" : "NO ", exact ? "" : (" " + difference).c_str());
+                std::fflush(stdout);
+            }
+        }
+    }
+    std::printf("scopes facade: %d of 18 not exact (medians of %d calls after %d)\n", failed, repeats, warmup);
+    return failed ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help") {
-        std::printf("usage: histoscope-scopes check [--quick] [--light] [--gpu-only] | bench [--out PREFIX] [--repeats N]\n");
+        std::printf("usage: histoscope-scopes check [--quick] [--light] [--gpu-only] | bench [--out PREFIX] [--repeats N]"
+                    " | facade [--repeats N]\n");
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "check") {
@@ -622,6 +708,13 @@ int main(int argc, char** argv)
                 repeats = std::max(3, std::atoi(args[i + 1].c_str()));
         }
         return runBench(prefix, repeats);
+    }
+    if (args[0] == "facade") {
+        int repeats = 30;
+        for (std::size_t i = 1; i + 1 < args.size(); ++i)
+            if (args[i] == "--repeats")
+                repeats = std::max(3, std::atoi(args[i + 1].c_str()));
+        return runFacade(repeats);
     }
     std::printf("unknown command '%s'\n", args[0].c_str());
     return 2;

@@ -3,6 +3,7 @@
 #include "../src/CpuBackend.h"
 #include "../src/CudaBackendFactory.h"
 #include "../src/HostClock.h"
+#include "HostStaging.h"
 
 #include <algorithm>
 #include <chrono>
@@ -144,12 +145,7 @@ Status CudaBackend::stagePiece(const RequestPlan& plan, const Piece& piece, int 
     // The staging buffer may still feed the upload of the piece before last.
     HS_CUDA_TRY(cudaEventSynchronize(m_stageFree[buffer].get()));
     unsigned char* staging = m_hostStage[buffer].get<unsigned char>();
-    if (plan.pitch == rowBytes) {
-        std::memcpy(staging, first, bytes);
-    } else {
-        for (std::int64_t r = 0; r < piece.rows; ++r)
-            std::memcpy(staging + std::size_t(r) * rowBytes, first + std::size_t(r) * plan.pitch, rowBytes);
-    }
+    packRows(staging, first, plan.pitch, rowBytes, piece.rows);
     HS_TRY(mark(Upload));
     HS_CUDA_TRY(cudaMemcpyAsync(m_stage[buffer].get(), staging, bytes, cudaMemcpyHostToDevice, m_work));
     HS_CUDA_TRY(cudaEventRecord(m_stageFree[buffer].get(), m_work));

@@ -1,10 +1,11 @@
 // The CUDA backend of the 2-D histograms: its own stream, events and growing buffers (RAII), a
 // request cut into pieces of fewer than 2^32 pixels (the bound of the 32-bit device counters),
-// each piece uploaded if needed, counted by the chosen family, downloaded and widened to 64 bits.
+// each piece uploaded if needed (host rows through pinned chunks, HostStaging.h), counted by the chosen family, downloaded and widened to 64 bits.
 #include "../src/Histogram2DBackend.h"
 #include "CudaCheck.h"
 #include "DeviceHealth.h"
 #include "DeviceMemory.h"
+#include "HostStaging.h"
 #include "kernels/Histogram2DKernels.h"
 #include "kernels/Kernels.h"
 
@@ -91,11 +92,12 @@ public:
     }
     Status begin(cudaStream_t s) { return cudaStatus(cudaEventRecord(m_start.get(), s), "cudaEventRecord"); }
     Status end(cudaStream_t s) { return cudaStatus(cudaEventRecord(m_stop.get(), s), "cudaEventRecord"); }
-    Status elapsed(double& ms)
+    // From `start` (default: this pair's own) to this pair's stop.
+    Status elapsed(double& ms, cudaEvent_t start = nullptr)
     {
         HS_CUDA_TRY(cudaEventSynchronize(m_stop.get()));
         float f = 0;
-        HS_CUDA_TRY(cudaEventElapsedTime(&f, m_start.get(), m_stop.get()));
+        HS_CUDA_TRY(cudaEventElapsedTime(&f, start ? start : m_start.get(), m_stop.get()));
         ms += f;
         return Status::success();
     }
@@ -131,6 +133,7 @@ public:
         readTuning(std::getenv("HISTOSCOPE_2D_TUNING"), m_tuning);
         HS_TRY(m_stream.create());
         HS_TRY(m_upload.create());
+        HS_TRY(m_hostUpload.create());
         HS_TRY(m_clear.create());
         HS_TRY(m_tally.create());
         return m_download.create();
@@ -197,9 +200,7 @@ public:
                 const std::size_t rowBytes = std::size_t(piece.cols) * plan.pixelBytes;
                 const std::size_t pitch = (rowBytes + 15) / 16 * 16;
                 HS_TRY(m_input.reserve(pitch * std::size_t(piece.rows)));
-                HS_TRY(m_upload.begin(s));
-                HS_CUDA_TRY(cudaMemcpy2DAsync(m_input.get(), pitch, origin, plan.pitch, rowBytes, std::size_t(piece.rows),
-                                              cudaMemcpyHostToDevice, s));
+                HS_TRY(m_hostUpload.upload(origin, plan.pitch, rowBytes, piece.rows, m_input.get<unsigned char>(), pitch, s));
                 HS_TRY(m_upload.end(s));
                 region.d_origin = m_input.get<unsigned char>();
                 region.pitch = pitch;
@@ -233,7 +234,7 @@ public:
             HS_TRY(m_download.end(s));
             HS_CUDA_TRY(cudaStreamSynchronize(s));
             if (plan.space == MemorySpace::Host)
-                HS_TRY(m_upload.elapsed(timings.uploadMs));
+                HS_TRY(m_upload.elapsed(timings.uploadMs, m_hostUpload.started()));
             HS_TRY(m_clear.elapsed(timings.clearMs));
             HS_TRY(m_tally.elapsed(timings.tallyMs));
             HS_TRY(m_download.elapsed(timings.downloadMs));
@@ -264,6 +265,7 @@ private:
     bool m_poison = false;
     CudaStream m_stream;
     TimedEvents m_upload, m_clear, m_tally, m_download;
+    ChunkedUpload m_hostUpload;   // host input through pinned chunks (m_upload's stop ends its phase)
     DeviceBuffer m_input;
     DeviceBuffer m_counts;
     PinnedBuffer m_host;
