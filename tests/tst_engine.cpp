@@ -493,7 +493,10 @@ void TestEngine::lostDeviceStaysLost()
     rgb.width = std::int64_t(data.size() / 3);
     const Histogram2DRequest parade = paradeRequest(rgb, {0, 1, 2});
     Histogram2DResult grid;
+    QVERIFY(referenceHistogram2D(parade, grid).ok());   // a previous frame's grids, reused by compute()
     QCOMPARE(int(scopes.compute(parade, grid).code), int(ErrorCode::DeviceLost));
+    QVERIFY(grid.histograms.empty());   // a failed compute leaves no partly counted grids
+    QCOMPARE(grid.pixels, std::uint64_t(0));
     QCOMPARE(int(scopes.compute(parade, grid).code), int(ErrorCode::DeviceLost));
     injectDeviceLost({});
     Histogram2DEngine scopesAgain(EngineOptions{useGpu});

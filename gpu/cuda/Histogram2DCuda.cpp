@@ -179,7 +179,7 @@ public:
                              "strategy '" + std::string(strategyName(requested)) + "' does not count 2-D histograms");
     }
 
-    Status count(const Plan2D& plan, Strategy strategy, std::uint64_t* slots, PhaseTimings& timings) override
+    Status count(const Plan2D& plan, Strategy strategy, const GridTargets& targets, PhaseTimings& timings) override
     {
         HS_CUDA_TRY(cudaSetDevice(m_deviceOrdinal));
         timings = {};
@@ -190,7 +190,11 @@ public:
         HS_TRY(m_counts.reserve(countBytes));
         HS_TRY(m_host.reserve(countBytes));
         const cudaStream_t s = m_stream.get();
-        for (const Piece& piece : makePieces(plan, limit)) {
+        const std::vector<Piece> pieces = makePieces(plan, limit);
+        if (pieces.empty())
+            clearTargets(plan, targets);
+        bool first = true;
+        for (const Piece& piece : pieces) {
             Region2D region{};
             region.width = piece.cols;
             region.rows = piece.rows;
@@ -238,7 +242,9 @@ public:
             HS_TRY(m_clear.elapsed(timings.clearMs));
             HS_TRY(m_tally.elapsed(timings.tallyMs));
             HS_TRY(m_download.elapsed(timings.downloadMs));
-            addCounts(slots, m_host.get<std::uint32_t>(), plan.map.numSlots);
+            // The first piece's counts replace the grids' contents; the others add to them.
+            deliverCounts(plan, m_host.get<std::uint32_t>(), targets, !first);
+            first = false;
         }
         return Status::success();
     }

@@ -362,13 +362,6 @@ constexpr std::size_t kParallelCounters = std::size_t(1) << 18;
 
 }  // namespace
 
-void addCounts(std::uint64_t* slots, const std::uint32_t* counts, std::size_t n)
-{
-#pragma omp parallel for schedule(static) if (n >= kParallelCounters)
-    for (std::int64_t k = 0; k < std::int64_t(n); ++k)
-        slots[k] += counts[k];
-}
-
 void zeroCounts(std::uint64_t* slots, std::size_t n)
 {
 #pragma omp parallel for schedule(static) if (n >= kParallelCounters)
@@ -376,31 +369,22 @@ void zeroCounts(std::uint64_t* slots, std::size_t n)
         slots[k] = 0;
 }
 
-void unpackGrid2D(const Plan2D& plan, const std::uint64_t* slots, Histogram2DResult& result, bool accumulate)
+namespace {
+
+// As buildPlan2D numbers the slots: x bins + 3 by y bins + 3.
+std::size_t gridSize(const Plan2D& plan, int i)
 {
-    // A result that already has this plan's grids (the next frame of a live scope) keeps their
-    // memory: a fresh 24 MB parade grid per frame cost page faults on top of the copy.
-    bool reuse = !accumulate && result.histograms.size() == std::size_t(plan.map.numPairs);
-    for (int i = 0; reuse && i < plan.map.numPairs; ++i) {
-        Histogram2D& h = result.histograms[i];
-        h.axes = plan.pairs[i];
-        reuse = h.grid.size() == std::size_t(h.xSlots()) * h.ySlots();
-    }
-    if (!accumulate && !reuse) {
-        result.histograms.clear();
-        for (int i = 0; i < plan.map.numPairs; ++i) {
-            Histogram2D h;
-            h.axes = plan.pairs[i];
-            h.grid.resize(std::size_t(h.xSlots()) * h.ySlots());
-            result.histograms.push_back(std::move(h));
-        }
-    }
+    return std::size_t(plan.pairs[std::size_t(i)].x.binning.bins + 3) * plan.map.pair[i].ySlots;
+}
+
+template <typename Count>
+void deliver(const Plan2D& plan, const Count* counts, const GridTargets& targets, bool add)
+{
     for (int i = 0; i < plan.map.numPairs; ++i) {
-        Histogram2D& h = result.histograms[i];
-        const std::uint64_t* s = slots + plan.map.pair[i].base;
-        const std::int64_t n = std::int64_t(h.grid.size());
-        std::uint64_t* grid = h.grid.data();
-        if (accumulate) {
+        const Count* s = counts + plan.map.pair[i].base;
+        std::uint64_t* grid = targets.grid[i];
+        const std::int64_t n = std::int64_t(gridSize(plan, i));
+        if (add) {
 #pragma omp parallel for schedule(static) if (std::size_t(n) >= kParallelCounters)
             for (std::int64_t k = 0; k < n; ++k)
                 grid[k] += s[k];
@@ -410,6 +394,66 @@ void unpackGrid2D(const Plan2D& plan, const std::uint64_t* slots, Histogram2DRes
                 grid[k] = s[k];
         }
     }
+}
+
+}  // namespace
+
+void shapeGrids(const Plan2D& plan, Histogram2DResult& result)
+{
+    bool reuse = result.histograms.size() == std::size_t(plan.map.numPairs);
+    for (int i = 0; reuse && i < plan.map.numPairs; ++i) {
+        Histogram2D& h = result.histograms[i];
+        h.axes = plan.pairs[i];
+        reuse = h.grid.size() == std::size_t(h.xSlots()) * h.ySlots();
+    }
+    if (reuse)
+        return;
+    result.histograms.clear();
+    for (int i = 0; i < plan.map.numPairs; ++i) {
+        Histogram2D h;
+        h.axes = plan.pairs[i];
+        h.grid.resize(std::size_t(h.xSlots()) * h.ySlots());
+        result.histograms.push_back(std::move(h));
+    }
+}
+
+GridTargets targetsIn(Histogram2DResult& result)
+{
+    GridTargets t;
+    for (std::size_t i = 0; i < result.histograms.size() && i < 4; ++i)
+        t.grid[i] = result.histograms[i].grid.data();
+    return t;
+}
+
+GridTargets targetsIn(const Plan2D& plan, std::uint64_t* slots)
+{
+    GridTargets t;
+    for (int i = 0; i < plan.map.numPairs; ++i)
+        t.grid[i] = slots + plan.map.pair[i].base;
+    return t;
+}
+
+void deliverCounts(const Plan2D& plan, const std::uint32_t* counts, const GridTargets& targets, bool add)
+{
+    deliver(plan, counts, targets, add);
+}
+
+void deliverCounts(const Plan2D& plan, const std::uint64_t* counts, const GridTargets& targets, bool add)
+{
+    deliver(plan, counts, targets, add);
+}
+
+void clearTargets(const Plan2D& plan, const GridTargets& targets)
+{
+    for (int i = 0; i < plan.map.numPairs; ++i)
+        zeroCounts(targets.grid[i], gridSize(plan, i));
+}
+
+void unpackGrid2D(const Plan2D& plan, const std::uint64_t* slots, Histogram2DResult& result, bool accumulate)
+{
+    if (!accumulate)
+        shapeGrids(plan, result);
+    deliver(plan, slots, targetsIn(result), accumulate);
     result.pixels = accumulate ? result.pixels + plan.pixels() : plan.pixels();
 }
 

@@ -17,8 +17,9 @@ public:
     virtual BackendKind kind() const = 0;
     // What `requested` resolves to for this plan, and why; an error when it cannot run here.
     virtual Status choose(const Plan2D& plan, Strategy requested, StrategyChoice& choice) = 0;
-    // Adds the plan's counts to `slots` (plan.map.numSlots host counters) with a chosen strategy.
-    virtual Status count(const Plan2D& plan, Strategy strategy, std::uint64_t* slots, PhaseTimings& timings) = 0;
+    // Writes the plan's counts into the targets' grids, replacing what they held, with a chosen
+    // strategy. After an error the grids hold no count (the caller discards them).
+    virtual Status count(const Plan2D& plan, Strategy strategy, const GridTargets& targets, PhaseTimings& timings) = 0;
     // As Backend::call and Backend::injectFault (Backend.h).
     virtual Status call(const std::function<Status()>& work) { return work(); }
     virtual Status injectFault()

@@ -244,9 +244,13 @@ public:
         return Status::success();
     }
 
-    Status count(const Plan2D& plan, Strategy, std::uint64_t* slots, PhaseTimings& timings) override
+    Status count(const Plan2D& plan, Strategy, const GridTargets& targets, PhaseTimings& timings) override
     {
         const auto start = std::chrono::steady_clock::now();
+        // Totals of its own (kept between calls): the strips and rows below count into one array.
+        m_slots.resize(plan.map.numSlots);
+        zeroCounts(m_slots.data(), m_slots.size());
+        std::uint64_t* slots = m_slots.data();
         if (plan.pixels() > 0) {
             visitSampleType2D(plan.type, [&](auto tag) {
                 using T = decltype(tag);
@@ -258,6 +262,7 @@ public:
                 }
             });
         }
+        deliverCounts(plan, slots, targets, false);
         timings = {};
         timings.tallyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         return Status::success();
@@ -284,6 +289,7 @@ private:
     }
 
     int m_threads;
+    std::vector<std::uint64_t> m_slots;
 };
 
 }  // namespace

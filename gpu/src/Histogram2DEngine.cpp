@@ -34,17 +34,29 @@ public:
         detail::Backend2D* backend = nullptr;
         StrategyChoice choice;
         HS_TRY(resolve(plan, requested, backend, choice));
-        // Kept between calls: a live scope counts the same grid frame after frame.
-        m_slots.resize(plan.map.numSlots);
-        detail::zeroCounts(m_slots.data(), m_slots.size());
+        // compute() counts straight into its result's grids; accumulate() into totals of its own
+        // (kept between calls), added to the result only once the count is whole.
+        detail::GridTargets targets;
+        if (add) {
+            m_slots.resize(plan.map.numSlots);
+            targets = detail::targetsIn(plan, m_slots.data());
+        } else {
+            detail::shapeGrids(plan, result);
+            targets = detail::targetsIn(result);
+        }
         PhaseTimings timings;
         Status counted = detail::takeInjectedFault()
             ? backend->call([backend] { return backend->injectFault(); })
-            : backend->call([&] { return backend->count(plan, choice.strategy, m_slots.data(), timings); });
+            : backend->call([&] { return backend->count(plan, choice.strategy, targets, timings); });
         if (counted.code == ErrorCode::DeviceLost)
             m_lostCause = counted.message;   // the engine is lost for good, as HistogramEngine's
+        if (!counted && !add)
+            result = {};   // no partial grids: a result is whole or empty
         HS_TRY(counted);
-        detail::unpackGrid2D(plan, m_slots.data(), result, add);
+        if (add)
+            detail::unpackGrid2D(plan, m_slots.data(), result, true);
+        else
+            result.pixels = plan.pixels();
         result.strategyRan = choice.strategy;
         result.strategyReason = choice.reason;
         result.timings = timings;

@@ -35,11 +35,28 @@ Status buildPlan2D(const Histogram2DRequest& request, Plan2D& plan);
 
 // The counters of all pairs (plan.map.numSlots of them) into per-pair histograms.
 void unpackGrid2D(const Plan2D& plan, const std::uint64_t* slots, Histogram2DResult& result, bool accumulate);
-// slots[k] += counts[k] for k < n: a device piece's 32-bit counters widened into the totals.
-// A parade's grid holds millions of counters, so the host's cores share the pass.
-void addCounts(std::uint64_t* slots, const std::uint32_t* counts, std::size_t n);
 // Sets n counters to zero, on every core for large grids.
 void zeroCounts(std::uint64_t* slots, std::size_t n);
+
+// Where a backend writes a count: pair i's grid, the counters [base, base + xSlots * ySlots) of
+// the plan's numbering. compute() points them into its result, so that a parade's 2.9 M counters
+// are written once: a total, its zeroing and the copy into the result took three passes over
+// 23 MB on the host, more than the count itself on the GPU.
+struct GridTargets {
+    std::uint64_t* grid[4] = {};
+};
+// Gives result the plan's grids, reusing their memory when they have its shape already (the next
+// frame of a live scope: a fresh 24 MB parade grid per frame cost page faults on top of the copy).
+void shapeGrids(const Plan2D& plan, Histogram2DResult& result);
+GridTargets targetsIn(Histogram2DResult& result);
+// The targets of one array of plan.map.numSlots counters.
+GridTargets targetsIn(const Plan2D& plan, std::uint64_t* slots);
+// grid[k] = counts[base + k] (or += when `add`) for every pair: a device piece's 32-bit counters
+// widened, or a CPU count's totals; millions of counters, so the host's cores share the pass.
+void deliverCounts(const Plan2D& plan, const std::uint32_t* counts, const GridTargets& targets, bool add);
+void deliverCounts(const Plan2D& plan, const std::uint64_t* counts, const GridTargets& targets, bool add);
+// Every target counter to zero (a count of no pixels).
+void clearTargets(const Plan2D& plan, const GridTargets& targets);
 
 // Column strips: the first column whose x slot is at least `bin` (bins of the column axis), and
 // the columns that land below and above the axis range, clamped to the region.

@@ -146,9 +146,12 @@ public:
     bool hasGpu() const { return backend() == BackendKind::Cuda; }
     const std::string& notice() const;
 
-    // Counts and replaces `result` (blocks the calling thread).
+    // Counts and replaces `result` (blocks the calling thread). The counts are written straight
+    // into result's grids, whose memory is reused when they have the request's shape (a live
+    // scope's next frame); after a failed count `result` is empty, never partly counted.
     Status compute(const Histogram2DRequest& request, Histogram2DResult& result);
-    // Adds the counts to `result`, which must hold the same pairs and binnings.
+    // Adds the counts to `result`, which must hold the same pairs and binnings; after an error
+    // `result` is as it was.
     Status accumulate(const Histogram2DRequest& request, Histogram2DResult& result);
     // What the request's strategy resolves to here, and why.
     Status chooseStrategy(const Histogram2DRequest& request, StrategyChoice& choice);
