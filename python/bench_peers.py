@@ -15,7 +15,9 @@ many runs:
     and the download of the margins, for image_histogram the download of the counts);
   - the goal's own measure (issue 19: a call's wall within 20 us of the engine's GPU time),
     paired call by call: each public call's wall minus the GPU phases the engine timed in
-    that same call (histoscope._native.last_timings), median over calls.
+    that same call (histoscope._native.last_timings), median over calls; the workloads
+    interleaved, one call of each per round, beside a fixed piece of pure-Python work that
+    shows the host's own speed (paired_rounds).
 Writes a JSON summary and a table (--out).
 
     PYTHONPATH=build-gpu/python python3 python/bench_peers.py --out $OUT/python_peers
@@ -99,38 +101,64 @@ def gpu_ms(t):
 PARTS = ("python before", "engine before its GPU", "wait beyond the phases", "engine after", "python after")
 
 
-def paired_call(fn, repeats, warmup):
-    """The median, over calls, of one call's own wall time minus the GPU phases the engine timed
-    in that same call (histoscope._native.last_timings), in us; the median wall in ms; and where
-    that difference goes, from the engine's host moments (time.perf_counter's clock): Python
-    before the engine, the engine before its first GPU work, the wait beyond the GPU phases (the
-    first phase's start and the host's wake after the last), the engine after the wait, Python
-    after the engine (medians in us, each over the same calls).
+def host_probe():
+    """A fixed piece of pure-Python work, in us: its time follows the host's own speed, which on
+    a shared machine drifts (the same call's Python part doubled within one process)."""
+    t0 = time.perf_counter_ns()
+    total = 0
+    for i in range(100):
+        total += i
+    return (time.perf_counter_ns() - t0) * 1e-3
+
+
+def paired_rounds(calls, rounds, warmup):
+    """Issue 19's measure for every workload at once. calls: {workload: fn}. Each round calls every
+    workload once, so a slow spell of the host falls on all of them alike, where workloads timed
+    one after the other each met the host as it was then. For each workload: the median, over
+    rounds, of one call's own wall time minus the GPU phases the engine timed in that same call
+    (histoscope._native.last_timings), in us; the median wall in ms; where that difference goes,
+    from the engine's host moments (time.perf_counter's clock): Python before the engine, the
+    engine before its first GPU work, the wait beyond the GPU phases (the first phase's start and
+    the host's wake after the last), the engine after the wait, Python after the engine (medians
+    in us over the same calls); and the median of host_probe() taken just before each call.
     Paired call by call, so the GPU's own variation between runs (clocks, the skew sample)
-    cancels out, where a difference of two medians taken in separate loops carried it."""
+    cancels out."""
     for _ in range(warmup):
-        fn()
+        for fn in calls.values():
+            fn()
     torch.cuda.synchronize()
-    over, walls = [], []
-    parts = {k: [] for k in PARTS}
-    for _ in range(repeats):
-        t0 = time.perf_counter_ns()
-        result = fn()
-        t1 = time.perf_counter_ns()
-        del result  # the caller frees its result later, outside the call
-        t = histoscope._native.last_timings()
-        wall = (t1 - t0) * 1e-6
-        gpu = gpu_ms(t)
-        over.append((wall - gpu) * 1e3)
-        walls.append(wall)
-        if t["gpu_queued_ns"] and t["synced_ns"]:
-            moments = (t0, t["entered_ns"], t["gpu_queued_ns"], t["synced_ns"], t["finished_ns"], t1)
-            steps = [(b - a) * 1e-3 for a, b in zip(moments, moments[1:])]
-            steps[2] -= gpu * 1e3
-            for k, v in zip(PARTS, steps):
-                parts[k].append(v)
-    where = {k: round(statistics.median(v), 1) for k, v in parts.items() if v}
-    return statistics.median(over), statistics.median(walls), where
+    found = {name: {"over": [], "wall": [], "probe": [], "parts": {k: [] for k in PARTS}} for name in calls}
+    for _ in range(rounds):
+        for name, fn in calls.items():
+            f = found[name]
+            f["probe"].append(host_probe())
+            t0 = time.perf_counter_ns()
+            result = fn()
+            t1 = time.perf_counter_ns()
+            del result  # the caller frees its result later, outside the call
+            t = histoscope._native.last_timings()
+            wall = (t1 - t0) * 1e-6
+            gpu = gpu_ms(t)
+            f["over"].append((wall - gpu) * 1e3)
+            f["wall"].append(wall)
+            if t["gpu_queued_ns"] and t["synced_ns"]:
+                moments = (t0, t["entered_ns"], t["gpu_queued_ns"], t["synced_ns"], t["finished_ns"], t1)
+                steps = [(b - a) * 1e-3 for a, b in zip(moments, moments[1:])]
+                steps[2] -= gpu * 1e3
+                for k, v in zip(PARTS, steps):
+                    f["parts"][k].append(v)
+    out = {}
+    for name, f in found.items():
+        where = {k: round(statistics.median(v), 1) for k, v in f["parts"].items() if v}
+        out[name] = (statistics.median(f["over"]), statistics.median(f["wall"]), where, statistics.median(f["probe"]),
+                     sorted(f["over"])[len(f["over"]) // 4], sorted(f["over"])[3 * len(f["over"]) // 4])
+    return out
+
+
+def paired_call(fn, repeats, warmup):
+    """paired_rounds of one workload: (median over, median wall, parts)."""
+    over, wall, where, _, _, _ = paired_rounds({"one": fn}, repeats, warmup)["one"]
+    return over, wall, where
 
 
 def engine_alone(x, bins, repeats, warmup, type=None, channels=1, binnings=None, on_device=True):
@@ -187,15 +215,14 @@ def moe(gen):
     return "moe-64M-64experts", x, experts
 
 
-def one_keys(name, x, values, repeats, warmup, rows):
+def one_keys(name, x, values, repeats, warmup, rows, calls):
     ours = histoscope.bincount(x, minlength=values)
     ref = torch.bincount(x, minlength=values)
     exact = bool(torch.equal(ours, ref))
     row = {"workload": name, "n": x.numel(), "bins": values, "dtype": str(x.dtype), "exact_vs_torch": exact}
     row["histoscope_wall_ms"] = median_wall(lambda: histoscope.bincount(x, minlength=values), repeats, warmup)
     row["histoscope_call_ms"] = median_wall(lambda: histoscope.bincount(x, minlength=values), repeats, warmup, False)
-    row["call_over_gpu_us"], row["paired_call_ms"], row["call_over_gpu_parts_us"] = paired_call(
-        lambda: histoscope.bincount(x, minlength=values), 4 * repeats, warmup)
+    calls[name] = lambda: histoscope.bincount(x, minlength=values)
     channels = 2 if x.element_size() == 8 else 1
     type = "u32" if channels == 2 else None
     row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(x, values, repeats, warmup, type, channels)
@@ -216,7 +243,7 @@ def one_keys(name, x, values, repeats, warmup, rows):
     return exact
 
 
-def frame_4k(gen, repeats, warmup, rows):
+def frame_4k(gen, repeats, warmup, rows, calls):
     img = torch.randint(0, 256, (2160, 3840, 3), device="cuda", dtype=torch.uint8, generator=gen)
     img[:1080] //= 2  # a darker half: not flat
     got = histoscope.image_histogram(img)
@@ -225,8 +252,7 @@ def frame_4k(gen, repeats, warmup, rows):
     row = {"workload": "frame-4k-rgb8", "n": img.numel(), "bins": 256, "dtype": "torch.uint8", "exact_vs_torch": exact}
     row["histoscope_wall_ms"] = median_wall(lambda: histoscope.image_histogram(img), repeats, warmup)
     row["histoscope_call_ms"] = median_wall(lambda: histoscope.image_histogram(img), repeats, warmup, False)
-    row["call_over_gpu_us"], row["paired_call_ms"], row["call_over_gpu_parts_us"] = paired_call(
-        lambda: histoscope.image_histogram(img), 4 * repeats, warmup)
+    calls["frame-4k-rgb8"] = lambda: histoscope.image_histogram(img)
     binnings = [(True, 256, 0.0, 256.0, True)] * 3
     row["engine_wall_ms"], row["engine_gpu_ms"], row["strategy"] = engine_alone(img, 256, repeats, warmup, "u8",
                                                                                  binnings=binnings, on_device=False)
@@ -249,8 +275,8 @@ def table(rows):
     head = ("workload", "strategy", "engine_gpu_ms", "engine_wall_ms", "histoscope_wall_ms", "histoscope_call_ms",
             "torch_bincount_ms", "torch_histc_ms", "cupy_bincount_ms")
     lines = ["| " + " | ".join(head) + " | torch/ours | cupy/ours | wall - gpu (us) | call - gpu (us) "
-             "| call over its GPU, paired (us) |",
-             "|" + " --- |" * (len(head) + 5)]
+             "| call over its GPU, paired (us) | its quartiles (us) | host probe (us) |",
+             "|" + " --- |" * (len(head) + 7)]
     for r in rows:
         cells = [str(r.get(k, "-")) if not isinstance(r.get(k), float) else f"{r[k]:.4f}" for k in head]
         ours = r["histoscope_wall_ms"]
@@ -258,8 +284,10 @@ def table(rows):
         cupy_ratio = r["cupy_bincount_ms"] / ours if "cupy_bincount_ms" in r else float("nan")
         lines.append("| " + " | ".join(cells) + f" | {torch_ratio:.2f} | {cupy_ratio:.2f} | "
                      f"{(ours - r['engine_gpu_ms']) * 1e3:.1f} | {(r['histoscope_call_ms'] - r['engine_gpu_ms']) * 1e3:.1f} | "
-                     f"{r['call_over_gpu_us']:.1f} |")
-    lines += ["", "Where the paired call's time over its GPU phases goes (medians, us):", "",
+                     f"{r['call_over_gpu_us']:.1f} | {r['call_over_gpu_q1_us']:.1f}-{r['call_over_gpu_q3_us']:.1f} | "
+                     f"{r['host_probe_us']:.2f} |")
+    lines += ["", "Where the paired call's time over its GPU phases goes (medians, us; the workloads interleaved, "
+              "one call of each per round):", "",
               "| workload | " + " | ".join(PARTS) + " |", "|" + " --- |" * (len(PARTS) + 1)]
     for r in rows:
         parts = r.get("call_over_gpu_parts_us", {})
@@ -279,13 +307,18 @@ def main():
     gen = torch.Generator(device="cuda")
     gen.manual_seed(20261130)
     rows = []
+    calls = {}  # each workload's public call, kept (with its tensor) for the paired rounds
     exact = True
     for dtype in (torch.int32, torch.int64):
-        exact &= one_keys(*vocabulary(gen, dtype), args.repeats, args.warmup, rows)
+        exact &= one_keys(*vocabulary(gen, dtype), args.repeats, args.warmup, rows, calls)
         torch.cuda.empty_cache()
-    exact &= one_keys(*moe(gen), args.repeats, args.warmup, rows)
+    exact &= one_keys(*moe(gen), args.repeats, args.warmup, rows, calls)
     torch.cuda.empty_cache()
-    exact &= frame_4k(gen, args.repeats, args.warmup, rows)
+    exact &= frame_4k(gen, args.repeats, args.warmup, rows, calls)
+    paired = paired_rounds(calls, 4 * args.repeats, args.warmup)
+    for row in rows:
+        (row["call_over_gpu_us"], row["paired_call_ms"], row["call_over_gpu_parts_us"], row["host_probe_us"],
+         row["call_over_gpu_q1_us"], row["call_over_gpu_q3_us"]) = paired[row["workload"]]
     info = {"device": histoscope.device(), "torch": torch.__version__, "cuda": torch.version.cuda,
             "cupy": cupy.__version__ if cupy is not None else None, "numpy": np.__version__,
             "python": sys.version.split()[0], "repeats": args.repeats, "warmup": args.warmup, "rows": rows,

@@ -167,9 +167,11 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
                                   ^ std::uint64_t(plan.channels);
     if (m_samplePending)
         HS_TRY(consumeSample());  // the last frame's sample, long since downloaded
-    if (m_lastEstimate && m_estimateSignature == signature && m_estimateUses < m_tuning.skewReuseCalls) {
-        ++m_estimateUses;
-        estimate = m_lastEstimate;
+    CachedEstimate* cached = cachedEstimate(signature);
+    if (cached && cached->uses < m_tuning.skewReuseCalls) {
+        ++cached->uses;
+        cached->lastUsed = ++m_estimateClock;
+        estimate = cached->estimate;
         return Status::success();
     }
     const std::uint32_t count = std::uint32_t(std::min<std::int64_t>(m_tuning.skewSamplePixels, plan.pixels()));
@@ -187,10 +189,22 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
     m_samplePending = true;
     m_sampleValues = bytes / sizeof(std::uint32_t);
     m_pendingSignature = signature;
-    if (!m_lastEstimate || m_estimateSignature != signature)
+    if (!cached) {
         HS_TRY(consumeSample());  // nothing usable yet: wait for this frame's own sample
-    estimate = m_lastEstimate;
+        cached = cachedEstimate(signature);
+    } else {
+        cached->lastUsed = ++m_estimateClock;  // the worn estimate serves once more, the fresh one the next call
+    }
+    estimate = cached->estimate;
     return Status::success();
+}
+
+CudaBackend::CachedEstimate* CudaBackend::cachedEstimate(std::uint64_t signature)
+{
+    for (CachedEstimate& e : m_estimates)
+        if (e.estimate && e.signature == signature)
+            return &e;
+    return nullptr;
 }
 
 Status CudaBackend::consumeSample()
@@ -198,9 +212,15 @@ Status CudaBackend::consumeSample()
     HS_CUDA_TRY(cudaEventSynchronize(m_sampleDone.get()));
     auto fresh = std::make_shared<SkewEstimate>();
     m_skewCounter.estimate(m_hostSample.get<std::uint32_t>(), m_sampleValues, std::uint32_t(m_tuning.hotCacheEntries), *fresh);
-    m_lastEstimate = std::move(fresh);
-    m_estimateSignature = m_pendingSignature;
-    m_estimateUses = 0;
+    // Into its shape's entry, else an empty one, else the one used longest ago.
+    CachedEstimate* entry = cachedEstimate(m_pendingSignature);
+    if (!entry) {
+        entry = &m_estimates[0];
+        for (CachedEstimate& e : m_estimates)
+            if (entry->estimate && (!e.estimate || e.lastUsed < entry->lastUsed))
+                entry = &e;
+    }
+    *entry = {m_pendingSignature, std::move(fresh), 0, ++m_estimateClock};
     m_samplePending = false;
     return Status::success();
 }

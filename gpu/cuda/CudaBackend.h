@@ -7,6 +7,7 @@
 #include "DeviceMemory.h"
 #include "Dispatch.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -57,7 +58,7 @@ private:
     std::string explained(const RequestPlan& plan, Strategy requested, const Resolution& resolution) const;
     Status enqueue(const RequestPlan& plan, const Resolution& resolution);
     Status skewEstimate(const RequestPlan& plan, std::shared_ptr<const SkewEstimate>& estimate);
-    // The pending device sample, once downloaded, into m_lastEstimate.
+    // The pending device sample, once downloaded, into its shape's entry of m_estimates.
     Status consumeSample();
     Status stagePiece(const RequestPlan& plan, const Piece& piece, int buffer, SampleGrid& grid);
     std::vector<Piece> makePieces(const RequestPlan& plan) const;
@@ -112,9 +113,17 @@ private:
     bool m_samplePending = false;
     std::size_t m_sampleValues = 0;
     std::uint64_t m_pendingSignature = 0;
-    std::uint64_t m_estimateSignature = 0;
-    int m_estimateUses = 0;  // calls that used m_lastEstimate since it was estimated
-    std::shared_ptr<const SkewEstimate> m_lastEstimate;
+    // The last estimates of a few shapes: a training loop that counts token ids and expert ids
+    // in turn would otherwise find the other shape's estimate each call, and wait for a sample.
+    struct CachedEstimate {
+        std::uint64_t signature = 0;
+        std::shared_ptr<const SkewEstimate> estimate;  // null: an empty entry
+        int uses = 0;                // calls that used it since it was estimated
+        std::uint64_t lastUsed = 0;  // m_estimateClock when last used or estimated
+    };
+    CachedEstimate* cachedEstimate(std::uint64_t signature);
+    std::array<CachedEstimate, 4> m_estimates;
+    std::uint64_t m_estimateClock = 0;
     SkewCounter m_skewCounter;
     CubScratch m_cub;
     DeviceBuffer m_equalizeIn;

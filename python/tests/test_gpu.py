@@ -283,3 +283,22 @@ def test_image_defaults_on_cuda_equal_the_general_path(gen, shape):
         assert (a.channel, a.below, a.above, a.nan) == (b.channel, b.below, b.above, b.nan) == (c, 0, 0, 0)
         assert (a.min, a.max) == (b.min, b.max) == (int(planes[:, c].min()), int(planes[:, c].max()))
         assert a.statistics == b.statistics
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+def test_shapes_counted_in_turn_stay_exact(gen):
+    # A training loop counts token ids and expert ids in turn: `auto` keeps a skew estimate per
+    # shape (bins beyond shared memory sample it), and none may steer another shape's count wrong.
+    keys = {
+        "tokens int32": skewed(3_000_000, 150_000, torch.int32, gen),
+        "tokens int64": skewed(2_000_000, 200_003, torch.int64, gen, hot=0.3),
+        "uniform int32": torch.randint(0, 1 << 20, (1_000_000,), device="cuda", dtype=torch.int32, generator=gen),
+        "experts int64": skewed(4_000_000, 64, torch.int64, gen),
+        "wide int32": torch.randint(0, 400_000, (500_000,), device="cuda", dtype=torch.int32, generator=gen),
+    }
+    expected = {name: torch.bincount(x) for name, x in keys.items()}
+    for _ in range(12):  # past the engine's reuse of an estimate (8 calls) and its four shapes
+        for name, x in keys.items():
+            got = histoscope.bincount(x)
+            assert torch.equal(got, expected[name]), name
