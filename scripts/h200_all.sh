@@ -17,6 +17,18 @@ if [ "${SKIP_PYTHON:-0}" != 1 ]; then
   (cd "$out/python" && tar czf logs.tar.gz --remove-files build.log pytest.log bench.log python_peers.md 2>/dev/null)
 fi
 rm -f "$out/verify.txt"
+# The 2-D facade's whole call on a 4K frame, host and device input, each checked exact
+# (FACADE=1), and the quick 2-D check (host and device input) under compute-sanitizer memcheck.
+if [ "${FACADE:-0}" = 1 ]; then
+  {
+    build-gpu/bench/histoscope-scopes facade --repeats "${FACADE_REPEATS:-20}"
+    echo "facade: exit $?"
+    timeout 150 compute-sanitizer --tool memcheck --error-exitcode 3 build-gpu/bench/histoscope-scopes check --quick --light \
+      > "$out/facade-memcheck.log" 2>&1
+    echo "scopes check --quick --light under memcheck: exit $?; $(grep -E 'ERROR SUMMARY|scopes check:' "$out/facade-memcheck.log" | tr '\n' ' ')"
+    rm -f "$out/facade-memcheck.log"
+  } > "$out/facade.txt" 2>&1
+fi
 # Issue 21's 8-bit counting loops, each checked exactly, beside a read probe (U8_VARIANTS=1).
 if [ "${U8_VARIANTS:-0}" = 1 ]; then
   nvcc -O3 -arch=sm_90 -o build-gpu/u8_variants scripts/u8_variants.cu > "$out/u8_variants.txt" 2>&1 &&
@@ -41,5 +53,6 @@ if [ "${SASS:-0}" = 1 ]; then
   cuobjdump -sass "$obj" 2>&1 | python3 scripts/sass_mix.py >> "$out/verify/summary.txt" 2>&1
 fi
 cat "$out/verify/summary.txt" "$out/python/summary.txt"
+[ -f "$out/facade.txt" ] && cat "$out/facade.txt"
 [ -f "$out/u8_variants.txt" ] && cat "$out/u8_variants.txt"
 [ -f "$out/npp_peer.txt" ] && cat "$out/npp_peer.txt"
