@@ -95,7 +95,8 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
     enqueued there, after what the stream had enqueued, with no synchronisation first, and the
     engine writes the counts straight into the result, a tensor it allocates with the input's
     library on that device: only a few margins cross the bus. Passing ``minlength`` >= the largest value + 1 counts in one pass;
-    otherwise values beyond ``max(minlength, 256)`` take a second pass with the exact bins.
+    otherwise values beyond ``minlength`` (host input: beyond ``max(minlength, 256)``; no
+    ``minlength``: beyond 256) take a second pass with the exact bins.
 
     ``strategy`` is an engine strategy (``histoscope.strategies()``), ``"auto"`` by default.
     """
@@ -159,8 +160,14 @@ def _key_words(dtype):
     raise TypeError(f"bincount counts integers of up to 64 bits, not {dtype}")
 
 
-def _first_guess(minlength):
-    """The first pass's bins of 32- and 64-bit keys: minlength, at least 256, at most MAX_BINS."""
+def _first_guess(minlength, device=False):
+    """The first pass's bins of 32- and 64-bit keys, at most MAX_BINS: minlength, at least 256;
+    on a device, minlength itself when one is given (the number of experts or classes, which
+    the values do not reach), so that the result is the whole tensor the engine wrote: a view of
+    its head cost a torch op (2-4 us) on every call, and a device's second pass is a fraction of
+    a millisecond where the host's would be a whole count again."""
+    if device and minlength > 0:
+        return min(minlength, MAX_BINS)
     return min(max(minlength, 256), MAX_BINS)
 
 
@@ -210,7 +217,7 @@ def _device_bincount(arr, dtype, minlength, strategy):
         return arr.head(out, max(top + 1, minlength))
     type, channels = _key_words(dtype)
     arr, view = _flat(arr, type, channels)
-    guess = _first_guess(minlength)
+    guess = _first_guess(minlength, device=True)
     out, pointer = arr.device_counts(max(guess, minlength))
     top, below, above, high_above, high_max, _ = view.count_keys(guess, strategy, pointer)
     _check_keys(dtype, below, high_above, high_max)
@@ -240,7 +247,7 @@ def _torch_keys_bincount(x, keys, minlength, strategy):
     enqueued first and the result allocated while the GPU counts (count_keys_begin/_end)."""
     pointer, device, stream, (type, channels, dtype) = keys
     n = x.shape[0]
-    guess = _first_guess(minlength)
+    guess = _first_guess(minlength, device=True)
     size = max(guess, minlength)
     _native.count_keys_begin(pointer, device, type, n, 1, 0, channels, guess, strategy, stream)
     try:
@@ -254,7 +261,7 @@ def _torch_keys_bincount(x, keys, minlength, strategy):
     if not above:
         if minlength > guess:
             out[guess:].zero_()  # minlength beyond MAX_BINS: the rest are zeros
-        # Below a minlength of 256 the first pass counted 256 bins: at most 255 are left over.
+        # With no minlength the first pass counted 256 bins: at most 255 are left over.
         return out if length == size else out.narrow(0, 0, length)
     out = x.new_empty(length, dtype=_arrays._torch.int64)
     if length > top + 1:

@@ -302,3 +302,24 @@ def test_shapes_counted_in_turn_stay_exact(gen):
         for name, x in keys.items():
             got = histoscope.bincount(x)
             assert torch.equal(got, expected[name]), name
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+@pytest.mark.parametrize("minlength", [1, 10, 64, 255])
+def test_small_minlength_is_the_whole_result_or_a_second_pass(gen, dtype, minlength):
+    """A device's first pass counts minlength bins (the experts of a router): values under it
+    come back in the whole tensor the engine wrote (poisoned first); a value at or past it takes
+    the exact second pass."""
+    dtype = getattr(torch, dtype)
+    x = skewed(700_001, minlength, dtype, gen)
+    poison = torch.full((minlength,), -7, dtype=torch.int64, device="cuda")
+    del poison
+    got = histoscope.bincount(x, minlength=minlength)
+    assert got.numel() == minlength and got.storage_offset() == 0 and got.untyped_storage().nbytes() == minlength * 8
+    assert torch.equal(got, torch.bincount(x, minlength=minlength))
+    x[::997] = minlength + 300  # past the first pass's bins
+    got = histoscope.bincount(x, minlength=minlength)
+    assert got.numel() == minlength + 301
+    assert torch.equal(got, torch.bincount(x, minlength=minlength))
