@@ -488,15 +488,27 @@ class ChannelResult:
     """One channel of an image histogram: its exact counts, what fell outside, the data's
     extremes and the statistics of docs/SCHEMA.md (the engine's, keyed as a record's)."""
 
-    __slots__ = ("channel", "_counts", "below", "above", "nan", "min", "max", "_native", "_context", "_statistics")
+    __slots__ = ("channel", "_counts", "_margins", "_native", "_context", "_statistics")
 
     def __init__(self, channel, native, type, bit_depth):
         self.channel = channel
-        self._counts = None
-        self.below, self.above, self.nan = native.below, native.above, native.nan
-        self.min = native.min_value if native.has_values else None
-        self.max = native.max_value if native.has_values else None
+        # Read from the engine's channel when first asked for, as the counts and statistics are:
+        # an image's call returns before its five figures per channel cross into Python.
+        self._counts = self._margins = None
         self._native, self._context, self._statistics = native, (type, bit_depth), None
+
+    def _margin(self, k):
+        if self._margins is None:
+            n = self._native
+            present = n.has_values
+            self._margins = (n.below, n.above, n.nan, n.min_value if present else None, n.max_value if present else None)
+        return self._margins[k]
+
+    below = property(lambda self: self._margin(0), doc="samples under the range")
+    above = property(lambda self: self._margin(1), doc="samples over the range")
+    nan = property(lambda self: self._margin(2), doc="NaN samples")
+    min = property(lambda self: self._margin(3), doc="the smallest sample (None when there is none)")
+    max = property(lambda self: self._margin(4), doc="the largest sample (None when there is none)")
 
     @property
     def counts(self):
@@ -525,7 +537,7 @@ class ChannelResult:
 
 def _channel_result(channel, counts, below, above, nan, lo, hi, statistics):
     r = ChannelResult.__new__(ChannelResult)
-    r.channel, r._counts, r.below, r.above, r.nan, r.min, r.max = channel, counts, below, above, nan, lo, hi
+    r.channel, r._counts, r._margins = channel, counts, (below, above, nan, lo, hi)
     r._native, r._context, r._statistics = None, None, statistics
     counts.flags.writeable = False
     return r
