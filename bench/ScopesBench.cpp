@@ -234,6 +234,26 @@ Frame4K makeFrame(const std::string& name, int w, int h, std::mt19937_64& rng)
     return f;
 }
 
+// The three scopes the bench times, of a W x H RGB frame (host memory).
+struct Scope {
+    std::string name;
+    Histogram2DRequest request;
+};
+
+std::vector<Scope> scopesOf(const Frame4K& frame, int w, int h)
+{
+    ImageView view;
+    view.data = frame.bytes.data();
+    view.width = w;
+    view.height = h;
+    view.channels = 3;
+    return {
+        {"parade", paradeRequest(view, {0, 1, 2})},
+        {"waveform-luma", lumaWaveformRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
+        {"vectorscope-709", vectorscopeRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
+    };
+}
+
 // Words of the CUDA backend's reasons (Histogram2DCuda.cpp's choose()) that name what runs:
 // "column strips: a block owns 32 x bin(s) ... (16-bit shared counters", "joint tiles: 1 tile(s)
 // of 67081 16-bit shared counters".
@@ -467,21 +487,7 @@ int runBench(const std::string& prefix, int repeats)
         probe.strategy = "read-probe";
         rows.push_back(probe);
 
-        ImageView view;
-        view.data = frame.bytes.data();
-        view.width = W;
-        view.height = H;
-        view.channels = 3;
-        struct Scope {
-            std::string name;
-            Histogram2DRequest request;
-        };
-        const std::vector<Scope> scopes{
-            {"parade", paradeRequest(view, {0, 1, 2})},
-            {"waveform-luma", lumaWaveformRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
-            {"vectorscope-709", vectorscopeRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
-        };
-        for (const Scope& scope : scopes) {
+        for (const Scope& scope : scopesOf(frame, W, H)) {
             Histogram2DResult reference;
             if (const Status s = referenceHistogram2D(scope.request, reference); !s) {
                 std::printf("scopes bench: reference of %s %s: %s\n", content, scope.name.c_str(), s.message.c_str());
@@ -623,20 +629,10 @@ int runFacade(int repeats)
             std::printf("scopes facade: upload of the %s frame: %s\n", content, s.message.c_str());
             return 1;
         }
-        ImageView view;
-        view.data = frame.bytes.data();
-        view.width = W;
-        view.height = H;
-        view.channels = 3;
-        const std::pair<const char*, Histogram2DRequest> scopes[] = {
-            {"parade", paradeRequest(view, {0, 1, 2})},
-            {"waveform-luma", lumaWaveformRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
-            {"vectorscope-709", vectorscopeRequest(view, YCbCrStandard::Bt709, {0, 1, 2})},
-        };
-        for (const auto& [scope, hostRequest] : scopes) {
+        for (const auto& [scope, hostRequest] : scopesOf(frame, W, H)) {
             Histogram2DResult reference;
             if (const Status s = referenceHistogram2D(hostRequest, reference); !s) {
-                std::printf("scopes facade: reference of %s %s: %s\n", content, scope, s.message.c_str());
+                std::printf("scopes facade: reference of %s %s: %s\n", content, scope.c_str(), s.message.c_str());
                 return 1;
             }
             for (const bool device : {false, true}) {
@@ -667,13 +663,13 @@ int runFacade(int repeats)
                 const bool exact = status && difference.empty();
                 failed += exact ? 0 : 1;
                 if (!status || wall.empty()) {
-                    std::printf("facade %-8s %-16s %-6s: FAILED: %s\n", content, scope, device ? "device" : "host",
+                    std::printf("facade %-8s %-16s %-6s: FAILED: %s\n", content, scope.c_str(), device ? "device" : "host",
                                 (status ? difference : status.message).c_str());
                     continue;
                 }
                 std::printf("facade %-8s %-16s %-6s: wall %7.3f ms | upload %6.3f clear %6.3f tally %6.3f download %6.3f | "
                             "host beyond the phases %6.3f | %s | exact %s%s\n",
-                            content, scope, device ? "device" : "host", medianOf(wall), medianOf(upload), medianOf(clear),
+                            content, scope.c_str(), device ? "device" : "host", medianOf(wall), medianOf(upload), medianOf(clear),
                             medianOf(tally), medianOf(download), medianOf(host), std::string(strategyName(result.strategyRan)).c_str(),
                             exact ? "yes" : "NO ", exact ? "" : (" " + difference).c_str());
                 std::fflush(stdout);
