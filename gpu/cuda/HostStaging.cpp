@@ -50,17 +50,25 @@ Status ChunkedUpload::upload(const unsigned char* src, std::size_t srcPitch, std
 {
     if (rows <= 0 || rowBytes == 0)
         return cudaStatus(cudaEventRecord(m_started.get(), stream), "cudaEventRecord");
-    // Whole rows per chunk; a row longer than a chunk is a chunk of its own.
-    const std::int64_t rowsPerChunk = std::max<std::int64_t>(1, std::int64_t(kChunkBytes / rowBytes));
+    if (rowBytes > kChunkBytes) {
+        // A row longer than a chunk (a flat array of pairs is one row): the caller's memory goes
+        // up as it did before the chunks, through the driver, rather than pinning a buffer of a
+        // row's size for the engine's lifetime.
+        HS_CUDA_TRY(cudaEventRecord(m_started.get(), stream));
+        return cudaStatus(cudaMemcpy2DAsync(d_dst, dstPitch, src, srcPitch, rowBytes, std::size_t(rows), cudaMemcpyHostToDevice,
+                                            stream),
+                          "cudaMemcpy2DAsync");
+    }
+    const std::int64_t rowsPerChunk = std::int64_t(kChunkBytes / rowBytes);
     const std::size_t chunkBytes = rowBytes * std::size_t(std::min(rowsPerChunk, rows));
-    HS_TRY(m_pinned[0].reserve(chunkBytes));
-    HS_TRY(m_pinned[1].reserve(chunkBytes));
     for (std::int64_t r = 0; r < rows; r += rowsPerChunk) {
         const std::int64_t n = std::min(rowsPerChunk, rows - r);
         const int b = m_next;
         m_next = 1 - m_next;
-        // The copy of the chunk before last may still read this buffer.
+        // The copy of the chunk before last may still read this buffer; once it has, the buffer
+        // may grow (a frame that needs one chunk pins one buffer).
         HS_CUDA_TRY(cudaEventSynchronize(m_free[b].get()));
+        HS_TRY(m_pinned[b].reserve(chunkBytes));
         unsigned char* staging = m_pinned[b].get<unsigned char>();
         packRows(staging, src + std::size_t(r) * srcPitch, srcPitch, rowBytes, n);
         if (r == 0)

@@ -16,8 +16,9 @@ namespace hs::detail {
 // move the bytes; OpenMP only splits the range).
 void packRows(unsigned char* dst, const unsigned char* src, std::size_t srcPitch, std::size_t rowBytes, std::int64_t rows);
 
-// Uploads pitched host rows into pitched device rows through two pinned buffers of `chunkBytes`:
-// the host packs chunk k + 1 while chunk k is copied, in the caller's stream.
+// Uploads pitched host rows into pitched device rows through two pinned buffers of kChunkBytes:
+// the host packs chunk k + 1 while chunk k is copied, in the caller's stream. Rows longer than a
+// chunk go up from the caller's memory as they are.
 class ChunkedUpload {
 public:
     Status create();

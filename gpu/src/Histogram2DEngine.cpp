@@ -50,9 +50,7 @@ public:
             : backend->call([&] { return backend->count(plan, choice.strategy, targets, timings); });
         if (counted.code == ErrorCode::DeviceLost)
             m_lostCause = counted.message;   // the engine is lost for good, as HistogramEngine's
-        if (!counted && !add)
-            result = {};   // no partial grids: a result is whole or empty
-        HS_TRY(counted);
+        HS_TRY(counted);   // compute() empties the result, accumulate() never touched it
         if (add)
             detail::unpackGrid2D(plan, m_slots.data(), result, true);
         else
@@ -112,10 +110,15 @@ Status Histogram2DEngine::chooseStrategy(const Histogram2DRequest& request, Stra
 
 Status Histogram2DEngine::compute(const Histogram2DRequest& request, Histogram2DResult& result)
 {
-    HS_TRY(m_impl->enter());
+    Status s = m_impl->enter();
     detail::Plan2D plan;
-    HS_TRY(detail::buildPlan2D(request, plan));
-    return m_impl->countInto(plan, request.strategy, result, false);
+    if (s)
+        s = detail::buildPlan2D(request, plan);
+    if (s)
+        s = m_impl->countInto(plan, request.strategy, result, false);
+    if (!s)
+        result = {};   // whatever failed, no earlier frame's grids pass for this request's
+    return s;
 }
 
 Status Histogram2DEngine::accumulate(const Histogram2DRequest& request, Histogram2DResult& result)

@@ -148,7 +148,7 @@ public:
 
     // Counts and replaces `result` (blocks the calling thread). The counts are written straight
     // into result's grids, whose memory is reused when they have the request's shape (a live
-    // scope's next frame); after a failed count `result` is empty, never partly counted.
+    // scope's next frame); after any error `result` is empty, never partly counted.
     Status compute(const Histogram2DRequest& request, Histogram2DResult& result);
     // Adds the counts to `result`, which must hold the same pairs and binnings; after an error
     // `result` is as it was.
