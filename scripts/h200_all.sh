@@ -35,6 +35,14 @@ if [ "${U8_VARIANTS:-0}" = 1 ]; then
     build-gpu/u8_variants ${U8_REPEATS:-50} >> "$out/u8_variants.txt" 2>&1
   echo "u8 variants: exit $?"
 fi
+# Issue 21's big-bin question: counting layouts from 65,536 bins up (tiles, packed 16-bit
+# counters, clusters over distributed shared memory), each checked exactly, beside a read probe
+# (BIGBIN=1).
+if [ "${BIGBIN:-0}" = 1 ]; then
+  nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp -o build-gpu/bigbin_variants scripts/bigbin_variants.cu > "$out/bigbin_variants.txt" 2>&1 &&
+    build-gpu/bigbin_variants ${BIGBIN_REPEATS:-30} >> "$out/bigbin_variants.txt" 2>&1
+  echo "bigbin variants: exit $?"
+fi
 # The vendor's image peer, NVIDIA NPP's nppiHistogramEven (NPP=1), where NPP is installed.
 if [ "${NPP:-0}" = 1 ]; then
   {
@@ -56,3 +64,4 @@ cat "$out/verify/summary.txt" "$out/python/summary.txt"
 [ -f "$out/facade.txt" ] && cat "$out/facade.txt"
 [ -f "$out/u8_variants.txt" ] && cat "$out/u8_variants.txt"
 [ -f "$out/npp_peer.txt" ] && cat "$out/npp_peer.txt"
+[ -f "$out/bigbin_variants.txt" ] && cat "$out/bigbin_variants.txt"

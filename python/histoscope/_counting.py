@@ -552,15 +552,42 @@ class ImageHistogram:
     record has them; ``type`` the counted sample type; ``strategy`` and ``timings`` the engine's.
     """
 
-    def __init__(self, channels, lo, hi, bins, identity, type, counted):
-        self.channels = channels
+    def __init__(self, counted, lo, hi, bins, identity, type, bit_depth=None, reversed_channels=0):
+        # What a caller reads is made when first read (the channels, the strategy's name and
+        # reason, the counts): a frame's call returns with nothing built from the engine's result.
         self.lo, self.hi, self.bins = lo, hi, bins
         self.binning = "identity" if identity else "uniform"
         self.type = type
-        self.strategy = counted.strategy
-        self.reason = counted.reason
-        self._counted = counted  # its timings, made when read
-        self._counts = self._edges = None
+        self._counted = counted
+        self._bit_depth = bit_depth
+        self._reversed = reversed_channels  # the image's channel count when memory holds them reversed
+        self._channels = self._strategy = self._reason = self._counts = self._edges = None
+
+    @property
+    def channels(self):
+        """The ChannelResult of each counted channel, in the array's channel order."""
+        if self._channels is None:
+            n = self._reversed
+            results = [ChannelResult((n - 1 - ch.channel) if n else ch.channel, ch, self.type, self._bit_depth)
+                       for ch in self._counted.channels]
+            if n:
+                results.reverse()  # the engine's channels come in memory order
+            self._channels = results
+        return self._channels
+
+    @property
+    def strategy(self):
+        """The strategy that ran."""
+        if self._strategy is None:
+            self._strategy = self._counted.strategy
+        return self._strategy
+
+    @property
+    def reason(self):
+        """Why ``auto`` (or the engine) chose that strategy."""
+        if self._reason is None:
+            self._reason = self._counted.reason
+        return self._reason
 
     @property
     def timings(self):
@@ -568,7 +595,9 @@ class ImageHistogram:
 
     def __getstate__(self):
         state = dict(self.__dict__)
-        state["_timings"], state["_counted"] = self.timings, None  # the engine's result does not travel
+        # The engine's result does not travel (to a Dask worker, a file): what it holds does.
+        state["_channels"], state["_strategy"], state["_reason"] = self.channels, self.strategy, self.reason
+        state["_timings"], state["_counted"] = self.timings, None
         return state
 
     @property
@@ -681,14 +710,9 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
         identity = integer and math.ceil(hi) - math.ceil(lo) == nbins
     binnings = [(True, nbins, lo, hi, identity) if c in memory else None for c in builtins.range(count)]
     counted = view.count(binnings, strategy)
-    native = counted.channels
-    results = [ChannelResult((count - 1 - ch.channel) if view.reversed else ch.channel, ch, type, bit_depth)
-               for ch in native]
-    if view.reversed:
-        results.reverse()  # the engine's channels come in memory order
-    b = native[0].binning
+    b = counted.channels[0].binning
     upper = b[2] + b[1] if b[4] else b[3]
-    return ImageHistogram(results, b[2], upper, nbins, identity, type, counted)
+    return ImageHistogram(counted, b[2], upper, nbins, identity, type, bit_depth, count if view.reversed else 0)
 
 
 _U8_IDENTITY = (True, 256, 0.0, 256.0, True)
@@ -700,8 +724,7 @@ def _torch_u8_image(fast, strategy):
     pointer, device, stream, height, width, count = fast
     counted = _native.count(pointer, device, "u8", width, height, width * count, count, [_U8_IDENTITY] * count,
                             strategy, strategy == "cpu", stream, 0)
-    results = [ChannelResult(ch.channel, ch, "u8", None) for ch in counted.channels]
-    return ImageHistogram(results, 0.0, 256.0, 256, True, "u8", counted)
+    return ImageHistogram(counted, 0.0, 256.0, 256, True, "u8")
 
 
 # ---- 2-D: histogram2d and the scopes ----------------------------------------------------------
