@@ -96,6 +96,23 @@ __device__ __forceinline__ void packedAdd(std::uint32_t* w, std::uint32_t b, uns
     }
 }
 
+// The same rules applied after the fact, from the old value an earlier atomicAdd returned: lets a
+// thread issue all its updates back to back and check them afterwards, so that several are in
+// flight at once (each rule uses only its own atomic's old value).
+__device__ __forceinline__ void packedCheck(std::uint32_t* w, std::uint32_t b, std::uint32_t old, unsigned long long* d_out)
+{
+    const bool high = b & 1u;
+    const std::uint32_t inc = high ? 0x10000u : 1u;
+    if (old > 0xffffffffu - inc)
+        atomicAdd(d_out + (b | 1u), 65536ull);
+    if (!high && (old & 0xffffu) == 0xffffu) {
+        atomicAdd(d_out + b, 65536ull);
+        const std::uint32_t before = atomicAdd(w, 0xffff0000u);
+        if (before < 0x10000u)
+            atomicAdd(d_out + (b | 1u), static_cast<unsigned long long>(-65536ll));
+    }
+}
+
 __device__ __forceinline__ void mergePacked(const std::uint32_t* words, std::uint32_t numWords, std::uint32_t firstBin,
                                             std::uint32_t bins, unsigned long long* d_out)
 {
@@ -140,6 +157,67 @@ __global__ void __launch_bounds__(1024) packedKernel(const uint4* __restrict__ i
             [&](std::uint32_t k) { packedAdd(smem + (k >> 1), k, d_out); });
     __syncthreads();
     mergePacked(smem, words, 0, bins, d_out);
+}
+
+// Packed counters for bins [begin, begin + slots) (even begin), every update of a step's keys
+// issued before any is checked.
+template <typename K>
+__global__ void __launch_bounds__(1024) packedBatchKernel(const uint4* __restrict__ in, std::size_t n, std::uint32_t begin,
+                                                         std::uint32_t slots, std::uint32_t bins, unsigned long long* d_out)
+{
+    constexpr int P = KeyBits<K>::kPerVec;
+    constexpr int V = 16 / P;  // vectors a step: 16 keys in flight
+    const std::uint32_t words = (slots + 1) / 2;
+    for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+        smem[i] = 0;
+    __syncthreads();
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    auto step = [&](const uint4 (&v)[V], int vecs) {
+        std::uint32_t old[V * P];
+#pragma unroll
+        for (int j = 0; j < V * P; ++j) {
+            const std::uint32_t s = KeyBits<K>::key(v[j / P], j % P) - begin;
+            old[j] = 0;
+            if (j / P < vecs && s < slots)
+                old[j] = atomicAdd(smem + (s >> 1), (s & 1u) ? 0x10000u : 1u);
+        }
+#pragma unroll
+        for (int j = 0; j < V * P; ++j) {
+            const std::uint32_t s = KeyBits<K>::key(v[j / P], j % P) - begin;
+            if (j / P < vecs && s < slots && (old[j] >= 0xffff0000u || (old[j] & 0xffffu) == 0xffffu))
+                packedCheck(smem + (s >> 1), begin + s, old[j], d_out);
+        }
+    };
+    for (; i + (V - 1) * stride < n; i += V * stride) {
+        uint4 v[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+            v[k] = __ldg(in + i + k * stride);
+        step(v, V);
+    }
+    for (; i < n; i += stride) {
+        uint4 v[V];
+        v[0] = __ldg(in + i);
+#pragma unroll
+        for (int k = 1; k < V; ++k)
+            v[k] = v[0];
+        step(v, 1);
+    }
+    __syncthreads();
+    mergePacked(smem, words, begin, begin + slots, d_out);
+}
+
+// The merge alone (every counter of a block nonzero, none counted): what a full copy of the bins
+// per block costs to add into the 64-bit totals. Not a count: timed only.
+__global__ void __launch_bounds__(1024) mergeOnlyKernel(std::uint32_t slots, unsigned long long* d_out)
+{
+    for (std::uint32_t i = threadIdx.x; i < slots; i += blockDim.x)
+        smem[i] = 1 + (i & 1);
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < slots; i += blockDim.x)
+        if (smem[i])
+            atomicAdd(d_out + i, static_cast<unsigned long long>(smem[i]));
 }
 
 // Block r of a cluster owns bins [r << shift, (r + 1) << shift).
@@ -308,6 +386,30 @@ struct Runner {
         });
     }
 
+    template <typename K>
+    void packedBatch()
+    {
+        const std::uint32_t tileMax = std::uint32_t(std::min<std::size_t>(prop.sharedMemPerBlockOptin / 2, 65536u * 2)) & ~1u;
+        const std::uint32_t tiles = (in.bins + tileMax - 1) / tileMax;
+        const std::uint32_t tile = ((in.bins + tiles - 1) / tiles + 1) & ~1u;
+        const int blocks = blocksFor(packedBatchKernel<K>, std::size_t(tile / 2) * 4);
+        run("packed16-batch", std::to_string(tiles) + " pass(es), " + std::to_string(blocks) + " blocks", [&] {
+            for (std::uint32_t b = 0; b < in.bins; b += tile) {
+                const std::uint32_t slots = std::min(tile, in.bins - b);
+                packedBatchKernel<K><<<blocks, 1024, std::size_t((slots + 1) / 2) * 4>>>(d_in, vecs, b, slots, in.bins, d_out);
+            }
+        });
+    }
+
+    void mergeOnly()
+    {
+        const std::uint32_t slots = std::min<std::uint32_t>(in.bins, 57344);
+        const int blocks = blocksFor(mergeOnlyKernel, slots * 4);
+        const double ms = medianEventMs([&] { mergeOnlyKernel<<<blocks, 1024, slots * 4>>>(slots, d_out); }, repeats);
+        std::printf("%-22s %-14s %-26s | timed only | %.4f ms | x probe %.2f\n", in.name.c_str(), "merge-only",
+                    (std::to_string(blocks) + " blocks x " + std::to_string(slots)).c_str(), ms, ms / probeMs);
+    }
+
     template <typename K, bool Packed>
     void cluster(int size)
     {
@@ -385,10 +487,16 @@ static int measure(const Input& in, const cudaDeviceProp& prop, int repeats)
                 r.probeMs);
     r.tiles<K>();
     r.packed<K>();
-    for (int size : {2, 4, 8, 16})
-        r.cluster<K, false>(size);
-    for (int size : {2, 4, 8, 16})
-        r.cluster<K, true>(size);
+    r.packedBatch<K>();
+    r.mergeOnly();
+    // Measured in session 12's first run and slower everywhere (remote updates to distributed
+    // shared memory cost more than the merges they save): CLUSTERS=1 runs them again.
+    if (std::getenv("CLUSTERS")) {
+        for (int size : {2, 4, 8, 16})
+            r.cluster<K, false>(size);
+        for (int size : {2, 4, 8, 16})
+            r.cluster<K, true>(size);
+    }
     if (in.bins >= 500000)
         r.global<K>();
     CHECK(cudaFree(d_in));
