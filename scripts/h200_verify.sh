@@ -65,7 +65,8 @@ for t in ${TUNE_THREADS:-}; do
 done
 
 # Nsight Compute evidence (NCU=1): the per-lane 8-bit kernel on a 4K RGB frame and a 64 MiB byte
-# stream, and one huge-bin case (the hot cache at one million Zipf bins).
+# stream, and one huge-bin case (the hot cache at one million Zipf bins); NCU_SET=big swaps the
+# 8-bit kernels for the big-bin tiles, NCU_SET=all takes both.
 if [ "${NCU:-0}" = 1 ]; then
   metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
   ncu_run() {  # name kernel-regex bench-args...
@@ -74,10 +75,19 @@ if [ "${NCU:-0}" = 1 ]; then
       "$bench" run --repeats 2 --csv "$out/ncu-$name.csv" "$@" > "$out/ncu-$name.txt" 2>&1
     echo "ncu $name: exit $?" >> "$summary"
   }
-  ncu_run per-lane-rgb4k perLaneKernel --only rgb4k/noise --strategies per-lane
-  ncu_run per-lane-bytes64M perLaneKernel --only bytes64M/noise --strategies per-lane
-  ncu_run shared-rgb4k privatizedKernel --only rgb4k/noise --strategies shared
+  if [ "${NCU_SET:-u8}" != big ]; then
+    ncu_run per-lane-rgb4k perLaneKernel --only rgb4k/noise --strategies per-lane
+    ncu_run per-lane-bytes64M perLaneKernel --only bytes64M/noise --strategies per-lane
+    ncu_run shared-rgb4k privatizedKernel --only rgb4k/noise --strategies shared
+  fi
   ncu_run hot-cache-1M hotCacheKernel --only keys16M/zipf --bins 1000000 --strategies large-bins
+  # The big-bin tiles (NCU_SET=big or all): where a tile's time goes between the read, the
+  # shared atomics and the merge's 64-bit global atomics (lts__t_sectors_op_red).
+  if [ "${NCU_SET:-u8}" != u8 ]; then
+    ncu_run replicated-65536 privatizedKernel --only keys16M/uniform --bins 65536 --strategies replicated
+    ncu_run replicated-gray16 privatizedKernel --only gray16/noise --strategies replicated
+    ncu_run replicated-tokens privatizedKernel --only tokens128K/zipf --strategies replicated
+  fi
   stamp ncu
 fi
 
