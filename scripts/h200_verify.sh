@@ -68,10 +68,11 @@ done
 # stream, and one huge-bin case (the hot cache at one million Zipf bins); NCU_SET=big swaps the
 # 8-bit kernels for the big-bin tiles, NCU_SET=all takes both.
 if [ "${NCU:-0}" = 1 ]; then
-  metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
-  ncu_run() {  # name kernel-regex bench-args...
+  metrics=gpu__time_duration.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed_op_global_red.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
+  ncu_run() {  # name kernel-regex bench-args... (NCU_LAUNCHES="skip count" picks the launches)
     local name=$1 kernel=$2; shift 2
-    ncu --clock-control none -k regex:$kernel --launch-skip 3 --launch-count 1 --metrics $metrics \
+    local launches=(${NCU_LAUNCHES:-3 1})
+    ncu --clock-control none -k regex:$kernel --launch-skip ${launches[0]} --launch-count ${launches[1]} --metrics $metrics \
       "$bench" run --repeats 2 --csv "$out/ncu-$name.csv" "$@" > "$out/ncu-$name.txt" 2>&1
     echo "ncu $name: exit $?" >> "$summary"
   }
@@ -84,9 +85,10 @@ if [ "${NCU:-0}" = 1 ]; then
   # The big-bin tiles (NCU_SET=big or all): where a tile's time goes between the read, the
   # shared atomics and the merge's 64-bit global atomics (lts__t_sectors_op_red).
   if [ "${NCU_SET:-u8}" != u8 ]; then
-    ncu_run replicated-65536 privatizedKernel --only keys16M/uniform --bins 65536 --strategies replicated
-    ncu_run replicated-gray16 privatizedKernel --only gray16/noise --strategies replicated
-    ncu_run replicated-tokens privatizedKernel --only tokens128K/zipf --strategies replicated
+    # Both tiles of the second run at 65,536 bins (58,112 + 7,427 slots), all three for tokens.
+    NCU_LAUNCHES="2 2" ncu_run replicated-65536 privatizedKernel --only keys16M/uniform --bins 65536 --strategies replicated
+    NCU_LAUNCHES="2 2" ncu_run replicated-gray16 privatizedKernel --only gray16/noise --strategies replicated
+    NCU_LAUNCHES="3 3" ncu_run replicated-tokens privatizedKernel --only tokens128K/zipf --strategies replicated
   fi
   stamp ncu
 fi

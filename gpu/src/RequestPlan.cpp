@@ -1,5 +1,7 @@
 #include "RequestPlan.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -249,7 +251,11 @@ void copyCounts(const std::uint64_t* from, std::uint32_t bins, std::vector<std::
     }
     std::uint64_t* out = to.data();
     const std::int64_t chunks = (std::int64_t(bins) + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static)
+    // No more threads than chunks: 65,536 bins wake three, not every core. A team of idle threads
+    // spinning after the copy is suspected of the 2-6 ms walls the H200's benchmark has shown for
+    // `auto` on some cells of 65,536 bins and more since this copy went parallel (PERFORMANCE.md).
+    const int threads = int(std::min<std::int64_t>(chunks, omp_get_max_threads()));
+#pragma omp parallel for schedule(static) num_threads(threads)
     for (std::int64_t k = 0; k < chunks; ++k) {
         const std::int64_t begin = k * kChunk, end = std::min<std::int64_t>(bins, begin + kChunk);
         std::copy(from + begin, from + end, out + begin);
