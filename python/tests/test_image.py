@@ -234,6 +234,16 @@ def test_a_result_pickles_with_its_values_and_its_counts_are_read_only(rng):
         assert back.channels[c].statistics == got.channels[c].statistics
         assert back.channels[c].statistics["mean"] == pytest.approx(img[..., c].mean(), rel=1e-12)
     np.testing.assert_array_equal(back.edges, np.linspace(0, 256, 257))
+    # A result pickled before anything was read from it: its channels, strategy and reason are
+    # made on the way out, so nothing it would have shown is lost.
+    fresh = histoscope.image_histogram(img[..., ::-1])
+    back = pickle.loads(pickle.dumps(fresh))
+    assert back.strategy == got.strategy and back.strategy in [s["name"] for s in histoscope.strategies()]
+    assert back.reason and back.reason == fresh.reason
+    assert set(back.timings) == set(got.timings)
+    assert [c.channel for c in back.channels] == [0, 1, 2]
+    for c in range(3):
+        np.testing.assert_array_equal(back.channels[c].counts, np.bincount(img[..., 2 - c].ravel(), minlength=256))
 
 
 def test_bit_depth_sets_the_clipping_points_and_is_checked_at_once(rng):
