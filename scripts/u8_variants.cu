@@ -13,6 +13,9 @@
 //               round-2 per-lane and shared kernels did).
 //   shared      one 32-bit counter per (channel, value) per block, shared atomics (today's
 //               `shared`, with the double buffer).
+//   engine      the engine's per-lane kernel in its contiguous-frame shape, with and without its
+//               per-group bound checks, with a minimum of one or two resident blocks: what makes
+//               the engine's kernel about 20 % slower than lanecol (session 12, not yet run).
 #include "ProbeCommon.cuh"
 
 #include <algorithm>
@@ -141,6 +144,87 @@ __global__ void __launch_bounds__(1024) countKernel(const uint4* __restrict__ in
     }
 }
 
+// The engine's per-lane kernel in its contiguous-frame shape (gpu/cuda/kernels/PerLaneKernels.cu,
+// rows == 1), to find what separates it from the bare loop above (issue 21: about 20 %): 32-bit
+// step numbers, step k of warp w at k * warps + w, the next step's loads in flight, and, when
+// Checked, the engine's bound check on every group's load and count; unchecked, whole steps
+// without checks and the groups past them one per thread. MinBlocks is the launch bound's
+// minimum of resident blocks (the engine asks 2 for one and two channels: 32 registers). The
+// block's fold is the engine's: value counts, a ballot for each warp's lowest and highest value.
+template <int C, int G, int MinBlocks, bool Checked>
+__global__ void __launch_bounds__(1024, MinBlocks) engineShapeKernel(const uint4* __restrict__ in, std::uint32_t numGroups,
+                                                                     const unsigned char* __restrict__ tail,
+                                                                     std::uint32_t tailBytes, unsigned long long* d_out)
+{
+    extern __shared__ std::uint32_t cnt[];
+    __shared__ std::uint32_t extrema[2 * C];
+    for (std::uint32_t i = threadIdx.x; i < C * 256u * 32u; i += blockDim.x)
+        cnt[i] = 0;
+    if (threadIdx.x < 2 * C)
+        extrema[threadIdx.x] = (threadIdx.x & 1) ? 0u : 0xffffffffu;
+    __syncthreads();
+    const std::uint32_t lane = threadIdx.x & 31u;
+    const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+    const std::int64_t warps = (std::int64_t(gridDim.x) * blockDim.x) >> 5;
+    constexpr std::uint32_t kStep = 32 * G;
+    const std::uint32_t stride = std::uint32_t(warps * kStep);
+    const std::uint32_t end = Checked ? numGroups : numGroups / kStep * kStep;
+    std::uint32_t s = std::uint32_t(warp * kStep);
+    auto load = [&](uint4 (&v)[G][kVecs<C>], std::uint32_t at) {
+#pragma unroll
+        for (int k = 0; k < G; ++k) {
+            const std::uint32_t g = at + k * 32 + lane;
+#pragma unroll
+            for (int q = 0; q < kVecs<C>; ++q)
+                v[k][q] = (!Checked || g < end) ? __ldg(in + std::size_t(g) * kVecs<C> + q) : make_uint4(0, 0, 0, 0);
+        }
+    };
+    if (s < end) {
+        uint4 cur[G][kVecs<C>];
+        load(cur, s);
+        for (; s < end; s += stride) {
+            uint4 nxt[G][kVecs<C>];
+            if (s + stride < end)
+                load(nxt, s + stride);
+#pragma unroll
+            for (int k = 0; k < G; ++k)
+                if (!Checked || s + k * 32 + lane < end)
+                    countVec<LaneColumns, C>(cnt, lane, cur[k]);
+#pragma unroll
+            for (int k = 0; k < G; ++k)
+#pragma unroll
+                for (int q = 0; q < kVecs<C>; ++q)
+                    cur[k][q] = nxt[k][q];
+        }
+    }
+    const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+    if (!Checked)
+        for (std::size_t g = end + thread; g < numGroups; g += threads) {
+            uint4 v[kVecs<C>];
+#pragma unroll
+            for (int q = 0; q < kVecs<C>; ++q)
+                v[q] = __ldg(in + g * kVecs<C> + q);
+            countVec<LaneColumns, C>(cnt, lane, v);
+        }
+    for (std::size_t b = thread; b < tailBytes; b += threads)
+        atomicAdd(cnt + (((std::uint32_t(b % C)) * 256u + tail[b]) << 5) + lane, 1u);
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
+        std::uint32_t n = 0;
+#pragma unroll 8
+        for (std::uint32_t l = 0; l < 32; ++l)
+            n += cnt[(i << 5) + ((l + i) & 31u)];
+        const unsigned seen = __ballot_sync(0xffffffffu, n != 0);
+        if (lane == 0 && seen) {
+            atomicMin(extrema + 2 * (i >> 8), (i & 255u) + std::uint32_t(__ffs(seen) - 1));
+            atomicMax(extrema + 2 * (i >> 8) + 1, (i & 255u) + std::uint32_t(31 - __clz(seen)));
+        }
+        if (n)
+            atomicAdd(d_out + i, static_cast<unsigned long long>(n));
+    }
+}
+
 struct Input {
     std::string name;
     int channels;
@@ -199,6 +283,40 @@ struct Runner {
         const double kernelMs = time(launch, false);
         std::printf("%-10s %-22s thr %4d blk %4d | %s | %.4f ms (kernel %.4f) | x probe %.3f\n", input.name.c_str(), name,
                     threads, blocks, exact ? "exact" : "MISMATCH", ms, kernelMs, ms / probeMs);
+        std::fflush(stdout);
+        if (!exact)
+            failures++;
+    }
+    template <int C, int G, int MinBlocks, bool Checked>
+    void engineVariant(const char* name)
+    {
+        const auto kernel = engineShapeKernel<C, G, MinBlocks, Checked>;
+        const std::size_t smem = C * 256 * 32 * sizeof(std::uint32_t);
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        int perSm = 0;
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 1024, smem));
+        cudaFuncAttributes attr{};
+        CHECK(cudaFuncGetAttributes(&attr, kernel));
+        const int blocks = perSm * sms;
+        const std::size_t groupBytes = 16 * kVecs<C>;
+        const std::uint32_t numGroups = std::uint32_t(input.bytes.size() / groupBytes);
+        const std::uint32_t tailBytes = std::uint32_t(input.bytes.size() - std::size_t(numGroups) * groupBytes);
+        auto launch = [&] {
+            kernel<<<blocks, 1024, smem>>>(reinterpret_cast<const uint4*>(d_in), numGroups,
+                                           d_in + std::size_t(numGroups) * groupBytes, tailBytes, d_out);
+        };
+        CHECK(cudaMemset(d_out, 0xa5, 4 * 256 * sizeof(unsigned long long)));
+        CHECK(cudaMemset(d_out, 0, C * 256 * sizeof(unsigned long long)));
+        launch();
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        std::vector<unsigned long long> got(C * 256);
+        CHECK(cudaMemcpy(got.data(), d_out, got.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+        const bool exact = got == expected;
+        const double ms = time(launch, true);
+        const double kernelMs = time(launch, false);
+        std::printf("%-10s %-22s reg %3d blk %4d | %s | %.4f ms (kernel %.4f) | x probe %.3f\n", input.name.c_str(), name,
+                    attr.numRegs, blocks, exact ? "exact" : "MISMATCH", ms, kernelMs, ms / probeMs);
         std::fflush(stdout);
         if (!exact)
             failures++;
@@ -264,6 +382,11 @@ int main(int argc, char** argv)
             r.variant<LaneColumns, 1, 4, false>("lanecol-np G4", 1024);
             r.variant<BlockShared, 1, 4, true>("shared G4", 1024);
             r.variant<BlockShared, 1, 4, true>("shared G4 t256", 256);
+            r.engineVariant<1, 2, 2, true>("engine G2 min2 checked");
+            r.engineVariant<1, 2, 2, false>("engine G2 min2");
+            r.engineVariant<1, 4, 2, false>("engine G4 min2");
+            r.engineVariant<1, 4, 1, false>("engine G4 min1");
+            r.engineVariant<1, 4, 1, true>("engine G4 min1 checked");
             break;
         case 3:
             r.variant<LaneColumns, 3, 1, true>("lanecol G1", 1024);
@@ -272,6 +395,9 @@ int main(int argc, char** argv)
             r.variant<LaneColumns, 3, 1, false>("lanecol-np G1", 1024);
             r.variant<BlockShared, 3, 2, true>("shared G2", 1024);
             r.variant<BlockShared, 3, 2, true>("shared G2 t256", 256);
+            r.engineVariant<3, 1, 1, true>("engine G1 checked");
+            r.engineVariant<3, 1, 1, false>("engine G1");
+            r.engineVariant<3, 2, 1, false>("engine G2");
             break;
         default:
             r.variant<LaneColumns, 4, 4, true>("lanecol G4", 1024);
