@@ -72,7 +72,7 @@ if [ "${NCU:-0}" = 1 ]; then
   ncu_run() {  # name kernel-regex bench-args... (NCU_LAUNCHES="skip count" picks the launches)
     local name=$1 kernel=$2; shift 2
     local launches=(${NCU_LAUNCHES:-3 1})
-    ncu --clock-control none -k regex:$kernel --launch-skip ${launches[0]} --launch-count ${launches[1]} --metrics $metrics \
+    ncu --clock-control none -k regex:$kernel --launch-skip ${launches[0]} --launch-count ${launches[1]:-1} --metrics $metrics \
       "$bench" run --repeats 2 --csv "$out/ncu-$name.csv" "$@" > "$out/ncu-$name.txt" 2>&1
     echo "ncu $name: exit $?" >> "$summary"
   }

@@ -251,7 +251,7 @@ void copyCounts(const std::uint64_t* from, std::uint32_t bins, std::vector<std::
     }
     std::uint64_t* out = to.data();
     const std::int64_t chunks = (std::int64_t(bins) + kChunk - 1) / kChunk;
-    // No more threads than chunks: 65,536 bins wake three, not every core. A team of idle threads
+    // No more threads than chunks: 65,536 bins wake two, not every core. A team of idle threads
     // spinning after the copy is suspected of the 2-6 ms walls the H200's benchmark has shown for
     // `auto` on some cells of 65,536 bins and more since this copy went parallel (PERFORMANCE.md).
     const int threads = int(std::min<std::int64_t>(chunks, omp_get_max_threads()));

@@ -600,6 +600,16 @@ class ImageHistogram:
         state["_timings"], state["_counted"] = self.timings, None
         return state
 
+    def __setstate__(self, state):
+        # A result pickled by a version that made everything in the call (before session 12)
+        # holds its channels, strategy and reason under their public names.
+        for name in ("channels", "strategy", "reason"):
+            if name in state:
+                state["_" + name] = state.pop(name)
+        state.setdefault("_bit_depth", None)
+        state.setdefault("_reversed", 0)
+        self.__dict__.update(state)
+
     @property
     def counts(self):
         """(channels, bins) int64, made when first read."""
