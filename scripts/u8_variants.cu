@@ -270,19 +270,26 @@ struct Runner {
             kernel<<<blocks, threads, smem>>>(reinterpret_cast<const uint4*>(d_in), numGroups,
                                               d_in + numGroups * groupBytes, tailBytes, d_out);
         };
-        // Exact first: poisoned output cleared by the launch's own memset, counts compared.
+        measure(name, "thr " + std::to_string(threads), blocks, C, launch);
+    }
+
+    // Checks a launch exactly (poisoned output cleared by the launch's own memset, counts
+    // compared), then times it with and without that memset.
+    template <typename Launch>
+    void measure(const char* name, const std::string& shape, int blocks, int channels, Launch launch)
+    {
         CHECK(cudaMemset(d_out, 0xa5, 4 * 256 * sizeof(unsigned long long)));
-        CHECK(cudaMemset(d_out, 0, C * 256 * sizeof(unsigned long long)));
+        CHECK(cudaMemset(d_out, 0, channels * 256 * sizeof(unsigned long long)));
         launch();
         CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
-        std::vector<unsigned long long> got(C * 256);
+        std::vector<unsigned long long> got(channels * 256);
         CHECK(cudaMemcpy(got.data(), d_out, got.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
         const bool exact = got == expected;
         const double ms = time(launch, true);
         const double kernelMs = time(launch, false);
-        std::printf("%-10s %-22s thr %4d blk %4d | %s | %.4f ms (kernel %.4f) | x probe %.3f\n", input.name.c_str(), name,
-                    threads, blocks, exact ? "exact" : "MISMATCH", ms, kernelMs, ms / probeMs);
+        std::printf("%-10s %-22s %-8s blk %4d | %s | %.4f ms (kernel %.4f) | x probe %.3f\n", input.name.c_str(), name,
+                    shape.c_str(), blocks, exact ? "exact" : "MISMATCH", ms, kernelMs, ms / probeMs);
         std::fflush(stdout);
         if (!exact)
             failures++;
@@ -305,21 +312,7 @@ struct Runner {
             kernel<<<blocks, 1024, smem>>>(reinterpret_cast<const uint4*>(d_in), numGroups,
                                            d_in + std::size_t(numGroups) * groupBytes, tailBytes, d_out);
         };
-        CHECK(cudaMemset(d_out, 0xa5, 4 * 256 * sizeof(unsigned long long)));
-        CHECK(cudaMemset(d_out, 0, C * 256 * sizeof(unsigned long long)));
-        launch();
-        CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
-        std::vector<unsigned long long> got(C * 256);
-        CHECK(cudaMemcpy(got.data(), d_out, got.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-        const bool exact = got == expected;
-        const double ms = time(launch, true);
-        const double kernelMs = time(launch, false);
-        std::printf("%-10s %-22s reg %3d blk %4d | %s | %.4f ms (kernel %.4f) | x probe %.3f\n", input.name.c_str(), name,
-                    attr.numRegs, blocks, exact ? "exact" : "MISMATCH", ms, kernelMs, ms / probeMs);
-        std::fflush(stdout);
-        if (!exact)
-            failures++;
+        measure(name, "reg " + std::to_string(attr.numRegs), blocks, C, launch);
     }
     int failures = 0;
 };
