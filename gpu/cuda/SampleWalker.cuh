@@ -122,8 +122,9 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
     constexpr int kSamplesPerWord = 4 / int(sizeof(T));
     // Groups whose loads are all issued before the first is counted: with one 16-byte load in
     // flight per thread, a block-private kernel of one block per SM keeps too few bytes in flight
-    // to reach the read probe (scripts/bigbin_variants.cu: 65,536-bin tiles 0.090 -> 0.074 ms,
-    // 131,072-id tokens 0.50 -> 0.34 ms with four). Four registers a word, so fewer for more channels.
+    // to reach the read probe (H200, session 12: 65,536-bin tiles 0.090 -> 0.081 ms, 131,072-id
+    // tokens 0.50 -> 0.385 ms with four). A group holds 4 * C words in registers, so fewer groups
+    // for more channels.
     constexpr int kDepth = C >= 4 ? 1 : 4 / C;
     const std::int64_t first = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;

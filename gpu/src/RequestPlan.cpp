@@ -251,9 +251,9 @@ void copyCounts(const std::uint64_t* from, std::uint32_t bins, std::vector<std::
     }
     std::uint64_t* out = to.data();
     const std::int64_t chunks = (std::int64_t(bins) + kChunk - 1) / kChunk;
-    // No more threads than chunks: 65,536 bins wake two, not every core. A team of idle threads
-    // spinning after the copy is suspected of the 2-6 ms walls the H200's benchmark has shown for
-    // `auto` on some cells of 65,536 bins and more since this copy went parallel (PERFORMANCE.md).
+    // No more threads than chunks: 65,536 bins wake two, not every core. (Done while chasing the
+    // 2-6 ms walls the H200's benchmark shows for `auto` on some cells of 65,536 bins and more; the
+    // cap did not remove them at 1 M bins, and their cause is open: PERFORMANCE.md.)
     const int threads = int(std::min<std::int64_t>(chunks, omp_get_max_threads()));
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (std::int64_t k = 0; k < chunks; ++k) {
