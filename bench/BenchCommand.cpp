@@ -16,7 +16,7 @@ void printUsage()
     std::cout << "usage: histoscope-bench [--list-strategies]\n"
                  "       histoscope-bench selfcheck [--big] [--host-only] [--filter TEXT]\n"
                  "       histoscope-bench fault   (a real GPU fault, then the engines' recovery; never under a sanitizer)\n"
-                 "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT] [--bins N] [--strategies A,B]\n"
+                 "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT[,TEXT...]] [--bins N] [--strategies A,B]\n"
                  "       histoscope-bench cpu   (CPU backend on a 4K RGB frame)\n"
                  "       histoscope-bench keys FILE --type u32 --bins N [--strategy S] [--counts OUT] [--repeats N]\n"
                  "       histoscope-bench calls [--repeats N]   (where a device count's wall time goes)\n";

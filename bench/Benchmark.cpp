@@ -28,6 +28,22 @@ namespace {
 
 using testing::Distribution;
 
+// --only TEXT[,TEXT...]: a workload runs when its "name/distribution" contains any of them.
+bool matchesOnly(const std::string& only, const std::string& cell)
+{
+    if (only.empty())
+        return true;
+    std::size_t from = 0;
+    while (from <= only.size()) {
+        const std::size_t comma = std::min(only.find(',', from), only.size());
+        const std::string part = only.substr(from, comma - from);
+        if (!part.empty() && cell.find(part) != std::string::npos)
+            return true;
+        from = comma + 1;
+    }
+    return false;
+}
+
 struct Workload {
     std::string name;
     std::string distribution;
@@ -360,7 +376,7 @@ int runBenchmark(const BenchmarkOptions& options)
 
     for (const Workload& w : makeWorkloads(options.quick)) {
         const std::size_t firstRow = rows.size();
-        if (!options.only.empty() && (w.name + "/" + w.distribution).find(options.only) == std::string::npos)
+        if (!matchesOnly(options.only, w.name + "/" + w.distribution))
             continue;
         if (options.bins && w.bins != options.bins)
             continue;

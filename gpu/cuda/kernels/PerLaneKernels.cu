@@ -8,7 +8,9 @@
 //
 // Feeding it: a contiguous frame (one long row) is read in steps interleaved over all warps; a
 // frame of many rows in contiguous parts of rows, about four per warp. The loads of a warp's next
-// step are in flight while the current one is counted (a register double buffer).
+// step are in flight while the current one is counted (a register double buffer); the first
+// step's loads are issued before the counters are cleared. Whole steps are counted without bound
+// checks; only the one step that a range's end cuts is checked.
 // Unaligned row heads and tails are counted by the warp that takes the row's first part.
 // scripts/u8_variants.cu measured the loop's shapes on the H200 first (issue 21).
 //
@@ -29,14 +31,13 @@ struct LaneColumnShape {
     // uint4 vectors per group: a group holds whole pixels and starts on channel 0.
     static constexpr int kVecs = (16 % C == 0) ? 1 : C;
     static constexpr int kGroupPixels = 16 * kVecs / C;
-    // Groups per lane per step (H200, u8_variants: three channels 1, others 2).
-    static constexpr int kGroups = C == 3 ? 1 : 2;
+    // Groups per lane per step, and one resident block of 1,024 threads of up to 64 registers.
+    // H200, scripts/u8_variants.cu on 64 MiB of bytes (session 13): four groups in one block took
+    // 22.7 us of kernel time, two groups in each of two blocks of 32 registers 24.3 (the probe
+    // 21.8). Three channels take one group (48 bytes), four take two.
+    static constexpr int kGroups = C == 3 ? 1 : C == 4 ? 2 : 4;
     static constexpr std::uint32_t kWords = C * 256 * 32;
-    // Two resident blocks of 1,024 threads (32 registers each) keep twice the loads in flight:
-    // with one (52 registers), 64 MiB of bytes read at 44 % of DRAM peak, 1.75x the probe
-    // (Nsight Compute, 2026-12-03). Three and four channels run one block per SM, of 64
-    // registers (three channels' 96 KiB of counters alone would allow two).
-    static constexpr int kBlocksPerMultiprocessor = C <= 2 ? 2 : 1;
+    static constexpr int kBlocksPerMultiprocessor = 1;
 };
 
 __device__ __forceinline__ void countValue(std::uint32_t* columns, std::uint32_t lane, int c, std::uint32_t value)
@@ -60,8 +61,11 @@ __device__ __forceinline__ void countGroup(std::uint32_t* columns, std::uint32_t
 template <int C>
 using Step = uint4[LaneColumnShape<C>::kGroups][LaneColumnShape<C>::kVecs];
 
-// The lane's groups of the step that starts at group s: s + k * 32 + lane, those below `end`.
-template <int C>
+// The lane's groups of the step that starts at group s: s + k * 32 + lane. Checked, only those
+// below `end` (a step that `end` cuts); a whole step needs no check, and the checks cost the
+// engine's kernel 12-15 % against the same loop without them (u8_variants, session 13: 64 MiB of
+// bytes 27.2 against 24.3 us, an 8K RGB frame 37.0 against 32.3).
+template <int C, bool Checked>
 __device__ __forceinline__ void loadStep(Step<C>& v, const uint4* vec, std::uint32_t s, std::uint32_t end, std::uint32_t lane)
 {
     using Shape = LaneColumnShape<C>;
@@ -70,17 +74,17 @@ __device__ __forceinline__ void loadStep(Step<C>& v, const uint4* vec, std::uint
         const std::uint32_t g = s + k * 32 + lane;
 #pragma unroll
         for (int q = 0; q < Shape::kVecs; ++q)
-            v[k][q] = g < end ? __ldg(vec + g * Shape::kVecs + q) : make_uint4(0, 0, 0, 0);
+            v[k][q] = (!Checked || g < end) ? __ldg(vec + g * Shape::kVecs + q) : make_uint4(0, 0, 0, 0);
     }
 }
 
-template <int C>
+template <int C, bool Checked>
 __device__ __forceinline__ void countStep(std::uint32_t* columns, const Step<C>& v, std::uint32_t s, std::uint32_t end,
                                           std::uint32_t lane)
 {
 #pragma unroll
     for (int k = 0; k < LaneColumnShape<C>::kGroups; ++k)
-        if (s + k * 32 + lane < end)
+        if (!Checked || s + k * 32 + lane < end)
             countGroup<C>(columns, lane, v[k]);
 }
 
@@ -118,27 +122,48 @@ __device__ __forceinline__ void countRowEnds(std::uint32_t* columns, std::uint32
 }
 
 // Steps at begin, begin + stride, ... below end, each of 32 * kGroups groups, the next step's
-// loads in flight while the current one is counted. A row holds at most 2^30 samples
-// (kMaxPieceSamples): its group numbers fit 32 bits.
+// loads in flight while the current one is counted; `current` holds the first step's groups when
+// that step is whole (firstStep). Whole steps go unchecked; the one step that `end` cuts, if any,
+// is counted with checks. A row holds at most 2^30 samples (kMaxPieceSamples): its group numbers
+// fit 32 bits.
 template <int C>
-__device__ __forceinline__ void countRange(std::uint32_t* columns, std::uint32_t lane, const uint4* vec,
+__device__ __forceinline__ void countRange(std::uint32_t* columns, std::uint32_t lane, const uint4* vec, Step<C>& current,
                                            std::uint32_t begin, std::uint32_t end, std::uint32_t stride)
 {
-    if (begin >= end)
-        return;
-    Step<C> current;
-    loadStep<C>(current, vec, begin, end, lane);
-    for (std::uint32_t s = begin; s < end; s += stride) {
-        Step<C> next;
-        if (s + stride < end)
-            loadStep<C>(next, vec, s + stride, end, lane);
-        countStep<C>(columns, current, s, end, lane);
+    constexpr std::uint32_t kStepGroups = 32 * LaneColumnShape<C>::kGroups;
+    std::uint32_t s = begin;
+    if (end >= kStepGroups && s <= end - kStepGroups) {
+        for (;;) {
+            const bool more = end - kStepGroups - s >= stride;  // the next step is whole as well
+            Step<C> next;
+            if (more)
+                loadStep<C, false>(next, vec, s + stride, end, lane);
+            countStep<C, false>(columns, current, s, end, lane);
+            s += stride;
+            if (!more)
+                break;
 #pragma unroll
-        for (int k = 0; k < LaneColumnShape<C>::kGroups; ++k)
+            for (int k = 0; k < LaneColumnShape<C>::kGroups; ++k)
 #pragma unroll
-            for (int q = 0; q < LaneColumnShape<C>::kVecs; ++q)
-                current[k][q] = next[k][q];
+                for (int q = 0; q < LaneColumnShape<C>::kVecs; ++q)
+                    current[k][q] = next[k][q];
+        }
     }
+    if (s < end) {
+        loadStep<C, true>(current, vec, s, end, lane);
+        countStep<C, true>(columns, current, s, end, lane);
+    }
+}
+
+// The first step's loads, issued before the block clears its counters so that their latency
+// hides the clear; only a whole step is loaded here (countRange's contract).
+template <int C>
+__device__ __forceinline__ void firstStep(Step<C>& current, const uint4* vec, std::uint32_t begin, std::uint32_t end,
+                                          std::uint32_t lane)
+{
+    constexpr std::uint32_t kStepGroups = 32 * LaneColumnShape<C>::kGroups;
+    if (end >= kStepGroups && begin <= end - kStepGroups)
+        loadStep<C, false>(current, vec, begin, end, lane);
 }
 
 template <int C>
@@ -149,36 +174,45 @@ __global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiproce
     std::uint32_t* columns = perLaneShared;
     __shared__ std::uint32_t blockExtrema[kExtremaWords];
     __shared__ std::uint32_t valueCounts[C * 256];
-    for (std::uint32_t i = threadIdx.x; i < Shape::kWords; i += blockDim.x)
-        columns[i] = 0;
-    initBlockExtrema(blockExtrema);
-    __syncthreads();
 
     const std::uint32_t lane = threadIdx.x & 31u;
     const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
     const std::int64_t warps = (std::int64_t(gridDim.x) * blockDim.x) >> 5;
     const std::int64_t rows = a.grid.rows;
+    // One long row (a contiguous frame): step k of warp w is the row's step k * warps + w, so the
+    // warps read one stretch of memory together and a warp's loads never restart.
+    const unsigned char* row = a.grid.d_origin;
+    const RowShape shape = rows == 1 ? rowShape<C>(row, a.grid.width) : RowShape{0, 0};
+    const uint4* vec = reinterpret_cast<const uint4*>(row + shape.head * C);
+    const std::uint32_t begin = std::uint32_t(warp * kStepGroups);
+    Step<C> current;
+    if (rows == 1)
+        firstStep<C>(current, vec, begin, std::uint32_t(shape.groups), lane);
+
+    uint4* words = reinterpret_cast<uint4*>(columns);
+    for (std::uint32_t i = threadIdx.x; i < Shape::kWords / 4; i += blockDim.x)
+        words[i] = make_uint4(0, 0, 0, 0);
+    initBlockExtrema(blockExtrema);
+    __syncthreads();
+
     if (rows == 1) {
-        // One long row (a contiguous frame): step k of warp w is the row's step k * warps + w, so
-        // the warps read one stretch of memory together and a warp's loads never restart.
-        const unsigned char* row = a.grid.d_origin;
-        const RowShape shape = rowShape<C>(row, a.grid.width);
         if (warp == 0)
             countRowEnds<C>(columns, lane, row, shape, a.grid.width);
-        countRange<C>(columns, lane, reinterpret_cast<const uint4*>(row + shape.head * C),
-                      std::uint32_t(warp * kStepGroups), std::uint32_t(shape.groups), std::uint32_t(warps * kStepGroups));
+        countRange<C>(columns, lane, vec, current, begin, std::uint32_t(shape.groups), std::uint32_t(warps * kStepGroups));
     } else {
         // Rows are cut in contiguous parts, about four per warp, whatever their number.
         const std::int64_t parts = max(std::int64_t(1), (4 * warps + rows - 1) / rows);
         for (std::int64_t item = warp; item < rows * parts; item += warps) {
             const std::int64_t r = item / parts, part = item - r * parts;
-            const unsigned char* row = a.grid.d_origin + std::size_t(r) * a.grid.pitch;
-            const RowShape shape = rowShape<C>(row, a.grid.width);
+            const unsigned char* partRow = a.grid.d_origin + std::size_t(r) * a.grid.pitch;
+            const RowShape partShape = rowShape<C>(partRow, a.grid.width);
             if (part == 0)
-                countRowEnds<C>(columns, lane, row, shape, a.grid.width);
-            countRange<C>(columns, lane, reinterpret_cast<const uint4*>(row + shape.head * C),
-                          std::uint32_t(shape.groups * part / parts), std::uint32_t(shape.groups * (part + 1) / parts),
-                          kStepGroups);
+                countRowEnds<C>(columns, lane, partRow, partShape, a.grid.width);
+            const uint4* partVec = reinterpret_cast<const uint4*>(partRow + partShape.head * C);
+            const std::uint32_t from = std::uint32_t(partShape.groups * part / parts);
+            const std::uint32_t to = std::uint32_t(partShape.groups * (part + 1) / parts);
+            firstStep<C>(current, partVec, from, to, lane);
+            countRange<C>(columns, lane, partVec, current, from, to, kStepGroups);
         }
     }
     __syncthreads();
@@ -203,8 +237,9 @@ __global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiproce
     // Values become slots. Wide bins gather many values in one slot: summed here first, so a block
     // adds one total per slot (132 blocks each adding 128 values into one of 2 bins queued 16,896
     // atomics on one address: 0.059 ms for 64 MiB of bytes against 0.038 into 256 bins).
+    // Where every value has a slot of its own (256 bins a channel), there is nothing to gather.
     const std::uint32_t slots = a.map.num_slots;
-    const bool gathered = slots <= Shape::kWords;
+    const bool gathered = slots < C * 256u;
     if (gathered)
         for (std::uint32_t i = threadIdx.x; i < slots; i += blockDim.x)
             columns[i] = 0;
