@@ -55,6 +55,10 @@ struct Workload {
     double sweepShare = -1;  // skew sweep: share of the hot bin
     std::function<void(std::vector<unsigned char>&, std::mt19937_64&)> fill{};
     bool wide = false;       // `bins` bins over the type's whole range (8 or 16 bits), not one per value
+    // A region of `width` pixels starting `regionX` pixels into rows of `frameWidth` (0: the whole
+    // frame): padded, unaligned rows, which the engine cannot read as one long row.
+    std::int64_t frameWidth = 0;
+    std::int64_t regionX = 0;
 };
 
 struct Row {
@@ -71,6 +75,13 @@ struct Row {
 };
 
 std::size_t frameBytes(const Workload& w)
+{
+    const std::int64_t rowPixels = w.frameWidth ? w.frameWidth : w.width;
+    return std::size_t(rowPixels) * std::size_t(w.height) * std::size_t(w.channels) * sampleSize(w.type);
+}
+
+// The bytes the counted samples occupy: what the read probe reads.
+std::size_t countedBytes(const Workload& w)
 {
     return std::size_t(w.width) * std::size_t(w.height) * std::size_t(w.channels) * sampleSize(w.type);
 }
@@ -186,6 +197,16 @@ std::vector<Workload> makeWorkloads(bool quick)
     list.push_back(Workload{"rgba4k", "noise", SampleType::U8, W, H, 4, 256, -1, noise});
     list.push_back(Workload{"rgba4k", "constant", SampleType::U8, W, H, 4, 256, -1, constant});
     list.push_back(Workload{"rgb8k", "noise", SampleType::U8, 2 * W, 2 * H, 3, 256, -1, noise});
+    // Regions: a 4K frame's pixels in rows of a wider frame, starting off every 16-byte boundary
+    // (RGB 15 bytes in, gray 3), as a crop or a padded pitch gives them.
+    Workload region{"rgb4k-region", "noise", SampleType::U8, W, H, 3, 256, -1, noise};
+    region.frameWidth = W + 256;
+    region.regionX = 5;
+    list.push_back(region);
+    region = Workload{"gray4k-region", "noise", SampleType::U8, W, H, 1, 256, -1, noise};
+    region.frameWidth = W + 160;
+    region.regionX = 3;
+    list.push_back(region);
     list.push_back(Workload{"bytes64M", "noise", SampleType::U8, std::int64_t(64) << 20, 1, 1, 256, -1, noise});
     list.push_back(Workload{"bytes64M", "constant", SampleType::U8, std::int64_t(64) << 20, 1, 1, 256, -1, constant});
     // Wide bins (issue #21): 8-bit data into 2, 16 and 64 bins, 16-bit data into 256 and 4,096,
@@ -225,9 +246,11 @@ HistogramRequest requestFor(const Workload& w, const void* data, MemorySpace spa
     view.data = data;
     view.space = space;
     view.type = w.type;
-    view.width = w.width;
+    view.width = w.frameWidth ? w.frameWidth : w.width;
     view.height = w.height;
     view.channels = w.channels;
+    if (w.frameWidth)
+        view.roi = Rect{w.regionX, 0, w.width, w.height};
     ChannelBinning b;
     b.bins = w.bins;
     b.lo = 0;
@@ -399,7 +422,7 @@ int runBenchmark(const BenchmarkOptions& options)
         int probeRun = 0;
         const double probeMs = medianRunMs(3, options.repeats, [&] {
             double ms = 0;
-            const Status s = readProbe(engine, buffers[probeRun++ % rotation].data(), bytes, ms);
+            const Status s = readProbe(engine, buffers[probeRun++ % rotation].data(), countedBytes(w), ms);
             return s ? ms : -1.0;
         });
         Row probeRow{w, "read-probe", probeMs};
