@@ -170,6 +170,20 @@ std::vector<Case> exactnessMatrix()
         d.roi = Rect{x, 3, 300, 50};
         cases.push_back(d);
     }
+    // 8-bit regions whose rows all share one alignment (a pitch of whole 16-byte vectors), which
+    // `per-lane` reads as one sequence of groups; and a region too narrow for any group.
+    for (int channels = 1; channels <= 4; ++channels)
+        for (std::int64_t x : {3, 16}) {
+            Case c = base("roi-x" + std::to_string(x) + "-pitch16-c" + std::to_string(channels), SampleType::U8, 512, 70,
+                          channels);
+            c.roi = Rect{x, 5, 512 - x - 7, 60};
+            cases.push_back(c);
+        }
+    {
+        Case c = base("roi-x3-pitch16-narrow-rgb", SampleType::U8, 512, 40, 3);
+        c.roi = Rect{3, 2, 5, 30};
+        cases.push_back(c);
+    }
     {
         Case c = base("roi-full-width-rows", SampleType::F32, 300, 100, 1);
         c.roi = Rect{0, 10, 300, 50};

@@ -61,20 +61,49 @@ __device__ __forceinline__ void countGroup(std::uint32_t* columns, std::uint32_t
 template <int C>
 using Step = uint4[LaneColumnShape<C>::kGroups][LaneColumnShape<C>::kVecs];
 
+// Where a range's group g lies. One long row (a contiguous frame), or rows whose pitch keeps every
+// row's 16-byte alignment the same (a region of a frame, padded rows), where the groups of all
+// rows are numbered one after another: g is group g % groupsPerRow of row g / groupsPerRow.
+template <int C>
+struct LongRow {
+    const uint4* base;
+    __device__ __forceinline__ const uint4* at(std::uint32_t g) const { return base + g * LaneColumnShape<C>::kVecs; }
+};
+
+template <int C>
+struct AlignedRows {
+    const uint4* base;  // row 0's first whole group
+    std::uint32_t groupsPerRow;
+    std::uint32_t pitchVecs;
+    __device__ __forceinline__ const uint4* at(std::uint32_t g) const
+    {
+        const std::uint32_t r = g / groupsPerRow;
+        return base + std::size_t(r) * pitchVecs + (g - r * groupsPerRow) * LaneColumnShape<C>::kVecs;
+    }
+};
+
 // The lane's groups of the step that starts at group s: s + k * 32 + lane. Checked, only those
 // below `end` (a step that `end` cuts); a whole step needs no check, and the checks cost the
 // engine's kernel 12-15 % against the same loop without them (u8_variants, session 13: 64 MiB of
 // bytes 27.2 against 24.3 us, an 8K RGB frame 37.0 against 32.3).
-template <int C, bool Checked>
-__device__ __forceinline__ void loadStep(Step<C>& v, const uint4* vec, std::uint32_t s, std::uint32_t end, std::uint32_t lane)
+template <int C, bool Checked, typename Locator>
+__device__ __forceinline__ void loadStep(Step<C>& v, const Locator& groups, std::uint32_t s, std::uint32_t end,
+                                         std::uint32_t lane)
 {
     using Shape = LaneColumnShape<C>;
 #pragma unroll
     for (int k = 0; k < Shape::kGroups; ++k) {
         const std::uint32_t g = s + k * 32 + lane;
+        if (!Checked || g < end) {
+            const uint4* group = groups.at(g);
 #pragma unroll
-        for (int q = 0; q < Shape::kVecs; ++q)
-            v[k][q] = (!Checked || g < end) ? __ldg(vec + g * Shape::kVecs + q) : make_uint4(0, 0, 0, 0);
+            for (int q = 0; q < Shape::kVecs; ++q)
+                v[k][q] = __ldg(group + q);
+        } else {
+#pragma unroll
+            for (int q = 0; q < Shape::kVecs; ++q)
+                v[k][q] = make_uint4(0, 0, 0, 0);
+        }
     }
 }
 
@@ -126,8 +155,8 @@ __device__ __forceinline__ void countRowEnds(std::uint32_t* columns, std::uint32
 // that step is whole (firstStep). Whole steps go unchecked; the one step that `end` cuts, if any,
 // is counted with checks. A row holds at most 2^30 samples (kMaxPieceSamples): its group numbers
 // fit 32 bits.
-template <int C>
-__device__ __forceinline__ void countRange(std::uint32_t* columns, std::uint32_t lane, const uint4* vec, Step<C>& current,
+template <int C, typename Locator>
+__device__ __forceinline__ void countRange(std::uint32_t* columns, std::uint32_t lane, const Locator& vec, Step<C>& current,
                                            std::uint32_t begin, std::uint32_t end, std::uint32_t stride)
 {
     constexpr std::uint32_t kStepGroups = 32 * LaneColumnShape<C>::kGroups;
@@ -157,13 +186,57 @@ __device__ __forceinline__ void countRange(std::uint32_t* columns, std::uint32_t
 
 // The first step's loads, issued before the block clears its counters so that their latency
 // hides the clear; only a whole step is loaded here (countRange's contract).
-template <int C>
-__device__ __forceinline__ void firstStep(Step<C>& current, const uint4* vec, std::uint32_t begin, std::uint32_t end,
+template <int C, typename Locator>
+__device__ __forceinline__ void firstStep(Step<C>& current, const Locator& vec, std::uint32_t begin, std::uint32_t end,
                                           std::uint32_t lane)
 {
     constexpr std::uint32_t kStepGroups = 32 * LaneColumnShape<C>::kGroups;
     if (end >= kStepGroups && begin <= end - kStepGroups)
         loadStep<C, false>(current, vec, begin, end, lane);
+}
+
+// Rows of one alignment (a region, padded rows): their groups in one sequence, read as the long
+// row is; each warp counts the unaligned ends of its rows. A 4K RGB region cut into parts of rows
+// (countRowParts) read its 24.9 MB at 2.1x the probe (H200, session 13): a part was under one
+// step, so no load was in flight while one was counted. Out of line, like countRowParts, so that
+// the registers of their row arithmetic are not the contiguous frame's loop's.
+template <int C>
+__device__ __noinline__ void countAlignedRows(std::uint32_t* columns, std::uint32_t lane, SampleGrid grid,
+                                              RowShape shape, std::uint32_t begin, std::uint32_t stride,
+                                              std::int64_t warp, std::int64_t warps)
+{
+    const AlignedRows<C> groups{reinterpret_cast<const uint4*>(grid.d_origin + shape.head * C),
+                                std::uint32_t(shape.groups), std::uint32_t(grid.pitch / 16)};
+    const std::uint32_t total = std::uint32_t(grid.rows * shape.groups);
+    Step<C> current;
+    firstStep<C>(current, groups, begin, total, lane);
+    for (std::int64_t r = warp; r < grid.rows; r += warps)
+        countRowEnds<C>(columns, lane, grid.d_origin + std::size_t(r) * grid.pitch, shape, grid.width);
+    countRange<C>(columns, lane, groups, current, begin, total, stride);
+}
+
+// Rows of varying alignment (a pitch that is no multiple of 16): contiguous parts of rows, about
+// four per warp.
+template <int C>
+__device__ __noinline__ void countRowParts(std::uint32_t* columns, std::uint32_t lane, SampleGrid grid,
+                                           std::int64_t warp, std::int64_t warps)
+{
+    constexpr std::uint32_t kStepGroups = 32 * LaneColumnShape<C>::kGroups;
+    const std::int64_t rows = grid.rows;
+    const std::int64_t parts = max(std::int64_t(1), (4 * warps + rows - 1) / rows);
+    Step<C> current;
+    for (std::int64_t item = warp; item < rows * parts; item += warps) {
+        const std::int64_t r = item / parts, part = item - r * parts;
+        const unsigned char* row = grid.d_origin + std::size_t(r) * grid.pitch;
+        const RowShape shape = rowShape<C>(row, grid.width);
+        if (part == 0)
+            countRowEnds<C>(columns, lane, row, shape, grid.width);
+        const LongRow<C> groups{reinterpret_cast<const uint4*>(row + shape.head * C)};
+        const std::uint32_t from = std::uint32_t(shape.groups * part / parts);
+        const std::uint32_t to = std::uint32_t(shape.groups * (part + 1) / parts);
+        firstStep<C>(current, groups, from, to, lane);
+        countRange<C>(columns, lane, groups, current, from, to, kStepGroups);
+    }
 }
 
 template <int C>
@@ -179,41 +252,36 @@ __global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiproce
     const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
     const std::int64_t warps = (std::int64_t(gridDim.x) * blockDim.x) >> 5;
     const std::int64_t rows = a.grid.rows;
-    // One long row (a contiguous frame): step k of warp w is the row's step k * warps + w, so the
-    // warps read one stretch of memory together and a warp's loads never restart.
-    const unsigned char* row = a.grid.d_origin;
-    const RowShape shape = rows == 1 ? rowShape<C>(row, a.grid.width) : RowShape{0, 0};
-    const uint4* vec = reinterpret_cast<const uint4*>(row + shape.head * C);
+    const unsigned char* origin = a.grid.d_origin;
+    // Every row starts as far from a 16-byte boundary as the first: one shape for all rows.
+    const RowShape shape = rowShape<C>(origin, a.grid.width);
+    const uint4* body = reinterpret_cast<const uint4*>(origin + shape.head * C);
     const std::uint32_t begin = std::uint32_t(warp * kStepGroups);
+    const std::uint32_t stride = std::uint32_t(warps * kStepGroups);
+    const auto clearCounters = [&] {
+        uint4* words = reinterpret_cast<uint4*>(columns);
+        for (std::uint32_t i = threadIdx.x; i < Shape::kWords / 4; i += blockDim.x)
+            words[i] = make_uint4(0, 0, 0, 0);
+        initBlockExtrema(blockExtrema);
+        __syncthreads();
+    };
     Step<C> current;
-    if (rows == 1)
-        firstStep<C>(current, vec, begin, std::uint32_t(shape.groups), lane);
-
-    uint4* words = reinterpret_cast<uint4*>(columns);
-    for (std::uint32_t i = threadIdx.x; i < Shape::kWords / 4; i += blockDim.x)
-        words[i] = make_uint4(0, 0, 0, 0);
-    initBlockExtrema(blockExtrema);
-    __syncthreads();
 
     if (rows == 1) {
+        // One long row (a contiguous frame): step k of warp w is the row's step k * warps + w, so
+        // the warps read one stretch of memory together and a warp's loads never restart.
+        const LongRow<C> groups{body};
+        firstStep<C>(current, groups, begin, std::uint32_t(shape.groups), lane);
+        clearCounters();
         if (warp == 0)
-            countRowEnds<C>(columns, lane, row, shape, a.grid.width);
-        countRange<C>(columns, lane, vec, current, begin, std::uint32_t(shape.groups), std::uint32_t(warps * kStepGroups));
+            countRowEnds<C>(columns, lane, origin, shape, a.grid.width);
+        countRange<C>(columns, lane, groups, current, begin, std::uint32_t(shape.groups), stride);
+    } else if (a.grid.pitch % 16 == 0) {
+        clearCounters();
+        countAlignedRows<C>(columns, lane, a.grid, shape, begin, stride, warp, warps);
     } else {
-        // Rows are cut in contiguous parts, about four per warp, whatever their number.
-        const std::int64_t parts = max(std::int64_t(1), (4 * warps + rows - 1) / rows);
-        for (std::int64_t item = warp; item < rows * parts; item += warps) {
-            const std::int64_t r = item / parts, part = item - r * parts;
-            const unsigned char* partRow = a.grid.d_origin + std::size_t(r) * a.grid.pitch;
-            const RowShape partShape = rowShape<C>(partRow, a.grid.width);
-            if (part == 0)
-                countRowEnds<C>(columns, lane, partRow, partShape, a.grid.width);
-            const uint4* partVec = reinterpret_cast<const uint4*>(partRow + partShape.head * C);
-            const std::uint32_t from = std::uint32_t(partShape.groups * part / parts);
-            const std::uint32_t to = std::uint32_t(partShape.groups * (part + 1) / parts);
-            firstStep<C>(current, partVec, from, to, lane);
-            countRange<C>(columns, lane, partVec, current, from, to, kStepGroups);
-        }
+        clearCounters();
+        countRowParts<C>(columns, lane, a.grid, warp, warps);
     }
     __syncthreads();
 
