@@ -34,6 +34,20 @@ bool takeValue(const std::vector<std::string>& args, std::size_t& i, std::string
 
 }  // namespace
 
+bool matchesFilter(const std::string& name, const std::string& filter)
+{
+    if (filter.empty())
+        return true;
+    std::size_t start = 0;
+    while (start <= filter.size()) {
+        const std::size_t comma = std::min(filter.find(',', start), filter.size());
+        if (comma > start && name.find(filter.substr(start, comma - start)) != std::string::npos)
+            return true;
+        start = comma + 1;
+    }
+    return false;
+}
+
 int runBenchCommand(const std::vector<std::string>& args)
 {
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {

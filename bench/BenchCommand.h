@@ -9,10 +9,14 @@ namespace hs::bench {
 
 int runBenchCommand(const std::vector<std::string>& args);
 
+// `--filter` and `--only`: a comma-separated list of name fragments, any of which the name must
+// contain; empty matches everything.
+bool matchesFilter(const std::string& name, const std::string& filter);
+
 struct SelfCheckOptions {
     bool big = false;          // also a bin with more than 2^32 counts (about 4.3 GB of input)
     bool hostOnly = false;     // skip device-memory inputs
-    std::string filter;        // only cases whose name contains this
+    std::string filter;        // only cases whose name contains one of these (comma-separated)
 };
 int runSelfCheck(const SelfCheckOptions& options);
 
@@ -25,7 +29,7 @@ struct BenchmarkOptions {
     int repeats = 20;
     bool quick = false;        // smaller matrix, for a smoke run
     bool cpuMode = false;      // time the CPU backend on a 4K RGB frame
-    std::string only;          // run only workloads whose name contains this
+    std::string only;          // run only workloads whose name contains one of these (comma-separated)
     unsigned bins = 0;         // run only workloads with this bin count (0: all)
     std::string strategies;    // comma-separated strategy names to time (empty: all)
 };

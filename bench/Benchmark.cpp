@@ -28,22 +28,6 @@ namespace {
 
 using testing::Distribution;
 
-// --only TEXT[,TEXT...]: a workload runs when its "name/distribution" contains any of them.
-bool matchesOnly(const std::string& only, const std::string& cell)
-{
-    if (only.empty())
-        return true;
-    std::size_t from = 0;
-    while (from <= only.size()) {
-        const std::size_t comma = std::min(only.find(',', from), only.size());
-        const std::string part = only.substr(from, comma - from);
-        if (!part.empty() && cell.find(part) != std::string::npos)
-            return true;
-        from = comma + 1;
-    }
-    return false;
-}
-
 struct Workload {
     std::string name;
     std::string distribution;
@@ -399,7 +383,7 @@ int runBenchmark(const BenchmarkOptions& options)
 
     for (const Workload& w : makeWorkloads(options.quick)) {
         const std::size_t firstRow = rows.size();
-        if (!matchesOnly(options.only, w.name + "/" + w.distribution))
+        if (!matchesFilter(w.name + "/" + w.distribution, options.only))
             continue;
         if (options.bins && w.bins != options.bins)
             continue;

@@ -124,20 +124,6 @@ void checkBigBin(HistogramEngine& engine, std::uint64_t seed, Tally& tally, bool
     }
 }
 
-// A comma-separated list of name fragments; empty matches everything.
-bool matchesFilter(const std::string& name, const std::string& filter)
-{
-    if (filter.empty())
-        return true;
-    std::size_t start = 0;
-    while (start <= filter.size()) {
-        const std::size_t comma = std::min(filter.find(',', start), filter.size());
-        if (comma > start && name.find(filter.substr(start, comma - start)) != std::string::npos)
-            return true;
-        start = comma + 1;
-    }
-    return false;
-}
 
 // Equalization on the engine's backend against the CPU backend, exactly, LUTs and pixels.
 void checkEqualize(HistogramEngine& engine, std::uint64_t seed, Tally& tally)
