@@ -74,7 +74,7 @@ template <int C>
 struct AlignedRows {
     const uint4* base;  // row 0's first whole group
     std::uint32_t groupsPerRow;
-    std::uint32_t pitchVecs;
+    std::size_t pitchVecs;
     __device__ __forceinline__ const uint4* at(std::uint32_t g) const
     {
         const std::uint32_t r = g / groupsPerRow;
@@ -206,7 +206,7 @@ __device__ __noinline__ void countAlignedRows(std::uint32_t* columns, std::uint3
                                               std::int64_t warp, std::int64_t warps)
 {
     const AlignedRows<C> groups{reinterpret_cast<const uint4*>(grid.d_origin + shape.head * C),
-                                std::uint32_t(shape.groups), std::uint32_t(grid.pitch / 16)};
+                                std::uint32_t(shape.groups), grid.pitch / 16};
     const std::uint32_t total = std::uint32_t(grid.rows * shape.groups);
     Step<C> current;
     firstStep<C>(current, groups, begin, total, lane);
@@ -305,9 +305,17 @@ __global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiproce
     // Values become slots. Wide bins gather many values in one slot: summed here first, so a block
     // adds one total per slot (132 blocks each adding 128 values into one of 2 bins queued 16,896
     // atomics on one address: 0.059 ms for 64 MiB of bytes against 0.038 into 256 bins).
-    // Where every value has a slot of its own (256 bins a channel), there is nothing to gather.
+    // Where every value has a slot of its own (one bin per value over all 256), there is nothing
+    // to gather; any other binning may send many values to one slot.
     const std::uint32_t slots = a.map.num_slots;
-    const bool gathered = slots < C * 256u;
+    bool ownSlots = true;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        const ChannelMap& m = a.map.ch[c];
+        if (m.active && !(m.mode == MapMode::Identity && m.ilo <= 0 && m.ilo + std::int64_t(m.num_bins) >= 256))
+            ownSlots = false;
+    }
+    const bool gathered = !ownSlots && slots <= Shape::kWords;
     if (gathered)
         for (std::uint32_t i = threadIdx.x; i < slots; i += blockDim.x)
             columns[i] = 0;
