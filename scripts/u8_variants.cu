@@ -14,8 +14,16 @@
 //   shared      one 32-bit counter per (channel, value) per block, shared atomics (today's
 //               `shared`, with the double buffer).
 //   engine      the engine's per-lane kernel in its contiguous-frame shape, with and without its
-//               per-group bound checks, with a minimum of one or two resident blocks: what makes
-//               the engine's kernel about 20 % slower than lanecol (session 12, not yet run).
+//               per-group bound checks, with a minimum of one or two resident blocks (session 13:
+//               the checks cost 12-15 %, two blocks of 32 registers about 7 %).
+//   launch      what a launch costs before any sample is read, in each shape (session 13's open
+//               question: the engine's 4K RGB phase holds about 1.5 us more than its kernel's
+//               duration than the probe's does): an empty kernel in the probe's shape and in the
+//               per-lane shape (1,024 threads, its dynamic shared memory, a 336-byte argument),
+//               then the per-lane block's fixed work alone (clearing its columns; clearing and
+//               folding them into 64-bit totals).
+// Inputs rotate over copies of at least 200 MB together, as in the benchmark, so that frames
+// smaller than the 60 MiB L2 are read from DRAM (sessions 9-13 read one copy: 4K frames from L2).
 #include "ProbeCommon.cuh"
 
 #include <algorithm>
@@ -225,6 +233,51 @@ __global__ void __launch_bounds__(1024, MinBlocks) engineShapeKernel(const uint4
     }
 }
 
+// A launch's own cost, by shape: no sample is read.
+struct BigArgs {
+    unsigned char bytes[336];  // the size of the engine's KernelArgs
+};
+
+__global__ void emptyKernel(unsigned long long* d_out)
+{
+    if (d_out == nullptr)
+        __trap();
+}
+
+__global__ void __launch_bounds__(1024, 1) emptyBigKernel(BigArgs a, unsigned long long* d_out)
+{
+    if (a.bytes[threadIdx.x % 336] == 0xff && d_out == nullptr)
+        __trap();
+}
+
+// The per-lane block's fixed work without samples: clear the lane columns; with Fold, also the
+// engine's fold (value sums, a ballot per warp, 64-bit totals).
+template <int C, bool Fold>
+__global__ void __launch_bounds__(1024, 1) fixedWorkKernel(BigArgs a, unsigned long long* d_out)
+{
+    extern __shared__ std::uint32_t cnt[];
+    __shared__ std::uint32_t extrema[2 * C];
+    uint4* words = reinterpret_cast<uint4*>(cnt);
+    for (std::uint32_t i = threadIdx.x; i < C * 256u * 32u / 4; i += blockDim.x)
+        words[i] = make_uint4(0, 0, 0, 0);
+    if (threadIdx.x < 2 * C)
+        extrema[threadIdx.x] = (threadIdx.x & 1) ? 0u : 0xffffffffu;
+    __syncthreads();
+    if (!Fold)
+        return;
+    const std::uint32_t lane = threadIdx.x & 31u;
+    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
+        std::uint32_t n = a.bytes[i % 336] == 0xff ? 1u : 0u;
+#pragma unroll 8
+        for (std::uint32_t l = 0; l < 32; ++l)
+            n += cnt[(i << 5) + ((l + i) & 31u)];
+        const unsigned seen = __ballot_sync(0xffffffffu, n != 0);
+        if (lane == 0 && seen)
+            atomicMin(extrema + 2 * (i >> 8), (i & 255u) + std::uint32_t(__ffs(seen) - 1));
+        atomicAdd(d_out + i, static_cast<unsigned long long>(n + 1));
+    }
+}
+
 struct Input {
     std::string name;
     int channels;
@@ -233,12 +286,14 @@ struct Input {
 
 struct Runner {
     const Input& input;
-    unsigned char* d_in;
+    std::vector<unsigned char*> copies;  // the same bytes, rotated so that each run reads from DRAM
     unsigned long long* d_out;
     std::vector<unsigned long long> expected;
     int sms;
     int repeats;
     double probeMs = 0;
+    std::size_t turn = 0;
+    unsigned char* nextInput() { return copies[turn++ % copies.size()]; }
 
     template <typename Launch>
     double time(Launch launch, bool clear)
@@ -267,6 +322,7 @@ struct Runner {
         const std::size_t numGroups = input.bytes.size() / groupBytes;
         const std::uint32_t tailBytes = std::uint32_t(input.bytes.size() - numGroups * groupBytes);
         auto launch = [&] {
+            unsigned char* d_in = nextInput();
             kernel<<<blocks, threads, smem>>>(reinterpret_cast<const uint4*>(d_in), numGroups,
                                               d_in + numGroups * groupBytes, tailBytes, d_out);
         };
@@ -309,10 +365,33 @@ struct Runner {
         const std::uint32_t numGroups = std::uint32_t(input.bytes.size() / groupBytes);
         const std::uint32_t tailBytes = std::uint32_t(input.bytes.size() - std::size_t(numGroups) * groupBytes);
         auto launch = [&] {
+            unsigned char* d_in = nextInput();
             kernel<<<blocks, 1024, smem>>>(reinterpret_cast<const uint4*>(d_in), numGroups,
                                            d_in + std::size_t(numGroups) * groupBytes, tailBytes, d_out);
         };
         measure(name, "reg " + std::to_string(attr.numRegs), blocks, C, launch);
+    }
+    // Event-timed cost of launches that read nothing, in the probe's shape and the per-lane one.
+    template <int C>
+    void launchCosts()
+    {
+        const std::size_t smem = C * 256 * 32 * sizeof(std::uint32_t);
+        CHECK(cudaFuncSetAttribute(emptyBigKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        CHECK(cudaFuncSetAttribute(fixedWorkKernel<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        CHECK(cudaFuncSetAttribute(fixedWorkKernel<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        BigArgs args{};
+        const auto report = [&](const char* what, double ms) {
+            std::printf("%-10s launch %-44s %.2f us\n", input.name.c_str(), what, ms * 1000);
+        };
+        report("empty, probe shape (8 x SMs blocks of 256)",
+               time([&] { emptyKernel<<<sms * 8, 256>>>(d_out); }, false));
+        report("empty, 1,024 threads, small argument, no smem",
+               time([&] { emptyKernel<<<sms, 1024>>>(d_out); }, false));
+        report("empty, 1,024 threads, 336-byte argument, smem",
+               time([&] { emptyBigKernel<<<sms, 1024, smem>>>(args, d_out); }, false));
+        report("clear the columns", time([&] { fixedWorkKernel<C, false><<<sms, 1024, smem>>>(args, d_out); }, false));
+        report("clear and fold the columns",
+               time([&] { fixedWorkKernel<C, true><<<sms, 1024, smem>>>(args, d_out); }, false));
     }
     int failures = 0;
 };
@@ -350,20 +429,21 @@ int main(int argc, char** argv)
     inputs.push_back(makeInput("rgb1080p", 3, 1920 * 1080, "noise", rng));
     int failures = 0;
     for (const Input& in : inputs) {
-        unsigned char* d_in = nullptr;
         unsigned long long* d_out = nullptr;
-        // One copy, read again on every run: inputs below the 60 MiB L2 (4K, 1080p) are read
-        // largely from L2, the probe and the variants alike.
-        CHECK(cudaMalloc(&d_in, in.bytes.size() + 64));
+        const std::size_t rotation = std::clamp<std::size_t>((std::size_t(200) << 20) / in.bytes.size() + 1, 2, 8);
+        std::vector<unsigned char*> copies(rotation, nullptr);
+        for (unsigned char*& d_in : copies) {
+            CHECK(cudaMalloc(&d_in, in.bytes.size() + 64));
+            CHECK(cudaMemcpy(d_in, in.bytes.data(), in.bytes.size(), cudaMemcpyHostToDevice));
+        }
         CHECK(cudaMalloc(&d_out, 4 * 256 * sizeof(unsigned long long)));
-        CHECK(cudaMemcpy(d_in, in.bytes.data(), in.bytes.size(), cudaMemcpyHostToDevice));
-        Runner r{in, d_in, d_out, std::vector<unsigned long long>(in.channels * 256, 0), prop.multiProcessorCount, repeats};
+        Runner r{in, copies, d_out, std::vector<unsigned long long>(in.channels * 256, 0), prop.multiProcessorCount, repeats};
         for (std::size_t i = 0; i < in.bytes.size(); ++i)
             r.expected[(i % in.channels) * 256 + in.bytes[i]]++;
         unsigned long long* sink = nullptr;
         CHECK(cudaMalloc(&sink, 8));
         const std::size_t vecs = in.bytes.size() / 16;
-        r.probeMs = r.time([&] { readProbe<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const uint4*>(d_in), vecs, sink); },
+        r.probeMs = r.time([&] { readProbe<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const uint4*>(r.nextInput()), vecs, sink); },
                            false);
         std::printf("%-10s %-22s %.4f ms, %.0f GB/s\n", in.name.c_str(), "read-probe", r.probeMs,
                     in.bytes.size() / r.probeMs / 1e6);
@@ -399,8 +479,14 @@ int main(int argc, char** argv)
             r.variant<BlockShared, 4, 4, true>("shared G4", 1024);
             break;
         }
+        switch (in.channels) {
+        case 1: r.launchCosts<1>(); break;
+        case 3: r.launchCosts<3>(); break;
+        default: r.launchCosts<4>(); break;
+        }
         failures += r.failures;
-        CHECK(cudaFree(d_in));
+        for (unsigned char* d_in : copies)
+            CHECK(cudaFree(d_in));
         CHECK(cudaFree(d_out));
         CHECK(cudaFree(sink));
     }
