@@ -6,12 +6,13 @@
 // read probe). Counters are indexed by value, not by bin, so any binning of 8-bit data works:
 // values become slots once per block at the end.
 //
-// Feeding it: a contiguous frame (one long row) is read in steps interleaved over all warps; a
-// frame of many rows in contiguous parts of rows, about four per warp. The loads of a warp's next
-// step are in flight while the current one is counted (a register double buffer); the first
-// step's loads are issued before the counters are cleared. Whole steps are counted without bound
-// checks; only the one step that a range's end cuts is checked.
-// Unaligned row heads and tails are counted by the warp that takes the row's first part.
+// Feeding it: a contiguous frame (one long row) is read in steps interleaved over all warps, and
+// so are rows that all share one 16-byte alignment (a region, a padded pitch), their groups
+// numbered one after another. Rows of varying alignment go in contiguous parts, about four per
+// warp. The loads of a warp's next step are in flight while the current one is counted (a
+// register double buffer); the first step's loads are issued before the counters are cleared.
+// Whole steps are counted without bound checks; only the one step that a range's end cuts is
+// checked. Unaligned row heads and tails are counted pixel by pixel, a row's by one warp.
 // scripts/u8_variants.cu measured the loop's shapes on the H200 first (issue 21).
 //
 // Width: a counter of a block takes at most the samples of its launch, <= 2^30
