@@ -17,6 +17,7 @@
 
 #include "gpu/testing/TestCases.h"
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -45,6 +46,8 @@ private slots:
     void csvRecordColumnFirst();
     void mergeReadsVersion2_data();
     void mergeReadsVersion2();
+    void sparklineOfFlatDataIsFlat_data();
+    void sparklineOfFlatDataIsFlat();
 
 private:
     struct Run {
@@ -625,6 +628,50 @@ void TestCliConventions::mergeReadsVersion2()
             QCOMPARE(m[i].toInteger(), x[i].toInteger() + y[i].toInteger());
     }
     QCOMPARE(lines(both.out, "summary").value(0)["files"].toInt(), 2);
+}
+
+
+// The text summary's sparkline: 64 columns over any number of bins. A flat histogram draws a full
+// bar in every column, with fewer bins than columns (a bin spans several), more (a column spans
+// one or two), or a number that divides neither way.
+void TestCliConventions::sparklineOfFlatDataIsFlat_data()
+{
+    QTest::addColumn<int>("bins");
+    QTest::newRow("8 bins") << 8;
+    QTest::newRow("32 bins") << 32;
+    QTest::newRow("63 bins") << 63;
+    QTest::newRow("100 bins") << 100;
+    QTest::newRow("256 bins") << 256;
+}
+
+void TestCliConventions::sparklineOfFlatDataIsFlat()
+{
+    QFETCH(int, bins);
+    // Every value 0 .. bins - 1 equally often in every channel, in a shuffled order.
+    const int repeats = 3;
+    std::vector<unsigned char> values;
+    for (int r = 0; r < repeats; ++r)
+        for (int v = 0; v < bins; ++v)
+            values.push_back(static_cast<unsigned char>(v));
+    std::shuffle(values.begin(), values.end(), m_rng);
+    cv::Mat m(1, int(values.size()), CV_8UC3);
+    for (int x = 0; x < m.cols; ++x)
+        m.at<cv::Vec3b>(0, x) = cv::Vec3b(values[x], values[x], values[x]);
+    const QString png = path(QStringLiteral("spark/flat-%1.png").arg(bins));
+    QDir().mkpath(QFileInfo(png).path());
+    QVERIFY(cv::imwrite(QFile::encodeName(png).toStdString(), m));
+    const Run text = cli({"histogram", "-q", "--cpu", "--bins", QString::number(bins), "--range",
+                          QStringLiteral("0:%1").arg(bins), png});
+    QCOMPARE(text.exitCode, 0);
+    int lines = 0;
+    for (const QString& line : QString::fromUtf8(text.out).split(QLatin1Char('\n'))) {
+        const QString trimmed = line.trimmed();
+        if (!trimmed.startsWith(QLatin1Char('|')))
+            continue;
+        ++lines;
+        QCOMPARE(trimmed, QStringLiteral("|%1|").arg(QString(64, QChar(0x2588))));
+    }
+    QCOMPARE(lines, 3);
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)

@@ -23,15 +23,27 @@
 
 namespace {
 
+// Each column shows the mean count of the bins it covers, so a flat histogram draws a flat line
+// whether the bins are fewer than the columns (a bin spans several columns) or more (a column
+// spans one or two bins); summing instead drew a comb.
 QString sparkline(const hs::ChannelHistogram& h, int columns)
 {
     static const QString levels = QStringLiteral(" ▁▂▃▄▅▆▇█");
-    std::vector<double> sums(columns, 0);
-    for (std::size_t b = 0; b < h.counts.size(); ++b)
-        sums[b * columns / h.counts.size()] += double(h.counts[b]);
-    const double peak = *std::max_element(sums.begin(), sums.end());
+    const std::size_t bins = h.counts.size();
+    if (bins == 0)
+        return QString(columns, QLatin1Char(' '));
+    std::vector<double> means(columns, 0);
+    for (int c = 0; c < columns; ++c) {
+        const std::size_t first = std::size_t(c) * bins / std::size_t(columns);
+        const std::size_t last = std::max(first + 1, std::size_t(c + 1) * bins / std::size_t(columns));
+        double sum = 0;
+        for (std::size_t b = first; b < last; ++b)
+            sum += double(h.counts[b]);
+        means[c] = sum / double(last - first);
+    }
+    const double peak = *std::max_element(means.begin(), means.end());
     QString line;
-    for (double v : sums)
+    for (double v : means)
         line += levels[peak > 0 ? int(std::round(v / peak * 8)) : 0];
     return line;
 }

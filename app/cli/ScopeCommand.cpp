@@ -58,7 +58,7 @@ QString number(double v)
 bool parseOptions(const QStringList& arguments, ScopeCommandOptions& o, QString& problem, QCommandLineParser& parser)
 {
     parser.setApplicationDescription(QStringLiteral(
-        "Writes 2-D histograms of one file as JSON Lines (schema histoscope.histogram2d/1):\n"
+        "Writes 2-D histograms of one file as JSON Lines (schema histoscope.histogram2d/2):\n"
         "  waveform     column against luma (gray images: against the gray value)\n"
         "  parade       column against each of R, G and B (counts[x][v]: pixels of column x with value v)\n"
         "  vectorscope  Cb against Cr, integer BT.601 or BT.709 arithmetic (docs/SCOPES.md)\n"
