@@ -71,13 +71,17 @@ bool OutputSink::open(const QString& path, Error& error)
 bool OutputSink::writeLine(const QByteArray& line, Error& error)
 {
     std::lock_guard lock(Interrupts::outputLock());
+    errno = 0;
     const qint64 written = m_file.write(line);
+    const int writeErrno = errno;
     if (written == line.size()) {
         ++m_lines;
         m_bytes += written;
         return true;
     }
-    const QString cause = m_file.errorString();
+    // A QFile on a descriptor reports some failures as "Unknown error" (a closed pipe, for one):
+    // the system's own cause says what happened.
+    const QString cause = writeErrno != 0 ? QString::fromLocal8Bit(std::strerror(writeErrno)) : m_file.errorString();
     if (m_regular && written != 0)
         m_file.resize(m_bytes);  // a cut line would read as a broken record: take it back
     error = failure(QStringLiteral("write failed (%1)").arg(cause));
