@@ -20,6 +20,8 @@ private slots:
     void roundTrip();
     void gpuChoicesFollowTheMachine_data();
     void gpuChoicesFollowTheMachine();
+    void channelBoxesFollowTheImage_data();
+    void channelBoxesFollowTheImage();
 };
 
 void TestSettingsPanel::roundTrip()
@@ -89,6 +91,40 @@ void TestSettingsPanel::gpuChoicesFollowTheMachine()
     QCOMPARE(edited.counting.bins, 64);
     QCOMPARE(edited.counting.useGpu, useGpu);
     QCOMPARE(panel.settings().counting.useGpu, useGpu);
+}
+
+// Only the image's channels are offered, a gray image's as "Gray"; a hidden channel keeps its
+// setting for the next image that has it.
+void TestSettingsPanel::channelBoxesFollowTheImage_data()
+{
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<QStringList>("offered");
+    QTest::newRow("before any image") << 0 << QStringList{"R", "G", "B", "A"};
+    QTest::newRow("gray") << 1 << QStringList{"Gray"};
+    QTest::newRow("gray and alpha") << 2 << QStringList{"Gray", "A"};
+    QTest::newRow("RGB") << 3 << QStringList{"R", "G", "B"};
+    QTest::newRow("RGBA") << 4 << QStringList{"R", "G", "B", "A"};
+}
+
+void TestSettingsPanel::channelBoxesFollowTheImage()
+{
+    QFETCH(int, channels);
+    QFETCH(QStringList, offered);
+    HistogramSettings s;
+    s.counting.channelMask = 0xB;  // R, G and A ticked
+    SettingsPanel panel;
+    panel.setSettings(s);
+    panel.setImageChannels(4);
+    panel.setImageChannels(channels);
+    QStringList shown;
+    for (const char* name : {"channelR", "channelG", "channelB", "channelA"}) {
+        auto* box = panel.findChild<QCheckBox*>(QString::fromLatin1(name));
+        QVERIFY(box);
+        if (!box->isHidden())
+            shown << box->text();
+    }
+    QCOMPARE(shown, offered);
+    QCOMPARE(panel.settings().counting.channelMask, 0xBu);
 }
 
 QTEST_MAIN(TestSettingsPanel)

@@ -506,6 +506,7 @@ void MainWindow::takeFrame()
     if (m_timeline->isAtEnd() && latest->index != m_frameCount - 1)
         m_timeline->setAtEnd(false);
     m_settingsPanel->setDataKind(rangeKindOf(m_frame.type()), ValueRange{m_frame.nominalLo(), m_frame.nominalHi()});
+    m_settingsPanel->setImageChannels(m_frame.channels());
     {
         // A new size clears the region (roiChanged); the frame is submitted once, below.
         const QSignalBlocker quiet(m_imageView);

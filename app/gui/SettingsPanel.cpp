@@ -118,6 +118,20 @@ void SettingsPanel::setDataKind(RangeKind kind, ValueRange typeRange)
     showSettings();
 }
 
+void SettingsPanel::setImageChannels(int channels)
+{
+    if (channels == m_imageChannels)
+        return;
+    m_imageChannels = channels;
+    const char* colour[] = {"R", "G", "B", "A"};
+    for (int c = 0; c < 4; ++c) {
+        m_channels[c]->setHidden(channels > 0 && c >= channels);
+        const bool gray = (channels == 1 || channels == 2) && c == 0;
+        const bool alpha = channels == 2 && c == 1;
+        m_channels[c]->setText(gray ? tr("Gray") : alpha ? QStringLiteral("A") : QString::fromLatin1(colour[c]));
+    }
+}
+
 void SettingsPanel::setGpuAvailability(const GpuAvailability& gpu)
 {
     m_gpu = gpu;

@@ -26,6 +26,9 @@ public:
     // The kind of data shown now, and its type's range: a manual range is edited for this kind,
     // starting from the type's range the first time.
     void setDataKind(RangeKind kind, ValueRange typeRange);
+    // The channels of the image on screen: only theirs are offered (a gray image's one box reads
+    // "Gray"); 0, before any image, offers R, G, B and A. Hidden channels keep their setting.
+    void setImageChannels(int channels);
     // Whether a GPU can count here; until told, the panel offers everything. Without one, the
     // stored "Use the GPU" is kept (settings() returns it) but shown unticked and disabled.
     void setGpuAvailability(const GpuAvailability& gpu);
@@ -42,6 +45,7 @@ private:
     HistogramSettings m_settings;
     RangeKind m_kind = RangeKind::Int8;
     ValueRange m_typeRange{0, 256};
+    int m_imageChannels = 0;
     GpuAvailability m_gpu{true, {}};
     QComboBox* m_strategy;
     QSpinBox* m_bins;
