@@ -48,6 +48,8 @@ private slots:
     void mergeReadsVersion2();
     void sparklineOfFlatDataIsFlat_data();
     void sparklineOfFlatDataIsFlat();
+    void estimatesSayHowToBeExact_data();
+    void estimatesSayHowToBeExact();
 
 private:
     struct Run {
@@ -672,6 +674,29 @@ void TestCliConventions::sparklineOfFlatDataIsFlat()
         QCOMPARE(trimmed, QStringLiteral("|%1|").arg(QString(64, QChar(0x2588))));
     }
     QCOMPARE(lines, 3);
+}
+
+// 16-bit data at the default 256 bins get estimated statistics ("≈"); the text says that one bin
+// per value (--bins 0) makes them exact, and says nothing where they already are.
+void TestCliConventions::estimatesSayHowToBeExact_data()
+{
+    QTest::addColumn<QStringList>("binning");
+    QTest::addColumn<bool>("exact");
+    QTest::newRow("16-bit, default bins") << QStringList{} << false;
+    QTest::newRow("16-bit, --bins 0") << QStringList{"--bins", "0"} << true;
+}
+
+void TestCliConventions::estimatesSayHowToBeExact()
+{
+    QFETCH(QStringList, binning);
+    QFETCH(bool, exact);
+    const QString png = randomPng("exact/gray16.png", 40, 30, CV_16UC1);
+    QVERIFY(!png.isEmpty());
+    const Run text = cli(QStringList{"histogram", "-q", "--cpu"} + binning + QStringList{png});
+    QCOMPARE(text.exitCode, 0);
+    QCOMPARE(text.out.contains("(exact)"), exact);
+    QCOMPARE(text.out.contains("--bins 0 gives exact statistics"), !exact);
+    QCOMPARE(text.out.contains("\xe2\x89\x88"), !exact);  // "≈" marks the estimates
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)

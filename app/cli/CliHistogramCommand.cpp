@@ -261,8 +261,11 @@ int runHistogramCommand(const QStringList& arguments)
                     .arg(value(st.mean), value(st.stdDevPopulation), value(st.median),
                          st.min ? QString::number(*st.min, 'g', 6) : QStringLiteral("?"),
                          st.max ? QString::number(*st.max, 'g', 6) : QStringLiteral("?"));
+        // 8- and 16-bit data always fit one bin per value: say how to get exact statistics.
+        const bool exactAvailable = !st.exact && (first.type() == hs::SampleType::U8 || first.type() == hs::SampleType::U16);
         text += QStringLiteral("  entropy %1 bits  below %2  above %3  NaN %4  (%5)\n")
-                    .arg(st.entropyBits, 0, 'f', 3).arg(h.below).arg(h.above).arg(h.nan).arg(precisionText(st));
+                    .arg(st.entropyBits, 0, 'f', 3).arg(h.below).arg(h.above).arg(h.nan)
+                    .arg(precisionText(st) + (exactAvailable ? QStringLiteral("; --bins 0 gives exact statistics") : QString()));
         text += QStringLiteral("      |%1|\n").arg(sparkline(h, 64));
     }
     if (!printOutput(text)) {
