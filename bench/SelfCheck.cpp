@@ -124,7 +124,6 @@ void checkBigBin(HistogramEngine& engine, std::uint64_t seed, Tally& tally, bool
     }
 }
 
-
 // Equalization on the engine's backend against the CPU backend, exactly, LUTs and pixels.
 void checkEqualize(HistogramEngine& engine, std::uint64_t seed, Tally& tally)
 {

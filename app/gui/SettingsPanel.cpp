@@ -10,6 +10,11 @@
 #include <QSizePolicy>
 #include <QStandardItemModel>
 
+namespace {
+// The channel boxes, in the order of HistogramSettings::channelMask's bits.
+const char* const kChannelNames[] = {"R", "G", "B", "A"};
+}  // namespace
+
 SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
 {
     // Compact: a narrow dock beside the image, not a third of the window.
@@ -55,10 +60,9 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     m_rangeKind = new QLabel;
     form->addRow(m_rangeKind, range);
     auto* channels = new QHBoxLayout;
-    const char* names[] = {"R", "G", "B", "A"};
     for (int c = 0; c < 4; ++c) {
-        m_channels[c] = new QCheckBox(QString::fromLatin1(names[c]));
-        m_channels[c]->setObjectName(QStringLiteral("channel%1").arg(names[c]));
+        m_channels[c] = new QCheckBox(QString::fromLatin1(kChannelNames[c]));
+        m_channels[c]->setObjectName(QStringLiteral("channel%1").arg(kChannelNames[c]));
         channels->addWidget(m_channels[c]);
     }
     form->addRow(tr("Channels"), channels);
@@ -123,12 +127,11 @@ void SettingsPanel::setImageChannels(int channels)
     if (channels == m_imageChannels)
         return;
     m_imageChannels = channels;
-    const char* colour[] = {"R", "G", "B", "A"};
     for (int c = 0; c < 4; ++c) {
         m_channels[c]->setHidden(channels > 0 && c >= channels);
         const bool gray = (channels == 1 || channels == 2) && c == 0;
         const bool alpha = channels == 2 && c == 1;
-        m_channels[c]->setText(gray ? tr("Gray") : alpha ? QStringLiteral("A") : QString::fromLatin1(colour[c]));
+        m_channels[c]->setText(gray ? tr("Gray") : alpha ? QStringLiteral("A") : QString::fromLatin1(kChannelNames[c]));
     }
 }
 
