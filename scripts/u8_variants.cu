@@ -16,6 +16,7 @@
 //   engine      the engine's per-lane kernel in its contiguous-frame shape, with and without its
 //               per-group bound checks, with a minimum of one or two resident blocks (session 13:
 //               the checks cost 12-15 %, two blocks of 32 registers about 7 %).
+//   deep        the engine's unchecked shape with 1-3 steps in flight (a ring of register buffers)
 //   launch      what a launch costs before any sample is read, in each shape (session 13's open
 //               question: the engine's 4K RGB phase holds about 1.5 us more than its kernel's
 //               duration than the probe's does): an empty kernel in the probe's shape and in the
@@ -233,6 +234,73 @@ __global__ void __launch_bounds__(1024, MinBlocks) engineShapeKernel(const uint4
     }
 }
 
+// The engine's unchecked shape with D steps in flight instead of one (a ring of D + 1 register
+// buffers, rotated by unrolling): on a 4K RGB frame each warp takes only about four steps of 48
+// bytes a lane, so the read may be short of bytes in flight (one step a warp is 48 KiB an SM).
+template <int C, int G, int D>
+__global__ void __launch_bounds__(1024, 1) deepKernel(const uint4* __restrict__ in, std::uint32_t numGroups,
+                                                     const unsigned char* __restrict__ tail, std::uint32_t tailBytes,
+                                                     unsigned long long* d_out)
+{
+    extern __shared__ std::uint32_t cnt[];
+    uint4* words = reinterpret_cast<uint4*>(cnt);
+    const std::uint32_t lane = threadIdx.x & 31u;
+    const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+    const std::int64_t warps = (std::int64_t(gridDim.x) * blockDim.x) >> 5;
+    constexpr std::uint32_t kStep = 32 * G;
+    const std::uint32_t stride = std::uint32_t(warps * kStep);
+    const std::uint32_t end = numGroups / kStep * kStep;
+    std::uint32_t s = std::uint32_t(warp * kStep);
+    uint4 ring[D + 1][G][kVecs<C>];
+    auto load = [&](uint4 (&v)[G][kVecs<C>], std::uint32_t at) {
+#pragma unroll
+        for (int k = 0; k < G; ++k)
+#pragma unroll
+            for (int q = 0; q < kVecs<C>; ++q)
+                v[k][q] = __ldg(in + std::size_t(at + k * 32 + lane) * kVecs<C> + q);
+    };
+#pragma unroll
+    for (int d = 0; d < D; ++d)
+        if (s + d * stride < end)
+            load(ring[d], s + d * stride);
+    for (std::uint32_t i = threadIdx.x; i < C * 256u * 32u / 4; i += blockDim.x)
+        words[i] = make_uint4(0, 0, 0, 0);
+    __syncthreads();
+    while (s < end) {
+#pragma unroll
+        for (int phase = 0; phase <= D; ++phase) {
+            if (s >= end)
+                break;
+            if (s + D * stride < end)
+                load(ring[(phase + D) % (D + 1)], s + D * stride);
+#pragma unroll
+            for (int k = 0; k < G; ++k)
+                countVec<LaneColumns, C>(cnt, lane, ring[phase][k]);
+            s += stride;
+        }
+    }
+    const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t g = end + thread; g < numGroups; g += threads) {
+        uint4 v[kVecs<C>];
+#pragma unroll
+        for (int q = 0; q < kVecs<C>; ++q)
+            v[q] = __ldg(in + g * kVecs<C> + q);
+        countVec<LaneColumns, C>(cnt, lane, v);
+    }
+    for (std::size_t b = thread; b < tailBytes; b += threads)
+        atomicAdd(cnt + (((std::uint32_t(b % C)) * 256u + tail[b]) << 5) + lane, 1u);
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
+        std::uint32_t n = 0;
+#pragma unroll 8
+        for (std::uint32_t l = 0; l < 32; ++l)
+            n += cnt[(i << 5) + ((l + i) & 31u)];
+        if (n)
+            atomicAdd(d_out + i, static_cast<unsigned long long>(n));
+    }
+}
+
 // A launch's own cost, by shape: no sample is read.
 struct BigArgs {
     unsigned char bytes[336];  // the size of the engine's KernelArgs
@@ -371,6 +439,28 @@ struct Runner {
         };
         measure(name, "reg " + std::to_string(attr.numRegs), blocks, C, launch);
     }
+    template <int C, int G, int D>
+    void deepVariant(const char* name)
+    {
+        const auto kernel = deepKernel<C, G, D>;
+        const std::size_t smem = C * 256 * 32 * sizeof(std::uint32_t);
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        int perSm = 0;
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 1024, smem));
+        cudaFuncAttributes attr{};
+        CHECK(cudaFuncGetAttributes(&attr, kernel));
+        const int blocks = perSm * sms;
+        const std::size_t groupBytes = 16 * kVecs<C>;
+        const std::uint32_t numGroups = std::uint32_t(input.bytes.size() / groupBytes);
+        const std::uint32_t tailBytes = std::uint32_t(input.bytes.size() - std::size_t(numGroups) * groupBytes);
+        auto launch = [&] {
+            unsigned char* d_in = nextInput();
+            kernel<<<blocks, 1024, smem>>>(reinterpret_cast<const uint4*>(d_in), numGroups,
+                                           d_in + std::size_t(numGroups) * groupBytes, tailBytes, d_out);
+        };
+        measure(name, "reg " + std::to_string(attr.numRegs) + " sp " + std::to_string(attr.localSizeBytes), blocks, C,
+                launch);
+    }
     // Event-timed cost of launches that read nothing, in the probe's shape and the per-lane one.
     template <int C>
     void launchCosts()
@@ -460,6 +550,9 @@ int main(int argc, char** argv)
             r.engineVariant<1, 4, 2, false>("engine G4 min2");
             r.engineVariant<1, 4, 1, false>("engine G4 min1");
             r.engineVariant<1, 4, 1, true>("engine G4 min1 checked");
+            r.deepVariant<1, 4, 1>("deep G4 D1");
+            r.deepVariant<1, 2, 3>("deep G2 D3");
+            r.deepVariant<1, 4, 2>("deep G4 D2");
             break;
         case 3:
             r.variant<LaneColumns, 3, 1, true>("lanecol G1", 1024);
@@ -471,10 +564,16 @@ int main(int argc, char** argv)
             r.engineVariant<3, 1, 1, true>("engine G1 checked");
             r.engineVariant<3, 1, 1, false>("engine G1");
             r.engineVariant<3, 2, 1, false>("engine G2");
+            r.deepVariant<3, 1, 1>("deep G1 D1");
+            r.deepVariant<3, 1, 2>("deep G1 D2");
+            r.deepVariant<3, 1, 3>("deep G1 D3");
             break;
         default:
             r.variant<LaneColumns, 4, 4, true>("lanecol G4", 1024);
             r.variant<LaneColumns, 4, 2, true>("lanecol G2", 1024);
+            r.deepVariant<4, 2, 1>("deep G2 D1");
+            r.deepVariant<4, 2, 2>("deep G2 D2");
+            r.deepVariant<4, 1, 3>("deep G1 D3");
             r.variant<LaneColumns, 4, 4, false>("lanecol-np G4", 1024);
             r.variant<BlockShared, 4, 4, true>("shared G4", 1024);
             break;
