@@ -17,6 +17,8 @@
 //               per-group bound checks, with a minimum of one or two resident blocks (session 13:
 //               the checks cost 12-15 %, two blocks of 32 registers about 7 %).
 //   deep        the engine's unchecked shape with 1-3 steps in flight (a ring of register buffers)
+//   cluster     the fold of a block's counts into the totals through a Hopper cluster of 2-8
+//               blocks (distributed shared memory), K-fold fewer global atomics on the same addresses
 //   launch      what a launch costs before any sample is read, in each shape (session 13's open
 //               question: the engine's 4K RGB phase holds about 1.5 us more than its kernel's
 //               duration than the probe's does): an empty kernel in the probe's shape and in the
@@ -27,6 +29,8 @@
 // smaller than the 60 MiB L2 are read from DRAM (sessions 9-13 read one copy: 4K frames from L2).
 #include "ProbeCommon.cuh"
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -36,6 +40,8 @@
 #include <string>
 #include <vector>
 
+
+namespace cg = cooperative_groups;
 
 enum Layout { LaneColumns, BlockShared };
 
@@ -234,10 +240,54 @@ __global__ void __launch_bounds__(1024, MinBlocks) engineShapeKernel(const uint4
     }
 }
 
+// A block's value counts (the sum of a value's 32 lane columns) into 64-bit totals. Fold modes:
+// 1 a global atomic per value and block (the engine's); 2 plain stores into a per-block scratch
+// row (what the shared-memory side costs alone); 3 atomics into one of 16 replicas of the totals
+// (a sixteenth of the contention per address; the replicas are not summed: timing only); 4 a
+// cluster of K blocks sums its counts through distributed shared memory first, each block adding
+// a K-th of the values (K-fold fewer global atomics, exact).
+template <int C, int Mode, int K>
+__device__ __forceinline__ void foldBlock(const std::uint32_t* cnt, std::uint32_t* vc, unsigned long long* d_out)
+{
+    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
+        std::uint32_t n = 0;
+#pragma unroll 8
+        for (std::uint32_t l = 0; l < 32; ++l)
+            n += cnt[(i << 5) + ((l + i) & 31u)];  // rotated: the warp's 32 reads hit 32 banks
+        if constexpr (Mode == 1) {
+            if (n)
+                atomicAdd(d_out + i, static_cast<unsigned long long>(n));
+        } else if constexpr (Mode == 2) {
+            d_out[std::size_t(blockIdx.x) * C * 256 + i] = n;
+        } else if constexpr (Mode == 3) {
+            if (n)
+                atomicAdd(d_out + (blockIdx.x & 15u) * C * 256 + i, static_cast<unsigned long long>(n));
+        } else {
+            vc[i] = n;
+        }
+    }
+    if constexpr (Mode == 4) {
+        cg::cluster_group cluster = cg::this_cluster();
+        cluster.sync();
+        constexpr std::uint32_t per = (C * 256 + K - 1) / K;
+        const std::uint32_t first = cluster.block_rank() * per;
+        const std::uint32_t last = min(first + per, std::uint32_t(C * 256));
+        for (std::uint32_t i = first + threadIdx.x; i < last; i += blockDim.x) {
+            std::uint32_t n = 0;
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                n += *cluster.map_shared_rank(vc + i, k);
+            if (n)
+                atomicAdd(d_out + i, static_cast<unsigned long long>(n));
+        }
+        cluster.sync();  // no block leaves while another reads its counts
+    }
+}
+
 // The engine's unchecked shape with D steps in flight instead of one (a ring of D + 1 register
 // buffers, rotated by unrolling): on a 4K RGB frame each warp takes only about four steps of 48
 // bytes a lane, so the read may be short of bytes in flight (one step a warp is 48 KiB an SM).
-template <int C, int G, int D>
+template <int C, int G, int D, int Mode = 1, int K = 1>
 __global__ void __launch_bounds__(1024, 1) deepKernel(const uint4* __restrict__ in, std::uint32_t numGroups,
                                                      const unsigned char* __restrict__ tail, std::uint32_t tailBytes,
                                                      unsigned long long* d_out)
@@ -290,15 +340,9 @@ __global__ void __launch_bounds__(1024, 1) deepKernel(const uint4* __restrict__ 
     }
     for (std::size_t b = thread; b < tailBytes; b += threads)
         atomicAdd(cnt + (((std::uint32_t(b % C)) * 256u + tail[b]) << 5) + lane, 1u);
+    __shared__ std::uint32_t vc[C * 256];
     __syncthreads();
-    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
-        std::uint32_t n = 0;
-#pragma unroll 8
-        for (std::uint32_t l = 0; l < 32; ++l)
-            n += cnt[(i << 5) + ((l + i) & 31u)];
-        if (n)
-            atomicAdd(d_out + i, static_cast<unsigned long long>(n));
-    }
+    foldBlock<C, Mode, K>(cnt, vc, d_out);
 }
 
 // A launch's own cost, by shape: no sample is read.
@@ -318,32 +362,19 @@ __global__ void __launch_bounds__(1024, 1) emptyBigKernel(BigArgs a, unsigned lo
         __trap();
 }
 
-// The per-lane block's fixed work without samples: clear the lane columns; with Fold, also the
-// engine's fold (value sums, a ballot per warp, 64-bit totals).
-template <int C, bool Fold>
+// The per-lane block's fixed work without samples: clear the lane columns; with a fold mode
+// (foldBlock above), also fold them into 64-bit totals.
+template <int C, int Mode, int K = 1>
 __global__ void __launch_bounds__(1024, 1) fixedWorkKernel(BigArgs a, unsigned long long* d_out)
 {
     extern __shared__ std::uint32_t cnt[];
-    __shared__ std::uint32_t extrema[2 * C];
+    __shared__ std::uint32_t vc[C * 256];
     uint4* words = reinterpret_cast<uint4*>(cnt);
     for (std::uint32_t i = threadIdx.x; i < C * 256u * 32u / 4; i += blockDim.x)
-        words[i] = make_uint4(0, 0, 0, 0);
-    if (threadIdx.x < 2 * C)
-        extrema[threadIdx.x] = (threadIdx.x & 1) ? 0u : 0xffffffffu;
+        words[i] = make_uint4(1u + a.bytes[i % 336], 1u, 1u, 1u);  // every value seen, as in noise
     __syncthreads();
-    if (!Fold)
-        return;
-    const std::uint32_t lane = threadIdx.x & 31u;
-    for (std::uint32_t i = threadIdx.x; i < C * 256u; i += blockDim.x) {
-        std::uint32_t n = a.bytes[i % 336] == 0xff ? 1u : 0u;
-#pragma unroll 8
-        for (std::uint32_t l = 0; l < 32; ++l)
-            n += cnt[(i << 5) + ((l + i) & 31u)];
-        const unsigned seen = __ballot_sync(0xffffffffu, n != 0);
-        if (lane == 0 && seen)
-            atomicMin(extrema + 2 * (i >> 8), (i & 255u) + std::uint32_t(__ffs(seen) - 1));
-        atomicAdd(d_out + i, static_cast<unsigned long long>(n + 1));
-    }
+    if constexpr (Mode != 0)
+        foldBlock<C, Mode, K>(cnt, vc, d_out);
 }
 
 struct Input {
@@ -439,36 +470,88 @@ struct Runner {
         };
         measure(name, "reg " + std::to_string(attr.numRegs), blocks, C, launch);
     }
-    template <int C, int G, int D>
-    void deepVariant(const char* name)
+    // Blocks in whole clusters of K (K = 1: every block that fits), and a launch with that cluster shape.
+    template <typename Kernel>
+    int clusterGrid(Kernel kernel, int K, std::size_t smem)
     {
-        const auto kernel = deepKernel<C, G, D>;
-        const std::size_t smem = C * 256 * 32 * sizeof(std::uint32_t);
-        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         int perSm = 0;
         CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 1024, smem));
+        if (K == 1)
+            return perSm * sms;
+        cudaLaunchConfig_t cfg{};
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = K;
+        attr[0].val.clusterDim.y = 1;
+        attr[0].val.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        cfg.blockDim = dim3(1024);
+        cfg.dynamicSmemBytes = smem;
+        cfg.gridDim = dim3(K);
+        int clusters = 0;
+        CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
+        return clusters * K;
+    }
+    template <typename Kernel, typename... Args>
+    static void launchClustered(Kernel kernel, int blocks, int K, std::size_t smem, Args... args)
+    {
+        cudaLaunchConfig_t cfg{};
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = K;
+        attr[0].val.clusterDim.y = 1;
+        attr[0].val.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        cfg.blockDim = dim3(1024);
+        cfg.gridDim = dim3(blocks);
+        cfg.dynamicSmemBytes = smem;
+        CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
+    }
+    template <int C, int G, int D, int Mode = 1, int K = 1>
+    void deepVariant(const char* name)
+    {
+        const auto kernel = deepKernel<C, G, D, Mode, K>;
+        const std::size_t smem = C * 256 * 32 * sizeof(std::uint32_t);
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaFuncAttributes attr{};
         CHECK(cudaFuncGetAttributes(&attr, kernel));
-        const int blocks = perSm * sms;
+        const int blocks = clusterGrid(kernel, K, smem);
+        if (blocks == 0) {
+            std::printf("%-10s %-22s cannot launch\n", input.name.c_str(), name);
+            return;
+        }
         const std::size_t groupBytes = 16 * kVecs<C>;
         const std::uint32_t numGroups = std::uint32_t(input.bytes.size() / groupBytes);
         const std::uint32_t tailBytes = std::uint32_t(input.bytes.size() - std::size_t(numGroups) * groupBytes);
         auto launch = [&] {
             unsigned char* d_in = nextInput();
-            kernel<<<blocks, 1024, smem>>>(reinterpret_cast<const uint4*>(d_in), numGroups,
-                                           d_in + std::size_t(numGroups) * groupBytes, tailBytes, d_out);
+            launchClustered(kernel, blocks, K, smem, reinterpret_cast<const uint4*>(d_in), numGroups,
+                            static_cast<const unsigned char*>(d_in + std::size_t(numGroups) * groupBytes), tailBytes, d_out);
         };
         measure(name, "reg " + std::to_string(attr.numRegs) + " sp " + std::to_string(attr.localSizeBytes), blocks, C,
                 launch);
     }
     // Event-timed cost of launches that read nothing, in the probe's shape and the per-lane one.
+    template <int C, int Mode, int K = 1>
+    void fixedCost(const char* what, unsigned long long* d_scratch)
+    {
+        const std::size_t smem = C * 256 * 32 * sizeof(std::uint32_t);
+        const auto kernel = fixedWorkKernel<C, Mode, K>;
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        const int blocks = clusterGrid(kernel, K, smem);
+        BigArgs args{};
+        const double ms = time([&] { launchClustered(kernel, blocks, K, smem, args, d_scratch); }, false);
+        std::printf("%-10s launch %-44s %.2f us (%d blocks)\n", input.name.c_str(), what, ms * 1000, blocks);
+    }
+    // Event-timed cost of launches that read nothing, in the probe's shape and the per-lane one,
+    // then the per-lane block's fixed work in each fold mode.
     template <int C>
     void launchCosts()
     {
         const std::size_t smem = C * 256 * 32 * sizeof(std::uint32_t);
         CHECK(cudaFuncSetAttribute(emptyBigKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        CHECK(cudaFuncSetAttribute(fixedWorkKernel<C, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        CHECK(cudaFuncSetAttribute(fixedWorkKernel<C, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         BigArgs args{};
         const auto report = [&](const char* what, double ms) {
             std::printf("%-10s launch %-44s %.2f us\n", input.name.c_str(), what, ms * 1000);
@@ -479,9 +562,16 @@ struct Runner {
                time([&] { emptyKernel<<<sms, 1024>>>(d_out); }, false));
         report("empty, 1,024 threads, 336-byte argument, smem",
                time([&] { emptyBigKernel<<<sms, 1024, smem>>>(args, d_out); }, false));
-        report("clear the columns", time([&] { fixedWorkKernel<C, false><<<sms, 1024, smem>>>(args, d_out); }, false));
-        report("clear and fold the columns",
-               time([&] { fixedWorkKernel<C, true><<<sms, 1024, smem>>>(args, d_out); }, false));
+        unsigned long long* d_scratch = nullptr;
+        CHECK(cudaMalloc(&d_scratch, std::size_t(sms) * 4 * 256 * sizeof(unsigned long long)));
+        fixedCost<C, 0>("clear the columns", d_scratch);
+        fixedCost<C, 1>("clear, fold, a global atomic a value", d_scratch);
+        fixedCost<C, 2>("clear, fold, plain stores a block", d_scratch);
+        fixedCost<C, 3>("clear, fold, atomics into 16 replicas", d_scratch);
+        fixedCost<C, 4, 2>("clear, fold in clusters of 2, atomics", d_scratch);
+        fixedCost<C, 4, 4>("clear, fold in clusters of 4, atomics", d_scratch);
+        fixedCost<C, 4, 8>("clear, fold in clusters of 8, atomics", d_scratch);
+        CHECK(cudaFree(d_scratch));
     }
     int failures = 0;
 };
@@ -553,6 +643,9 @@ int main(int argc, char** argv)
             r.deepVariant<1, 4, 1>("deep G4 D1");
             r.deepVariant<1, 2, 3>("deep G2 D3");
             r.deepVariant<1, 4, 2>("deep G4 D2");
+            r.deepVariant<1, 4, 1, 4, 2>("deep G4 D1 cluster2");
+            r.deepVariant<1, 4, 1, 4, 4>("deep G4 D1 cluster4");
+            r.deepVariant<1, 4, 1, 4, 8>("deep G4 D1 cluster8");
             break;
         case 3:
             r.variant<LaneColumns, 3, 1, true>("lanecol G1", 1024);
@@ -567,6 +660,9 @@ int main(int argc, char** argv)
             r.deepVariant<3, 1, 1>("deep G1 D1");
             r.deepVariant<3, 1, 2>("deep G1 D2");
             r.deepVariant<3, 1, 3>("deep G1 D3");
+            r.deepVariant<3, 1, 1, 4, 2>("deep G1 D1 cluster2");
+            r.deepVariant<3, 1, 1, 4, 4>("deep G1 D1 cluster4");
+            r.deepVariant<3, 1, 1, 4, 8>("deep G1 D1 cluster8");
             break;
         default:
             r.variant<LaneColumns, 4, 4, true>("lanecol G4", 1024);
@@ -574,6 +670,9 @@ int main(int argc, char** argv)
             r.deepVariant<4, 2, 1>("deep G2 D1");
             r.deepVariant<4, 2, 2>("deep G2 D2");
             r.deepVariant<4, 1, 3>("deep G1 D3");
+            r.deepVariant<4, 2, 1, 4, 2>("deep G2 D1 cluster2");
+            r.deepVariant<4, 2, 1, 4, 4>("deep G2 D1 cluster4");
+            r.deepVariant<4, 2, 1, 4, 8>("deep G2 D1 cluster8");
             r.variant<LaneColumns, 4, 4, false>("lanecol-np G4", 1024);
             r.variant<BlockShared, 4, 4, true>("shared G4", 1024);
             break;
