@@ -250,11 +250,7 @@ __global__ void __launch_bounds__(1024, LaneColumnShape<C>::kBlocksPerMultiproce
     __shared__ std::uint32_t valueCounts[C * 256];
 
     const std::uint32_t lane = threadIdx.x & 31u;
-    // Warps are numbered across blocks first (warp k of every block, then warp k + 1), so that a
-    // last round of steps that only some warps take is spread over every multiprocessor. Numbered
-    // block by block, a 4K RGB frame's last round (83 % of the warps; 3.8 steps a warp) fell on
-    // the first 110 of 132 blocks, whose counting then took 4 steps against an average of 3.8.
-    const std::int64_t warp = std::int64_t(threadIdx.x >> 5) * gridDim.x + blockIdx.x;
+    const std::int64_t warp = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
     const std::int64_t warps = (std::int64_t(gridDim.x) * blockDim.x) >> 5;
     const std::int64_t rows = a.grid.rows;
     const unsigned char* origin = a.grid.d_origin;
