@@ -45,6 +45,63 @@ def _image(arr, type, keep_columns=False):
     return arr, view
 
 
+# The longest bincount result: keys are counted up to 2**32 - 1 (docs/SCHEMA.md, "Python"), so a
+# longer minlength adds only zeros, and would ask for more than 32 GiB of them.
+MAX_LENGTH = 2**32
+
+
+def _minlength_argument(minlength):
+    """minlength as an int, checked: a non-negative integer of at most MAX_LENGTH."""
+    try:
+        n = operator.index(minlength)
+    except TypeError:
+        raise TypeError(f"minlength must be an integer, not {type(minlength).__name__} "
+                        "(histoscope.bincount(x, minlength) takes no weights)") from None
+    if n < 0:
+        raise ValueError(f"minlength must not be negative, not {n}")
+    if n > MAX_LENGTH:
+        raise ValueError(f"minlength must be at most 2**32 (bincount counts values up to 2**32 - 1), not {n}: "
+                         f"its counts would take {8 * n / 2**40:.3g} TiB")
+    return n
+
+
+def _strategy_argument(strategy):
+    if not isinstance(strategy, str):
+        raise TypeError(f"strategy must be a strategy's name, a str (histoscope.strategies()), "
+                        f"not {type(strategy).__name__}")
+    return strategy
+
+
+def _range_argument(range, name="range"):
+    """(lo, hi) of a range argument, unpacked as NumPy unpacks it, with the argument named."""
+    try:
+        lo, hi = range
+    except TypeError:
+        raise TypeError(f"{name} must be a pair (lo, hi), not {type(range).__name__}") from None
+    except ValueError:
+        raise ValueError(f"{name} must be a pair (lo, hi), not {len(range)} values") from None
+    return lo, hi
+
+
+def _float32_binning(nbins, lo, hi, what):
+    """Raises ValueError when the engine's float rule (docs/SCHEMA.md, "Python"), in float32
+    arithmetic, cannot bin [lo, hi) into nbins bins: an end beyond float32, or a range so narrow
+    that bins / (hi - lo) overflows float32 (where the engine's product would be inf or NaN and
+    every sample would land in one bin)."""
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        flo, fhi = np.float32(lo), np.float32(hi)
+        width = fhi - flo
+        scale = np.float32(nbins) / width
+    if not (np.isfinite(flo) and np.isfinite(fhi)):
+        raise ValueError(f"{what} is beyond float32's range: the engine bins floats in float32 arithmetic")
+    if not np.isfinite(width):
+        raise ValueError(f"{what} is too wide for float32 arithmetic (hi - lo overflows float32, in which "
+                         "the engine bins floats)")
+    if not (width > 0 and np.isfinite(scale)):
+        raise ValueError(f"{what} is too narrow for {nbins} bins in float32 arithmetic (the engine bins floats "
+                         "in float32): fewer bins, or a wider range")
+
+
 def _bins_argument(bins, allow_zero=False):
     try:
         n = operator.index(bins)
@@ -88,7 +145,8 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
     uint64; 64-bit values up to 2**32 - 1): a NumPy array, anything with the buffer protocol or
     ``__dlpack__``, or a PyTorch or CuPy tensor on the CPU or a CUDA device. Returns
     ``max(x.max() + 1, minlength)`` int64 counts: a tensor on the input's device for torch and
-    CuPy input, a NumPy array otherwise. Negative values raise ValueError, as NumPy's do.
+    CuPy input, a NumPy array otherwise. Negative values raise ValueError, as NumPy's do;
+    ``minlength`` is at most 2**32 (a longer one raises ValueError, as a larger value does).
 
     Device input is counted on its device in the caller's current CUDA stream (or ``stream``:
     a torch or CuPy stream, or a cudaStream_t as an int): the engine's upload-free count is
@@ -100,15 +158,18 @@ def bincount(x, minlength=0, *, strategy="auto", stream=None):
 
     ``strategy`` is an engine strategy (``histoscope.strategies()``), ``"auto"`` by default.
     """
-    minlength = operator.index(minlength)
-    if minlength < 0:
-        raise ValueError("minlength must not be negative")
+    if minlength.__class__ is not int or not 0 <= minlength <= MAX_LENGTH:
+        minlength = _minlength_argument(minlength)
+    if strategy.__class__ is not str:
+        _strategy_argument(strategy)
     keys = torch_device_keys(x) if stream is None else None
     if keys is not None:
         return _torch_keys_bincount(x, keys, minlength, strategy)
     arr = resolve(x, stream)
     if arr.ndim != 1:
         raise ValueError(f"bincount takes a 1-D array, not {arr.ndim}-D")
+    if arr.size == 0 and isinstance(x, (list, tuple)):
+        return np.zeros(minlength, np.int64)  # as numpy.bincount([]): no values, so no type to refuse
     dtype = arr.dtype
     if dtype.kind not in "biu":
         raise TypeError(f"bincount counts integers, not {dtype}")
@@ -302,8 +363,10 @@ class Histogram(tuple):
 
 
 def _integer_bounds(edges):
-    """Integer v lies in bin i iff b[i] <= v < b[i + 1] (NumPy's rule, its last bin closed)."""
-    edges = np.asarray(edges, dtype=np.float64)
+    """Integer v lies in bin i iff b[i] <= v < b[i + 1] (NumPy's rule, its last bin closed).
+    Edges beyond +-2**62 are taken at +-2**62: every value counted lies within 32 bits, and an
+    edge of 1e300 would not convert to int64."""
+    edges = np.clip(np.asarray(edges, dtype=np.float64), -2.0**62, 2.0**62)
     b = np.empty(edges.size, dtype=np.int64)
     b[:-1] = np.ceil(edges[:-1])
     b[-1] = math.floor(edges[-1]) + 1
@@ -344,13 +407,41 @@ class _Prefix:
         b = np.clip(bounds, self.L, self.end) - self.L
         j, r = np.divmod(b, self.k)
         out = self.below + self.cs[j]
-        for jj in np.unique(j[r > 0]):
-            lo = self.L + int(jj) * self.k
-            counts = self.view.count([(True, self.k, float(lo), float(lo + self.k), True)] + self.extra,
+        # A bound inside a fine bin needs that bin's samples below it: a pass of identity bins
+        # over the bin, unless the bin holds no sample. Cut bins share a pass (of at most
+        # MAX_BINS values) while the values between them cost less to count than another pass
+        # over the samples (a bin costs about 4 samples' time): one pass per cut bin made 10^5
+        # bins of a 32-bit span take 10^5 passes, a pass per sample where the samples are few.
+        cut = np.flatnonzero(r > 0)
+        cut = cut[self.cs[j[cut] + 1] > self.cs[j[cut]]]
+        if cut.size == 0:
+            return out
+        k = self.k
+        starts = np.unique(j[cut])
+        per = MAX_BINS // k  # fine bins one pass can cover
+        gap = (self.view.width * self.view.height) // 4 + 4096
+        apart = np.ones(starts.size, dtype=bool)
+        apart[1:] = (np.diff(starts) - 1) * k > gap
+        run_first = starts[apart][np.cumsum(apart) - 1]
+        chunk = (starts - run_first) // per
+        new = apart.copy()
+        new[1:] |= chunk[1:] != chunk[:-1]
+        heads = np.flatnonzero(new)
+        firsts = starts[heads]
+        lasts = starts[np.append(heads[1:] - 1, starts.size - 1)]
+        group = np.searchsorted(firsts, j[cut], side="right") - 1
+        order = np.argsort(group, kind="stable")
+        cut, group = cut[order], group[order]
+        ends = np.searchsorted(group, np.arange(firsts.size + 1))
+        for g in builtins.range(firsts.size):
+            first, last = int(firsts[g]), int(lasts[g])
+            lo = self.L + first * k
+            hi = min(self.L + (last + 1) * k, self.end)
+            counts = self.view.count([(True, hi - lo, float(lo), float(hi), True)] + self.extra,
                                      self.strategy).channels[0].counts
             part = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
-            sel = (j == jj) & (r > 0)
-            out[sel] += part[r[sel]]
+            sel = cut[ends[g]:ends[g + 1]]
+            out[sel] += part[b[sel] - first * k] - part[j[sel] * k - first * k]
         return out
 
 
@@ -368,9 +459,12 @@ def histogram(a, bins=10, range=None, *, strategy="auto", strict=False, stream=N
     counts of the samples outside the bins); ``strict=True`` raises ValueError when any exist.
     For torch and CuPy input ``counts`` and ``edges`` are tensors on the input's device.
     """
+    _strategy_argument(strategy)
+    nbins = _bins_argument(bins)
+    if range is not None:
+        range = _range_argument(range)
     arr = resolve(a, stream)
     arr.order_library_work()
-    nbins = _bins_argument(bins)
     dtype = arr.dtype
     if dtype.kind == "b":
         dtype = np.dtype(np.uint8)  # as numpy.histogram converts bool
@@ -391,6 +485,19 @@ def _edges(dtype, nbins, first, last):
     return np.histogram_bin_edges(np.empty(0, dtype=dtype), nbins, (first, last))
 
 
+def _float_bins(dtype, nbins, range):
+    """NumPy's edges of the range, and the engine's [lo, hi) for them, checked against float32."""
+    edges = _edges(dtype, nbins, *range)
+    lo, top = float(edges[0]), float(edges[-1])
+    # The last bin is closed: the engine's half-open range ends just above float32(top).
+    with np.errstate(over="ignore"):
+        hi = float(np.nextafter(np.float32(top), np.float32(np.inf)))
+    if not math.isfinite(hi):
+        hi = top
+    _float32_binning(nbins, lo, hi, f"the range [{edges[0]}, {edges[-1]}]")
+    return edges, lo, hi
+
+
 def _float_histogram(arr, dtype, nbins, range, strategy):
     if range is None and arr.size and arr.dtype not in ENGINE_TYPES:
         # NumPy's edges come from the data's own extremes, before they are rounded to float32.
@@ -398,6 +505,7 @@ def _float_histogram(arr, dtype, nbins, range, strategy):
         if not (math.isfinite(first) and math.isfinite(last)):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
         range = (dtype.type(first), dtype.type(last))
+    bins = _float_bins(dtype, nbins, range) if range is not None else None  # checked before a copy
     if arr.dtype not in ENGINE_TYPES:
         arr = arr.astype(np.float32)  # the engine counts f16 and f32 samples
     arr, view = _flat(arr, ENGINE_TYPES[arr.dtype])
@@ -411,13 +519,8 @@ def _float_histogram(arr, dtype, nbins, range, strategy):
             first, last = dtype.type(ch.min_value), dtype.type(ch.max_value)
             if not (math.isfinite(first) and math.isfinite(last)):
                 raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
-        range = (first, last)
-    edges = _edges(dtype, nbins, *range)
-    lo, top = float(edges[0]), float(edges[-1])
-    # The last bin is closed: the engine's half-open range ends just above float32(top).
-    hi = float(np.nextafter(np.float32(top), np.float32(np.inf)))
-    if not math.isfinite(hi):
-        hi = top
+        bins = _float_bins(dtype, nbins, (first, last))
+    edges, lo, hi = bins
     binning = [(True, nbins, lo, hi, False)]
     if arr.device >= 0:  # the counts stay on the device, in a tensor of the input's library
         out, pointer = arr.device_counts(nbins)
@@ -632,11 +735,20 @@ class ImageHistogram:
 def _channel_list(channels, count):
     if channels is None:
         return list(builtins.range(count))
-    if isinstance(channels, int):
-        channels = [channels]
+    try:
+        channels = [operator.index(channels)]  # one channel: an int, a NumPy integer, a 0-d array
+    except TypeError:
+        try:
+            channels = list(channels)
+        except TypeError:
+            raise TypeError(f"channels must be a channel index or a sequence of them, not "
+                            f"{type(channels).__name__}") from None
     chosen = []
     for c in channels:
-        c = operator.index(c)
+        try:
+            c = operator.index(c)
+        except TypeError:
+            raise TypeError(f"channels must be integer channel indices, not {type(c).__name__}") from None
         if not 0 <= c < count:
             raise ValueError(f"channel {c} is outside the image's {count} channel(s)")
         if c in chosen:
@@ -664,10 +776,14 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
     same numbers the CLI writes. int8/int16/int64 images are counted as int32, float64 ones as
     float32 (a converted copy).
     """
+    if strategy.__class__ is not str:
+        _strategy_argument(strategy)
     if bins.__class__ is int and bins == 256 and range is None and channels is None and bit_depth is None and stream is None:
         fast = torch_device_image(img)
         if fast is not None:
             return _torch_u8_image(fast, strategy)
+    if range is not None:
+        range = _range_argument(range)
     arr = resolve(img, stream)
     arr.order_library_work()
     if arr.ndim not in (2, 3):
@@ -709,6 +825,8 @@ def image_histogram(img, bins=256, range=None, channels=None, *, bit_depth=None,
             raise ValueError(f"range [{lo}, {hi}) is empty or not finite")
         if integer and not math.ceil(lo) < math.ceil(hi):
             raise ValueError(f"range [{lo}, {hi}) holds no integer")
+    if not integer and nbins:
+        _float32_binning(nbins, lo, hi, f"the range [{lo}, {hi})")
     if nbins == 0:
         if not integer:
             raise ValueError("bins=0 (one bin per value) needs integer data")
@@ -763,7 +881,28 @@ class Histogram2D:
                 f"in range {int(self.counts.sum())}, strategy {self.strategy!r})")
 
 
-def _scope(img, kind, parade, standard, rgb, bins, strategy, stream):
+def _scope_arguments(standard, rgb, bins, bins_name, strategy):
+    """The scopes' arguments checked, each named, before the engine's binding sees them."""
+    _strategy_argument(strategy)
+    if not isinstance(standard, str):
+        raise TypeError(f"standard must be \"bt709\" or \"bt601\", not {type(standard).__name__}")
+    try:
+        rgb = list(rgb)
+    except TypeError:
+        raise TypeError(f"rgb must be three channel indices (R, G, B), not {type(rgb).__name__}") from None
+    if len(rgb) != 3:
+        raise ValueError(f"rgb must be three channel indices (R, G, B), not {len(rgb)}")
+    try:
+        n = operator.index(bins)
+    except TypeError:
+        raise TypeError(f"{bins_name} must be an integer, not {type(bins).__name__}") from None
+    if not 0 <= n <= MAX_BINS:
+        raise ValueError(f"{bins_name} must be 0 (the default) to {MAX_BINS}, not {n}")
+    return rgb, n
+
+
+def _scope(img, kind, parade, standard, rgb, bins, strategy, stream, bins_name="column_bins"):
+    rgb, bins = _scope_arguments(standard, rgb, bins, bins_name, strategy)
     arr = resolve(img, stream)
     if arr.ndim not in (2, 3):
         raise ValueError(f"an image is an H x W or H x W x C array, not {arr.ndim}-D")
@@ -780,7 +919,7 @@ def _scope(img, kind, parade, standard, rgb, bins, strategy, stream):
 
     parade_mem = [mem(c) for c in parade] if parade is not None else []
     rgb_mem = [mem(c) for c in rgb] if count >= 3 else [0, 1, 2]
-    pairs = _native.scope_pairs(kind, type, view.width, view.channels, parade_mem, standard, rgb_mem, operator.index(bins))
+    pairs = _native.scope_pairs(kind, type, view.width, view.channels, parade_mem, standard, rgb_mem, bins)
     counted = view.count2d(pairs, strategy, standard, rgb_mem)
     grids = counted.histograms
     if kind == "parade":
@@ -806,7 +945,7 @@ def waveform(img, *, standard="bt709", rgb=(0, 1, 2), column_bins=0, strategy="a
 def vectorscope(img, *, standard="bt709", rgb=(0, 1, 2), bins=0, strategy="auto", stream=None):
     """Vectorscope: the (Cb, Cr) histogram of an RGB(A) image, exact integer chroma codes of
     the standard (docs/SCOPES.md); ``bins`` per axis (0: 256)."""
-    return _scope(img, "vectorscope", None, standard, rgb, bins, strategy, stream)
+    return _scope(img, "vectorscope", None, standard, rgb, bins, strategy, stream, "bins")
 
 
 def _pair_view(ax, ay):
@@ -839,14 +978,28 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
     for floats, the engine's binning rule applies (docs/SCHEMA.md, "Python"). The result
     carries ``outside``: the pairs in no bin (either value outside its range, or NaN).
     """
+    _strategy_argument(strategy)
     ax, ay = resolve(x, stream), resolve(y, stream)
     if ax.ndim != 1 or ay.ndim != 1 or ax.size != ay.size:
         raise ValueError("x and y must be 1-D arrays of one length")
     if isinstance(bins, (tuple, list)):
+        if len(bins) != 2:
+            raise TypeError(f"`bins` must be an integer or a pair of them (x bins, y bins), not {len(bins)} values: "
+                            "histoscope counts equal-width bins (numpy.histogram2d's edge arrays are not taken)")
         bx, by = (_bins_argument(b) for b in bins)
     else:
         bx = by = _bins_argument(bins)
-    ranges = list(range) if range is not None else [None, None]
+    ranges = [None, None]
+    if range is not None:
+        ranges = list(range)
+        if len(ranges) != 2:
+            raise ValueError(f"range must have one entry per dimension, (x range, y range), not {len(ranges)}")
+        for axis, r in enumerate(ranges):
+            if r is not None:
+                lo, hi = _range_argument(r, "each axis' range")
+                if not (np.isfinite(lo) and np.isfinite(hi)):
+                    raise ValueError(f"supplied range of [{lo}, {hi}] is not finite")
+                ranges[axis] = (lo, hi)
     for a in (ax, ay):
         if a.dtype.kind not in "biuf":
             raise TypeError(f"histogram2d counts integers, bool and floats, not {a.dtype}")
@@ -854,17 +1007,33 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
     keep, view, cx, cy = _pair_view(ax, ay)
     integer = view.type not in ("f16", "f32")
     n = ax.size
-    if any(r is None for r in ranges):
+    if not integer and n:
+        for axis, a in enumerate((ax, ay)):
+            if ranges[axis] is None and a.dtype not in (np.float16, np.float32):
+                # Counted as float32: NumPy's edges come from the data's own extremes, before
+                # they are rounded (as histogram's; float64 data, or integers beside floats).
+                lo, hi = (float(v) for v in a.extremes())
+                if not (math.isfinite(lo) and math.isfinite(hi)):
+                    raise ValueError(f"autodetected range of [{lo}, {hi}] is not finite")
+                ranges[axis] = (lo, hi)
+    chans = None
+
+    def extremes():  # one pass: each axis' channel, with its min and max
         probe = [None] * view.channels
         probe[cx] = probe[cy] = (True, 1, 0.0, 1.0, integer)
-        chans = {ch.channel: ch for ch in view.count(probe, strategy).channels}
+        return {ch.channel: ch for ch in view.count(probe, strategy).channels}
+
+    if any(r is None for r in ranges):
+        chans = extremes()
         for axis, c in enumerate((cx, cy)):
             if ranges[axis] is None:
                 ch = chans[c]
                 if n == 0:
                     ranges[axis] = (0.0, 1.0)
                     continue
-                if ch.nan or not (math.isfinite(ch.min_value) and math.isfinite(ch.max_value)):
+                if ch.nan:
+                    raise ValueError("autodetected range of [nan, nan] is not finite")  # NumPy's words
+                if not (math.isfinite(ch.min_value) and math.isfinite(ch.max_value)):
                     raise ValueError(f"autodetected range of [{ch.min_value}, {ch.max_value}] is not finite")
                 lo, hi = ch.min_value, ch.max_value
                 ranges[axis] = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
@@ -879,8 +1048,18 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
     if integer:
         bounds = [_integer_bounds(e) for e in edges]
         t_lo, t_hi = _TYPE_RANGE[view.type]
-        spans = [(max(int(b[0]), t_lo), max(min(int(b[-1]), t_hi + 1), max(int(b[0]), t_lo))) for b in bounds]
-        widths = [max(1, e - s) for s, e in spans]
+        limits = [(t_lo, t_hi)] * 2
+        spans = widths = None
+        for attempt in builtins.range(2):
+            spans = [(max(int(b[0]), lo), max(min(int(b[-1]), hi + 1), max(int(b[0]), lo)))
+                     for b, (lo, hi) in zip(bounds, limits)]
+            widths = [max(1, e - s) for s, e in spans]
+            if widths[0] * widths[1] <= MAX_CELLS or attempt:
+                break
+            # More cells than one count holds over the range within the type: the data's own
+            # extremes bound them too (no sample lies outside), often to few enough.
+            chans = chans or extremes()
+            limits = [(int(chans[c].min_value), int(chans[c].max_value)) if n else (0, 0) for c in (cx, cy)]
         if widths[0] * widths[1] <= MAX_CELLS:
             pairs = [(("channel", cx, widths[0], float(spans[0][0]), float(spans[0][0] + widths[0]), True),
                       ("channel", cy, widths[1], float(spans[1][0]), float(spans[1][0] + widths[1]), True))]
@@ -901,9 +1080,11 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
         axes = [("channel", c, nb, float(b[0]), float(b[-1]), False) for c, nb, b in zip((cx, cy), (bx, by), bounds)]
     else:
         axes = []
-        for c, nb, e in zip((cx, cy), (bx, by), edges):
+        for c, nb, e, name in zip((cx, cy), (bx, by), edges, "xy"):
             hi = _next_float_up(e[-1])
-            axes.append(("channel", c, nb, float(e[0]), hi if math.isfinite(hi) else float(e[-1]), False))
+            hi = hi if math.isfinite(hi) else float(e[-1])
+            _float32_binning(nb, float(e[0]), hi, f"the {name} range [{e[0]}, {e[-1]}]")
+            axes.append(("channel", c, nb, float(e[0]), hi, False))
     counted = view.count2d([tuple(axes)], strategy)
     g = counted.histograms[0]
     counts = np.array(g.slots, dtype=np.int64)[:bx, :by]

@@ -20,7 +20,7 @@ import subprocess
 import numpy as np
 
 from . import _config
-from ._counting import _bins_argument, _edges
+from ._counting import _bins_argument, _edges, _minlength_argument, _range_argument
 
 SCHEMA = "histoscope.histogram/3"
 
@@ -73,9 +73,7 @@ def bincount(darr, minlength=0, *, split_every=8, strategy="auto"):
         raise ValueError(f"bincount takes a 1-D array, not {darr.ndim}-D")
     if darr.dtype.kind not in "biu":
         raise TypeError(f"bincount counts integers, not {darr.dtype}")
-    minlength = int(minlength)
-    if minlength < 0:
-        raise ValueError("minlength must not be negative")
+    minlength = _minlength_argument(minlength)
     parts = [dask.delayed(_bincount_chunk, pure=True)(block, minlength, strategy)
              for block in darr.to_delayed().ravel()]
     if not parts:
@@ -126,6 +124,7 @@ def histogram(darr, bins, range, *, split_every=8, strategy="auto"):
     dtype = np.dtype(np.uint8) if darr.dtype.kind == "b" else darr.dtype
     if dtype.kind not in "iuf":
         raise TypeError(f"histogram counts integers, bool and floats, not {darr.dtype}")
+    range = _range_argument(range)
     edges = _edges(dtype, nbins, *range)
     parts = [dask.delayed(_histogram_chunk, pure=True)(block, nbins, tuple(range), strategy)
              for block in darr.to_delayed().ravel()]

@@ -113,3 +113,45 @@ def test_minlength_beyond_one_pass_of_bins(rng, dtype):
     for minlength in (2**24 + 1, 2**24 + 17):
         got = histoscope.bincount(x, minlength=minlength)
         np.testing.assert_array_equal(got, np.bincount(x, minlength=minlength))
+
+
+@pytest.mark.parametrize("minlength", [2**32 + 1, 2**40, 2**63, 2**70])
+def test_a_minlength_beyond_2_32_is_refused_before_any_allocation(rng, minlength):
+    # NumPy tries to allocate the 8 TiB (MemoryError, or OverflowError past int64); histoscope
+    # counts values up to 2**32 - 1, so a longer result is refused, with the argument named.
+    x = rng.integers(0, 1000, int(rng.integers(1, 5000))).astype(np.int32)
+    for keys in (x, x[:0], x.astype(np.uint8), x.astype(np.int64)):
+        with pytest.raises(ValueError, match="minlength must be at most 2\\*\\*32"):
+            histoscope.bincount(keys, minlength=minlength)
+
+
+def test_minlength_of_the_wrong_type_names_the_argument(rng):
+    x = rng.integers(0, 300, 1000)
+    weights = rng.random(x.size)
+    # numpy.bincount(x, weights): histoscope's second argument is minlength, and it says so.
+    with pytest.raises(TypeError, match="minlength must be an integer, not ndarray .*takes no weights"):
+        histoscope.bincount(x, weights)
+    for bad in (None, 2.5, "3"):
+        with pytest.raises(TypeError, match="minlength must be an integer"):
+            histoscope.bincount(x, minlength=bad)
+    # NumPy integers and 0-d arrays are integers, as to numpy.bincount.
+    n = int(rng.integers(300, 5000))
+    for minlength in (np.int64(n), np.uint16(n), np.array(n)):
+        got = histoscope.bincount(x, minlength=minlength)
+        assert got.dtype == np.int64
+        np.testing.assert_array_equal(got, np.bincount(x, minlength=n))
+
+
+def test_an_empty_list_counts_as_numpy_bincount_counts_it(rng):
+    # numpy.bincount([]) is an empty int64 array: the list has no values, so no type to refuse.
+    minlength = int(rng.integers(1, 1000))
+    for empty in ([], ()):
+        for kwargs, n in (({}, 0), ({"minlength": minlength}, minlength)):
+            got = histoscope.bincount(empty, **kwargs)
+            ref = np.bincount(empty, **kwargs)
+            assert got.dtype == ref.dtype == np.int64
+            np.testing.assert_array_equal(got, ref)
+            assert got.shape == (n,)
+    # An empty float array is still refused, as NumPy refuses it.
+    with pytest.raises(TypeError):
+        histoscope.bincount(np.zeros(0))

@@ -167,3 +167,96 @@ def test_bad_arguments():
         histoscope.histogram(x, 5, (0, np.inf))
     with pytest.raises(TypeError):
         histoscope.histogram(np.array(["a", "b"]))
+
+
+class PassCounter:
+    """Counts the engine's 1-D counts (histoscope._native.count) while in a with block, and
+    stops the call that would exceed `limit` (a runaway number of passes fails at once)."""
+
+    def __init__(self, limit):
+        from histoscope import _native
+        self.native, self.limit, self.passes = _native, limit, 0
+
+    def __enter__(self):
+        self.original = self.native.count
+
+        def count(*args, **kwargs):
+            self.passes += 1
+            assert self.passes <= self.limit, f"more than {self.limit} passes over the data"
+            return self.original(*args, **kwargs)
+
+        self.native.count = count
+        return self
+
+    def __exit__(self, *exc):
+        self.native.count = self.original
+
+
+@pytest.mark.parametrize("case", ["sparse-full-span", "dense-corner", "fractional-range"])
+def test_integers_over_a_wide_span_in_many_bins_take_few_passes(rng, case):
+    # A span wider than 2^24 values is counted in fine bins of k values, and each fine bin that
+    # one of NumPy's bin edges cuts is refined by a pass over the data: 10^5 bins once took 10^5
+    # passes (minutes for a thousand samples). Only the cut bins that hold samples need one, and
+    # neighbouring ones share a pass.
+    if case == "sparse-full-span":
+        x = rng.integers(-2**31, 2**31, 2000, dtype=np.int64).astype(np.int32)
+        bins, r = 200_000, None
+    elif case == "dense-corner":  # most samples in [0, 2^20), one near 2^32: cut bins side by side
+        x = np.append(rng.integers(0, 2**20, 200_000), 2**32 - 1 - int(rng.integers(0, 100))).astype(np.uint32)
+        bins, r = 100_000, None
+    else:
+        x = rng.integers(-2**40, 2**40, 5000, dtype=np.int64) % (2**32) - 2**31
+        bins, r = int(rng.integers(50_000, 150_000)), (-2**31 - 0.75, 2**31 + 0.5)
+    with PassCounter(limit=300) as counter:
+        ours = histoscope.histogram(x, bins, r)
+    counts, edges = np.histogram(x, bins, r)
+    np.testing.assert_array_equal(ours.edges, edges)
+    np.testing.assert_array_equal(ours.counts, counts)
+    assert int(ours.counts.sum()) + ours.outside == x.size
+    assert counter.passes >= 2
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.uint32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_integers_with_ranges_beyond_int64(rng, dtype):
+    # NumPy's edges of such a range do not convert to int64 (an OverflowError before): every
+    # sample lies within 32 bits, so the counts are NumPy's.
+    lo, hi = interval(dtype, wide=False)
+    x = sample(rng, "uniform", int(rng.integers(1, 10_000)), lo, hi, dtype)
+    for r in [(-1e300, 1e300), (-1e20, float(hi) / 2), (float(lo), 2.0**70), (-2.0**63 - 4096, 2.0**64)]:
+        for bins in (1, 10, int(rng.integers(2, 64))):
+            check(x, bins, r)
+
+
+def test_range_must_be_a_pair():
+    x = np.arange(10)
+    with pytest.raises(ValueError, match="range must be a pair \\(lo, hi\\), not 3 values"):
+        histoscope.histogram(x, 5, (0, 1, 2))
+    with pytest.raises(TypeError, match="range must be a pair \\(lo, hi\\), not int"):
+        histoscope.histogram(x, 5, 3)
+    with pytest.raises(ValueError, match="range must be a pair"):
+        histoscope.image_histogram(np.zeros((2, 2), np.uint8), range=(0, 1, 2))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_a_range_too_narrow_for_float32_bins_raises(rng, dtype):
+    # bins / (hi - lo) beyond float32: the engine's product would be inf or NaN and every sample
+    # land in one bin (float64 [1e-50, 3e-50] counted [n, 0, 0, 0] where NumPy spreads them).
+    scale = 1e-50 if dtype == np.float64 else 1e-45
+    x = (rng.integers(0, 4, 1000) * scale).astype(dtype)
+    x[:2] = 0, 3 * scale
+    with pytest.raises(ValueError, match="too narrow for 4 bins in float32"):
+        histoscope.histogram(x, 4)
+    with pytest.raises(ValueError, match="too narrow"):
+        histoscope.histogram(np.abs(rng.standard_normal(100)).astype(dtype), 10, (0.0, 1e-44))
+    # A range float32 holds is counted as before (samples at bin centres: NumPy's counts).
+    centres = (rng.integers(0, 4, 1000) + 0.5).astype(dtype)
+    ours = histoscope.histogram(centres, 4, (0, 4))
+    np.testing.assert_array_equal(ours.counts, np.histogram(centres, 4, (0, 4))[0])
+
+
+def test_a_float_range_beyond_float32_names_the_range(rng):
+    x = rng.standard_normal(100)
+    with pytest.raises(ValueError, match="range \\[.*\\] is beyond float32's range"):
+        histoscope.histogram(x, 10, (-1e300, 1e300))
+    with pytest.raises(ValueError, match="beyond float32's range"):
+        histoscope.histogram(np.append(x, 1e300), 10)  # the default range: the data's max

@@ -266,3 +266,93 @@ def test_bit_depth_sets_the_clipping_points_and_is_checked_at_once(rng):
         histoscope.image_histogram(img, bit_depth=12.0)
     with pytest.raises(ValueError, match="bit_depth"):
         histoscope.image_histogram(img, bit_depth=0)
+
+
+def test_histogram2d_float64_default_range_has_numpys_edges(rng):
+    # Counted as float32, but the edges come from the float64 data's own extremes, as
+    # histogram's do (docs/SCHEMA.md): they were float32-rounded extremes' edges before.
+    bins = int(rng.integers(2, 30))
+    lo, width = rng.uniform(-10, 10), rng.uniform(0.01, 3)
+    k = rng.integers(0, bins, 5000)
+    x = lo + width * (k + 0.5)  # bin centres: no float32 rounding moves them
+    x[:2] = lo, lo + width * bins  # the range's ends
+    y = rng.integers(2**24, 2**30, x.size).astype(np.int32)  # integers float32 cannot all hold, beside floats
+    result = histoscope.histogram2d(x, y, (bins, 7))
+    ref, rx, ry = np.histogram2d(x, y, (bins, 7))
+    np.testing.assert_array_equal(result[1], rx)
+    np.testing.assert_array_equal(result[2], ry)
+    np.testing.assert_array_equal(result[0].sum(axis=1), ref.sum(axis=1))  # x's bins: NumPy's counts
+    assert result.outside == 0 and result[0].dtype == np.int64
+    # NaN in the data: NumPy's error and words.
+    x[int(rng.integers(0, x.size))] = np.nan
+    for a, b in ((x, y), (x.astype(np.float32), y.astype(np.float32))):
+        with pytest.raises(ValueError, match="autodetected range of \\[nan, nan\\] is not finite"):
+            histoscope.histogram2d(a, b)
+
+
+def test_histogram2d_arguments_are_checked_and_named(rng):
+    x, y = rng.integers(0, 50, 100), rng.integers(0, 50, 100)
+    for r in ([(0, np.inf), None], [(np.nan, 1), (0, 1)]):
+        with pytest.raises(ValueError, match="supplied range of \\[.*\\] is not finite"):
+            np.histogram2d(x, y, 5, r)
+        with pytest.raises(ValueError, match="supplied range of \\[.*\\] is not finite"):
+            histoscope.histogram2d(x, y, 5, r)
+    with pytest.raises(ValueError, match="one entry per dimension"):
+        histoscope.histogram2d(x, y, 5, [(0, 10)])
+    with pytest.raises(TypeError, match="range must be a pair"):
+        histoscope.histogram2d(x, y, 5, (0, 10))
+    for bins in ((3,), (3, 4, 5)):
+        with pytest.raises(TypeError, match="`bins` must be an integer or a pair of them"):
+            histoscope.histogram2d(x, y, bins)
+    # Edges beyond int64 on integer data (an OverflowError before): NumPy's counts.
+    for r in ([(-1e300, 1e300), (0, 50)], [(0, 50), (-1e19, 2.0**64)]):
+        counts, xe, ye = histoscope.histogram2d(x, y, 5, r)
+        ref, rx, ry = np.histogram2d(x, y, 5, r)
+        np.testing.assert_array_equal(counts, ref)
+        np.testing.assert_array_equal(xe, rx)
+
+
+def test_float_ranges_too_narrow_for_float32_bins_raise(rng):
+    # bins / (hi - lo) beyond float32: every sample landed in the first bin, silently.
+    tiny = (rng.integers(0, 4, 200) * 1e-45).astype(np.float32)
+    with pytest.raises(ValueError, match="too narrow for 4 bins"):
+        histoscope.histogram2d(tiny, tiny, 4)
+    img = tiny.reshape(10, 20)
+    with pytest.raises(ValueError, match="too narrow for 256 bins"):
+        histoscope.image_histogram(img, range=(0, 1e-44))
+    got = histoscope.image_histogram(img, bins=2, range=(0, 1e-30))  # a range float32 can scale
+    assert got.counts.sum() == img.size
+
+
+def test_channels_given_as_numpy_integers(rng):
+    img = rng.integers(0, 256, (31, 17, 4), dtype=np.uint8)
+    c = int(rng.integers(0, 4))
+    for channels in (np.int64(c), np.uint8(c), np.array(c), np.array([c]), [np.int32(c)]):
+        got = histoscope.image_histogram(img, channels=channels)
+        assert [ch.channel for ch in got.channels] == [c]
+        np.testing.assert_array_equal(got.counts[0], np.bincount(img[..., c].ravel(), minlength=256))
+        scope = histoscope.parade(img, channels)
+        assert [h.channel for h in scope] == [c]
+        assert scope[0].counts.sum() == img.shape[0] * img.shape[1]
+    with pytest.raises(TypeError, match="channels must be a channel index or a sequence of them, not float"):
+        histoscope.image_histogram(img, channels=1.0)
+    with pytest.raises(TypeError, match="channels must be integer channel indices, not str"):
+        histoscope.image_histogram(img, channels="rgb")
+
+
+def test_scope_arguments_are_checked_and_named(rng):
+    img = rng.integers(0, 256, (9, 11, 3), dtype=np.uint8)
+    for fn, name in ((histoscope.parade, "column_bins"), (histoscope.waveform, "column_bins"),
+                     (histoscope.vectorscope, "bins")):
+        for bad in (-1, 2**40):
+            with pytest.raises(ValueError, match=f"{name} must be 0 \\(the default\\) to 16777216, not {bad}"):
+                fn(img, **{name: bad})
+        with pytest.raises(TypeError, match=f"{name} must be an integer, not float"):
+            fn(img, **{name: 1.5})
+    for fn in (histoscope.waveform, histoscope.vectorscope):
+        with pytest.raises(ValueError, match="rgb must be three channel indices \\(R, G, B\\), not 2"):
+            fn(img, rgb=(0, 1))
+        with pytest.raises(TypeError, match="standard must be"):
+            fn(img, standard=None)
+    # Valid arguments still count every pixel.
+    assert histoscope.waveform(img, rgb=np.array([2, 1, 0]), column_bins=np.int64(4)).counts.sum() == 99

@@ -150,3 +150,18 @@ def test_docstrings_and_stubs():
     folder = os.path.dirname(histoscope.__file__)
     for stub in ("__init__.pyi", "dask.pyi", "py.typed"):
         assert os.path.exists(os.path.join(folder, stub)), stub
+
+
+def test_a_strategy_that_is_not_a_name_is_a_clear_type_error(rng):
+    # The binding's own error listed its whole signature and the call's pointers.
+    x = rng.integers(0, 100, 1000).astype(np.int32)
+    img = rng.integers(0, 256, (8, 8, 3), dtype=np.uint8)
+    calls = [lambda s: histoscope.bincount(x, strategy=s), lambda s: histoscope.histogram(x, strategy=s),
+             lambda s: histoscope.histogram2d(x, x, strategy=s), lambda s: histoscope.image_histogram(img, strategy=s),
+             lambda s: histoscope.parade(img, strategy=s), lambda s: histoscope.waveform(img, strategy=s),
+             lambda s: histoscope.vectorscope(img, strategy=s)]
+    for call in calls:
+        for bad in (None, 0):
+            with pytest.raises(TypeError, match="strategy must be a strategy's name, a str"):
+                call(bad)
+        call("cpu")
