@@ -244,9 +244,11 @@ def test_a_range_too_narrow_for_float32_bins_raises(rng, dtype):
     scale = 1e-50 if dtype == np.float64 else 1e-45
     x = (rng.integers(0, 4, 1000) * scale).astype(dtype)
     x[:2] = 0, 3 * scale
-    with pytest.raises(ValueError, match="too narrow for 4 bins in float32"):
+    # NumPy 2.5 refuses the float32 subnormal range itself, in its edges, with its own words.
+    narrow = "too narrow for 4 bins in float32|Too many bins for data range"
+    with pytest.raises(ValueError, match=narrow):
         histoscope.histogram(x, 4)
-    with pytest.raises(ValueError, match="too narrow"):
+    with pytest.raises(ValueError, match="too narrow|Too many bins for data range"):
         histoscope.histogram(np.abs(rng.standard_normal(100)).astype(dtype), 10, (0.0, 1e-44))
     # A range float32 holds is counted as before (samples at bin centres: NumPy's counts).
     centres = (rng.integers(0, 4, 1000) + 0.5).astype(dtype)
