@@ -476,6 +476,21 @@ struct Runner {
         };
         measure(name, "reg " + std::to_string(attr.numRegs), blocks, C, launch);
     }
+    // 1,024-thread blocks in clusters of K; `attr` holds the cluster shape the config points to.
+    static cudaLaunchConfig_t clusterConfig(int K, int blocks, std::size_t smem, cudaLaunchAttribute& attr)
+    {
+        attr.id = cudaLaunchAttributeClusterDimension;
+        attr.val.clusterDim.x = K;
+        attr.val.clusterDim.y = 1;
+        attr.val.clusterDim.z = 1;
+        cudaLaunchConfig_t cfg{};
+        cfg.attrs = &attr;
+        cfg.numAttrs = 1;
+        cfg.blockDim = dim3(1024);
+        cfg.gridDim = dim3(blocks);
+        cfg.dynamicSmemBytes = smem;
+        return cfg;
+    }
     // Blocks in whole clusters of K (K = 1: every block that fits), and a launch with that cluster shape.
     template <typename Kernel>
     int clusterGrid(Kernel kernel, int K, std::size_t smem)
@@ -484,17 +499,8 @@ struct Runner {
         CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 1024, smem));
         if (K == 1)
             return perSm * sms;
-        cudaLaunchConfig_t cfg{};
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = K;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = 1;
-        cfg.blockDim = dim3(1024);
-        cfg.dynamicSmemBytes = smem;
-        cfg.gridDim = dim3(K);
+        cudaLaunchAttribute attr{};
+        const cudaLaunchConfig_t cfg = clusterConfig(K, K, smem, attr);
         int clusters = 0;
         CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
         return clusters * K;
@@ -502,17 +508,8 @@ struct Runner {
     template <typename Kernel, typename... Args>
     static void launchClustered(Kernel kernel, int blocks, int K, std::size_t smem, Args... args)
     {
-        cudaLaunchConfig_t cfg{};
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = K;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = 1;
-        cfg.blockDim = dim3(1024);
-        cfg.gridDim = dim3(blocks);
-        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute attr{};
+        const cudaLaunchConfig_t cfg = clusterConfig(K, blocks, smem, attr);
         CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
     }
     template <int C, int G, int D, int Mode = 1, int K = 1>
