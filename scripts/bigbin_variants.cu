@@ -17,9 +17,12 @@
 //                merged: N times fewer merge atomics, at the price of remote updates.
 //   clusterN-p16 the same with packed 16-bit counters (1 M bins in 16 blocks of 128 KiB).
 //   global64/32  one global atomic per key (the 1 M-bin reference), 64- or 32-bit counters.
+//   partitionN   split the keys by bucket of 4,096 bins in one pass, then count each bucket in
+//                shared memory (N counting blocks an SM); see partitionKernel below.
 #include "ProbeCommon.cuh"
 
 #include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
 #include <omp.h>
 
 #include <algorithm>
@@ -271,6 +274,155 @@ __global__ void widenKernel(const std::uint32_t* d_c, std::uint32_t bins, unsign
         d_out[i] = d_c[i];
 }
 
+// Partition first, then count in shared memory (the issue's first big-bin question). A bin's
+// high bits name its bucket of 2^12 bins, its low bits its slot in that bucket.
+//   pass 1  Each block takes a tile of kTile keys, ranks them by bucket in shared memory (one
+//           returning shared atomic a key on the bucket's counter), scans the buckets' counts
+//           (cub::BlockScan), and writes the tile's slots back in bucket order as 16-bit values,
+//           with the start of every bucket in the tile: one read of the keys and one write of
+//           half their size (for 32-bit keys), nothing global but plain coalesced stores.
+//   pass 2  Block (p, b) counts bucket b's slots from every P-th tile into 4,096 shared counters
+//           and adds them into the 64-bit totals: groups of G lanes read one tile's segment with
+//           16-byte loads, so a bucket's keys are read once in all, and each block merges 4,096
+//           counters instead of a full copy of the bins.
+constexpr int kPartThreads = 512;
+constexpr int kPartKeysPerThread = 16;
+constexpr std::uint32_t kTile = kPartThreads * kPartKeysPerThread;  // 8,192 keys
+constexpr std::uint32_t kSlotShift = 12;
+constexpr std::uint32_t kSlots = 1u << kSlotShift;
+constexpr std::uint32_t kMaxBuckets = 1024;
+
+template <typename K>
+__global__ void __launch_bounds__(kPartThreads) partitionKernel(const uint4* __restrict__ in, std::size_t n,
+                                                               std::uint32_t numBuckets, std::uint16_t* __restrict__ d_slots,
+                                                               std::uint32_t* __restrict__ d_offsets)
+{
+    constexpr int P = KeyBits<K>::kPerVec;
+    constexpr int V = kPartKeysPerThread / P;  // vectors a thread
+    using Scan = cub::BlockScan<std::uint32_t, kPartThreads>;
+    __shared__ typename Scan::TempStorage scanStorage;
+    __shared__ std::uint32_t s_count[kMaxBuckets];
+    __shared__ __align__(16) std::uint16_t s_stage[kTile];
+    const std::uint32_t tile = blockIdx.x;
+    const std::size_t firstKey = std::size_t(tile) * kTile;
+    const std::uint32_t inTile = n - firstKey < kTile ? std::uint32_t(n - firstKey) : kTile;
+    for (std::uint32_t b = threadIdx.x; b < numBuckets; b += kPartThreads)
+        s_count[b] = 0;
+    __syncthreads();
+    uint4 v[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+        const std::uint32_t local = (j * kPartThreads + threadIdx.x) * P;
+        v[j] = local < inTile ? __ldg(in + (firstKey + local) / P) : make_uint4(0, 0, 0, 0);
+    }
+    std::uint32_t rank[kPartKeysPerThread];
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+#pragma unroll
+        for (int e = 0; e < P; ++e) {
+            const std::uint32_t local = (j * kPartThreads + threadIdx.x) * P + e;
+            if (local < inTile)
+                rank[j * P + e] = atomicAdd(s_count + (KeyBits<K>::key(v[j], e) >> kSlotShift), 1u);
+        }
+    __syncthreads();
+    // Up to two buckets a thread (kMaxBuckets = 2 x kPartThreads).
+    std::uint32_t counts[2] = {0, 0};
+    const std::uint32_t b0 = 2 * threadIdx.x;
+    if (b0 < numBuckets)
+        counts[0] = s_count[b0];
+    if (b0 + 1 < numBuckets)
+        counts[1] = s_count[b0 + 1];
+    std::uint32_t starts[2];
+    Scan(scanStorage).ExclusiveSum(counts, starts);
+    __syncthreads();
+    std::uint32_t* row = d_offsets + std::size_t(tile) * (numBuckets + 1);
+    if (b0 < numBuckets) {
+        s_count[b0] = starts[0];
+        row[b0] = starts[0];
+    }
+    if (b0 + 1 < numBuckets) {
+        s_count[b0 + 1] = starts[1];
+        row[b0 + 1] = starts[1];
+    }
+    if (threadIdx.x == 0)
+        row[numBuckets] = inTile;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+#pragma unroll
+        for (int e = 0; e < P; ++e) {
+            const std::uint32_t local = (j * kPartThreads + threadIdx.x) * P + e;
+            if (local < inTile) {
+                const std::uint32_t k = KeyBits<K>::key(v[j], e);
+                s_stage[s_count[k >> kSlotShift] + rank[j * P + e]] = std::uint16_t(k & (kSlots - 1));
+            }
+        }
+    __syncthreads();
+    uint4* out = reinterpret_cast<uint4*>(d_slots + std::size_t(tile) * kTile);
+    const uint4* stage = reinterpret_cast<const uint4*>(s_stage);
+    for (std::uint32_t i = threadIdx.x; i * 8 < inTile; i += kPartThreads)
+        out[i] = stage[i];
+}
+
+template <int G>
+__global__ void __launch_bounds__(kPartThreads) bucketCountKernel(const std::uint16_t* __restrict__ d_slots,
+                                                                 const std::uint32_t* __restrict__ d_offsets,
+                                                                 std::uint32_t numTiles, std::uint32_t numBuckets,
+                                                                 std::uint32_t bins, unsigned long long* d_out)
+{
+    __shared__ std::uint32_t s_cnt[kSlots];
+    for (std::uint32_t i = threadIdx.x; i < kSlots; i += kPartThreads)
+        s_cnt[i] = 0;
+    __syncthreads();
+    const std::uint32_t b = blockIdx.y;
+    const std::uint32_t parts = gridDim.x;
+    const std::uint32_t group = threadIdx.x / G, lane = threadIdx.x % G;
+    constexpr std::uint32_t kGroups = kPartThreads / G;
+    std::uint32_t t = blockIdx.x + parts * group;
+    std::uint32_t s = 0, e = 0;
+    if (t < numTiles) {
+        s = __ldg(d_offsets + std::size_t(t) * (numBuckets + 1) + b);
+        e = __ldg(d_offsets + std::size_t(t) * (numBuckets + 1) + b + 1);
+    }
+    while (t < numTiles) {
+        const std::uint32_t next = t + parts * kGroups;
+        std::uint32_t ns = 0, ne = 0;
+        if (next < numTiles) {
+            ns = __ldg(d_offsets + std::size_t(next) * (numBuckets + 1) + b);
+            ne = __ldg(d_offsets + std::size_t(next) * (numBuckets + 1) + b + 1);
+        }
+        const uint4* seg = reinterpret_cast<const uint4*>(d_slots + std::size_t(t) * kTile);
+        const std::uint32_t vEnd = (e + 7) / 8;
+        for (std::uint32_t vi = s / 8 + lane; vi < vEnd; vi += 4 * G) {
+            uint4 w[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                w[k] = vi + k * G < vEnd ? __ldg(seg + vi + k * G) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const std::uint32_t first = (vi + k * G) * 8;
+                const std::uint32_t words[4] = {w[k].x, w[k].y, w[k].z, w[k].w};
+#pragma unroll
+                for (int h = 0; h < 8; ++h) {
+                    const std::uint32_t idx = first + h;
+                    if (idx >= s && idx < e)
+                        atomicAdd(s_cnt + ((words[h / 2] >> (16 * (h & 1))) & 0xffffu), 1u);
+                }
+            }
+        }
+        t = next;
+        s = ns;
+        e = ne;
+    }
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < kSlots; i += kPartThreads) {
+        const std::uint32_t c = s_cnt[i];
+        const std::uint32_t bin = (b << kSlotShift) + i;
+        if (c && bin < bins)
+            atomicAdd(d_out + bin, static_cast<unsigned long long>(c));
+    }
+}
+
 struct Input {
     std::string name;
     int keyBytes;
@@ -323,6 +475,8 @@ struct Runner {
     int repeats;
     double probeMs = 0;
     int failures = 0;
+    std::uint16_t* d_slots = nullptr;     // the partition's scratch: kTile 16-bit slots a tile
+    std::uint32_t* d_offsets = nullptr;   // and numBuckets + 1 starts a tile
 
     void report(const char* name, const std::string& shape, bool exact, double ms)
     {
@@ -358,6 +512,51 @@ struct Runner {
         int perSm = 0;
         CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 1024, smemBytes));
         return perSm * prop.multiProcessorCount;
+    }
+
+    template <int G>
+    void launchBucketCount(std::uint32_t parts, std::uint32_t numTiles, std::uint32_t numBuckets)
+    {
+        bucketCountKernel<G><<<dim3(parts, numBuckets), kPartThreads>>>(d_slots, d_offsets, numTiles, numBuckets, in.bins, d_out);
+    }
+
+    // blocksPerSm: how many counting blocks an SM gets (more blocks, more merges of 4,096 counters).
+    template <typename K>
+    void partition(int blocksPerSm)
+    {
+        const std::uint32_t numBuckets = (in.bins + kSlots - 1) / kSlots;
+        if (numBuckets > kMaxBuckets)
+            return;
+        const std::size_t n = vecs * KeyBits<K>::kPerVec;
+        const std::uint32_t numTiles = std::uint32_t((n + kTile - 1) / kTile);
+        const double vecsPerSegment = double(kTile) / numBuckets / 8 + 1;
+        int g = 1;
+        while (g < 32 && 2 * g * 4 <= vecsPerSegment)
+            g *= 2;
+        const std::uint32_t parts =
+            std::max<std::uint32_t>(1, std::uint32_t(std::lround(double(blocksPerSm) * prop.multiProcessorCount / numBuckets)));
+        auto count = [&] {
+            switch (g) {
+            case 1: launchBucketCount<1>(parts, numTiles, numBuckets); break;
+            case 2: launchBucketCount<2>(parts, numTiles, numBuckets); break;
+            case 4: launchBucketCount<4>(parts, numTiles, numBuckets); break;
+            case 8: launchBucketCount<8>(parts, numTiles, numBuckets); break;
+            case 16: launchBucketCount<16>(parts, numTiles, numBuckets); break;
+            default: launchBucketCount<32>(parts, numTiles, numBuckets); break;
+            }
+        };
+        auto split = [&] { partitionKernel<K><<<numTiles, kPartThreads>>>(d_in, n, numBuckets, d_slots, d_offsets); };
+        const std::string shape = std::to_string(numBuckets) + "b x " + std::to_string(parts) + "p, G" + std::to_string(g);
+        run(("partition" + std::to_string(blocksPerSm)).c_str(), shape, [&] {
+            split();
+            count();
+        });
+        // The two passes apart (the split's output stays as the run left it: the count reads it).
+        const double splitMs = medianEventMs(split, repeats);
+        const double countMs = medianEventMs(count, repeats);
+        std::printf("%-22s %-14s %-26s | timed only | split %.4f ms (x probe %.2f), count %.4f ms (x probe %.2f)\n",
+                    in.name.c_str(), ("partition" + std::to_string(blocksPerSm)).c_str(), shape.c_str(), splitMs,
+                    splitMs / probeMs, countMs, countMs / probeMs);
     }
 
     template <typename K>
@@ -485,10 +684,19 @@ static int measure(const Input& in, const cudaDeviceProp& prop, int repeats)
     r.probeMs = medianEventMs([&] { readProbe<<<prop.multiProcessorCount * 8, 256>>>(r.d_in, r.vecs, sink); }, repeats);
     std::printf("%-22s %-14s %-26s | %.0f GB/s | %.4f ms\n", in.name.c_str(), "read-probe", "", bytes / r.probeMs / 1e6,
                 r.probeMs);
+    const std::size_t numTiles = (host.size() + kTile - 1) / kTile;
+    const std::uint32_t numBuckets = (in.bins + kSlots - 1) / kSlots;
+    CHECK(cudaMalloc(&r.d_slots, numTiles * kTile * sizeof(std::uint16_t)));
+    CHECK(cudaMalloc(&r.d_offsets, numTiles * (numBuckets + 1) * sizeof(std::uint32_t)));
     r.tiles<K>();
-    r.packed<K>();
-    r.packedBatch<K>();
-    r.mergeOnly();
+    for (int perSm : {1, 2, 4})
+        r.partition<K>(perSm);
+    // Measured in session 12 (packed 16-bit counters, the merge alone): PACKED=1 runs them again.
+    if (std::getenv("PACKED")) {
+        r.packed<K>();
+        r.packedBatch<K>();
+        r.mergeOnly();
+    }
     // Measured in session 12's first run and slower everywhere (remote updates to distributed
     // shared memory cost more than the merges they save): CLUSTERS=1 runs them again.
     if (std::getenv("CLUSTERS")) {
@@ -503,6 +711,8 @@ static int measure(const Input& in, const cudaDeviceProp& prop, int repeats)
     CHECK(cudaFree(d_out));
     CHECK(cudaFree(d_c32));
     CHECK(cudaFree(sink));
+    CHECK(cudaFree(r.d_slots));
+    CHECK(cudaFree(r.d_offsets));
     return r.failures;
 }
 
