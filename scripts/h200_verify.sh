@@ -66,7 +66,8 @@ done
 
 # Nsight Compute evidence (NCU=1): the per-lane 8-bit kernel on a 4K RGB frame and a 64 MiB byte
 # stream, and one huge-bin case (the hot cache at one million Zipf bins); NCU_SET=big swaps the
-# 8-bit kernels for the big-bin tiles, NCU_SET=all takes both.
+# 8-bit kernels for the big-bin tiles, NCU_SET=partition for `partition`'s two passes, and
+# NCU_SET=all takes them all.
 if [ "${NCU:-0}" = 1 ]; then
   metrics=gpu__time_duration.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed_op_global_red.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
   ncu_run() {  # name kernel-regex bench-args... (NCU_LAUNCHES="skip count" picks the launches)
@@ -76,19 +77,25 @@ if [ "${NCU:-0}" = 1 ]; then
       "$bench" run --repeats 2 --csv "$out/ncu-$name.csv" "$@" > "$out/ncu-$name.txt" 2>&1
     echo "ncu $name: exit $?" >> "$summary"
   }
-  if [ "${NCU_SET:-u8}" != big ]; then
+  set_=${NCU_SET:-u8}
+  if [ "$set_" = u8 ] || [ "$set_" = all ]; then
     ncu_run per-lane-rgb4k perLaneKernel --only rgb4k/noise --strategies per-lane
     ncu_run per-lane-bytes64M perLaneKernel --only bytes64M/noise --strategies per-lane
     ncu_run shared-rgb4k privatizedKernel --only rgb4k/noise --strategies shared
   fi
-  ncu_run hot-cache-1M hotCacheKernel --only keys16M/zipf --bins 1000000 --strategies large-bins
+  [ "$set_" != partition ] && ncu_run hot-cache-1M hotCacheKernel --only keys16M/zipf --bins 1000000 --strategies large-bins
   # The big-bin tiles (NCU_SET=big or all): where a tile's time goes between the read, the
   # shared atomics and the merge's 64-bit global atomics (lts__t_sectors_op_red).
-  if [ "${NCU_SET:-u8}" != u8 ]; then
+  if [ "$set_" = big ] || [ "$set_" = all ]; then
     # Both tiles of the second run at 65,536 bins (58,112 + 7,427 slots), all three for tokens.
     NCU_LAUNCHES="2 2" ncu_run replicated-65536 privatizedKernel --only keys16M/uniform --bins 65536 --strategies replicated
     NCU_LAUNCHES="2 2" ncu_run replicated-gray16 privatizedKernel --only gray16/noise --strategies replicated
     NCU_LAUNCHES="3 3" ncu_run replicated-tokens privatizedKernel --only tokens128K/zipf --strategies replicated
+  fi
+  # `partition`: the split (read, rank, write of 16-bit places) and the bucket count, second call.
+  if [ "$set_" = partition ] || [ "$set_" = all ]; then
+    NCU_LAUNCHES="2 2" ncu_run partition-1M 'splitKernel|bucketCountKernel' --only keys16M/uniform --bins 1000000 --strategies partition
+    NCU_LAUNCHES="2 2" ncu_run partition-gray16 'splitKernel|bucketCountKernel' --only gray16/noise --strategies partition
   fi
   stamp ncu
 fi

@@ -1,15 +1,21 @@
 // The `auto` rule's choice for 8-bit data against the device's shared memory: `per-lane` needs
 // 32 KiB of lane columns per interleaved channel, so on devices with less opt-in shared memory
 // (99 KiB on sm_86/89/120, 64 KiB on sm_75) `auto` must not pick it for three or four channels,
-// or every such count would be refused at launch. Host-side: the rule needs no device.
+// or every such count would be refused at launch. And beyond opt-in shared memory, the rule's
+// reading of the skew sample: one hot bin, a full bucket of `partition`, many buckets. Host-side:
+// the rule needs no device.
 #include "gpu/cuda/Dispatch.h"
 #include "gpu/cuda/Tuning.h"
 
 #include <QTest>
 
+#include <algorithm>
+#include <random>
 #include <vector>
 
 using namespace hs;
+
+Q_DECLARE_METATYPE(hs::Strategy)
 
 class TestDispatch : public QObject {
     Q_OBJECT
@@ -17,6 +23,8 @@ class TestDispatch : public QObject {
 private slots:
     void eightBitAutoFitsTheDevice_data();
     void eightBitAutoFitsTheDevice();
+    void bigSlotSetsFollowTheSample_data();
+    void bigSlotSetsFollowTheSample();
 };
 
 void TestDispatch::eightBitAutoFitsTheDevice_data()
@@ -67,6 +75,69 @@ void TestDispatch::eightBitAutoFitsTheDevice()
         const std::size_t needed = std::size_t(channels) * 256 * 32 * 4 + std::size_t(channels) * 256 * 4 + 32;
         QVERIFY(needed <= props.sharedPerBlockOptin);
     }
+}
+
+void TestDispatch::bigSlotSetsFollowTheSample_data()
+{
+    // A sample of 4,096 keys: `spread` of them uniform over the bins, the rest on `hotKeys`
+    // distinct keys that start at bin `hotFirst`, one after the other.
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<int>("spread");
+    QTest::addColumn<int>("hotKeys");
+    QTest::addColumn<int>("hotFirst");
+    QTest::addColumn<Strategy>("expected");  // Auto: anything but `partition`
+    QTest::newRow("1 M uniform") << 1000000 << 4096 << 0 << 0 << Strategy::Partition;
+    QTest::newRow("65,536 uniform") << 65536 << 4096 << 0 << 0 << Strategy::Partition;
+    QTest::newRow("100,000 uniform") << 100000 << 4096 << 0 << 0 << Strategy::Partition;
+    QTest::newRow("1 M, one key 40 %") << 1000000 << 2458 << 1 << 777 << Strategy::LargeBins;
+    // 30 % on 2,000 keys of one bucket: no hot bin, but that bucket holds 4.8x its share.
+    QTest::newRow("65,536, one bucket 30 %") << 65536 << 2867 << 2000 << 8192 << Strategy::Replicated;
+    QTest::newRow("1 M, one bucket 30 %") << 1000000 << 2867 << 2000 << 8192 << Strategy::Auto;
+    // 4,096 buckets: more than one pass of `partition`.
+    QTest::newRow("16 M uniform") << (1 << 24) << 4096 << 0 << 0 << Strategy::Auto;
+}
+
+void TestDispatch::bigSlotSetsFollowTheSample()
+{
+    QFETCH(int, bins);
+    QFETCH(int, spread);
+    QFETCH(int, hotKeys);
+    QFETCH(int, hotFirst);
+    QFETCH(Strategy, expected);
+    std::mt19937 rng(QTest::currentDataTag()[0] * 7919u + std::uint32_t(bins));
+    std::vector<std::uint32_t> keys(64, 0);
+    ImageView view = keysView(keys.data(), keys.size(), SampleType::U32);
+    HistogramRequest request = makeRequest(view, ChannelBinning{true, std::uint32_t(bins), 0.0, double(bins), true});
+    detail::RequestPlan plan;
+    QVERIFY(detail::buildPlan(request, plan).ok());
+    // Slots of a one-channel plan: bin b is slot b.
+    std::vector<std::uint32_t> sample;
+    std::uniform_int_distribution<std::uint32_t> any(0, std::uint32_t(bins) - 1);
+    for (int i = 0; i < spread; ++i)
+        sample.push_back(any(rng));
+    for (int i = spread; i < 4096; ++i)
+        sample.push_back(std::uint32_t(hotFirst + (i - spread) % std::max(hotKeys, 1)));
+
+    detail::SkewCounter counter;
+    detail::SkewEstimate estimate;
+    counter.estimate(sample.data(), sample.size(), 8192, estimate);
+    // The fullest bucket's share, counted here.
+    std::vector<int> perBucket((std::size_t(bins) >> 12) + 1, 0);
+    for (std::uint32_t s : sample)
+        perBucket[s >> 12]++;
+    const int fullest = *std::max_element(perBucket.begin(), perBucket.end());
+    QCOMPARE(estimate.topBucketShare, double(fullest) / 4096.0);
+
+    detail::DeviceProps props;
+    props.computeMajor = 9;
+    props.multiprocessors = 132;
+    props.sharedPerBlockOptin = 227 * 1024;
+    props.sharedPerMultiprocessor = 228 * 1024;
+    const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, detail::tuningFor(9), &estimate);
+    if (expected == Strategy::Auto)
+        QVERIFY2(choice.strategy != Strategy::Partition && choice.strategy != Strategy::Auto, choice.reason.c_str());
+    else
+        QVERIFY2(choice.strategy == expected, choice.reason.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestDispatch)

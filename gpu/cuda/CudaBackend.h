@@ -126,6 +126,7 @@ private:
     std::uint64_t m_estimateClock = 0;
     SkewCounter m_skewCounter;
     CubScratch m_cub;
+    PartitionScratch m_partition;
     DeviceBuffer m_equalizeIn;
     DeviceBuffer m_equalizeOut;
     DeviceBuffer m_luts;

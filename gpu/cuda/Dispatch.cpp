@@ -18,11 +18,16 @@ void SkewCounter::estimate(const std::uint32_t* slots, std::size_t count, std::u
     const std::uint32_t mask = std::uint32_t(tableSize - 1);
     m_used.clear();
     std::size_t total = 0;
+    std::uint32_t fullestBucket = 0;
     for (std::size_t i = 0; i < count; ++i) {
         const std::uint32_t slot = slots[i];
         if (slot == kNoSlot)
             continue;
         ++total;
+        const std::uint32_t bucket = slot >> kPartitionBucketShift;
+        if (bucket >= m_bucketCounts.size())
+            m_bucketCounts.resize(std::size_t(bucket) + 1, 0);
+        fullestBucket = std::max(fullestBucket, ++m_bucketCounts[bucket]);
         std::uint32_t h = (slot * 2654435761u) & mask;
         while (m_keys[h] != kNoSlot && m_keys[h] != slot)
             h = (h + 1) & mask;
@@ -53,7 +58,9 @@ void SkewCounter::estimate(const std::uint32_t* slots, std::size_t count, std::u
         }
         m_keys[h] = kNoSlot;  // leave the table empty for the next frame
         m_counts[h] = 0;
+        m_bucketCounts[slot >> kPartitionBucketShift] = 0;
     }
+    out.topBucketShare = total ? double(fullestBucket) / double(total) : 0.0;
     if (total) {
         out.topShare = double(topCount) / double(total);
         std::size_t hot = 0;
@@ -193,6 +200,15 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
         return pick(Strategy::LargeBins, [&] {
             return why() + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache";
         });
+    const std::uint64_t buckets = (std::uint64_t(plan.map.num_slots) + kPartitionBucketSlots - 1) / kPartitionBucketSlots;
+    const double imbalance = skew ? skew->topBucketShare * double(buckets) : 0.0;
+    if (skew && buckets <= kPartitionMaxBuckets && imbalance <= tuning.autoPartitionImbalanceMax)
+        return pick(Strategy::Partition, [&] {
+            char figures[96];
+            std::snprintf(figures, sizeof figures, "fullest of %llu buckets %.1fx its share (<= %.1f)",
+                          static_cast<unsigned long long>(buckets), imbalance, tuning.autoPartitionImbalanceMax);
+            return why() + ": " + figures + ": partition";
+        });
     if (tiles <= std::uint64_t(tuning.autoTilesMax))
         return pick(Strategy::Replicated, [&] {
             return why() + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles";
@@ -204,7 +220,8 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     return pick(Strategy::GlobalAtomic, [&] { return why() + ": global-atomic"; });
 }
 
-Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx)
+Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, PartitionScratch& partition,
+                      const LaunchContext& ctx)
 {
     switch (strategy) {
     case Strategy::GlobalAtomic: return launchGlobalAtomic(args, ctx);
@@ -215,6 +232,7 @@ Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub
     case Strategy::LargeBins: return launchLargeBins(args, ctx);
     case Strategy::Cub: return launchCubHistogram(args, cub, ctx);
     case Strategy::PerLane: return launchPerLane(args, ctx);
+    case Strategy::Partition: return launchPartition(args, partition, ctx);
     case Strategy::Auto:
     case Strategy::Cpu: break;
     }

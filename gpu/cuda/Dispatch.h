@@ -17,6 +17,7 @@ struct SkewEstimate {
     double topShare = 0;                  // share of sampled samples in the top slot
     double hotShare = 0;                  // share of sampled samples whose slot holds a hotKeys entry
     std::vector<std::uint32_t> hotKeys;   // direct-mapped table: entry slot & (size-1), or kNoSlot
+    double topBucketShare = 0;            // share of sampled samples in the fullest `partition` bucket
 };
 
 // Turns a slot sample into an estimate, in time linear in the sample: an open-addressed count,
@@ -31,6 +32,7 @@ private:
     std::vector<std::uint32_t> m_counts;
     std::vector<std::uint32_t> m_used;
     std::vector<std::uint32_t> m_hotCounts;
+    std::vector<std::uint32_t> m_bucketCounts;
 };
 
 // Samples up to `count` pixels of a host-memory plan, as slots (kNoSlot for inactive channels).
@@ -50,6 +52,7 @@ bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DevicePr
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
                                   const SkewEstimate* skew, bool explain = true);
 
-Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, const LaunchContext& ctx);
+Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, PartitionScratch& partition,
+                      const LaunchContext& ctx);
 
 }  // namespace hs::detail

@@ -16,7 +16,7 @@ constexpr std::array<std::pair<SampleType, std::string_view>, 6> kTypeNames{{
     {SampleType::F32, "f32"},
 }};
 
-constexpr std::array<std::pair<Strategy, std::string_view>, 10> kStrategyNames{{
+constexpr std::array<std::pair<Strategy, std::string_view>, 11> kStrategyNames{{
     {Strategy::Auto, "auto"},
     {Strategy::Cpu, "cpu"},
     {Strategy::GlobalAtomic, "global-atomic"},
@@ -27,6 +27,7 @@ constexpr std::array<std::pair<Strategy, std::string_view>, 10> kStrategyNames{{
     {Strategy::LargeBins, "large-bins"},
     {Strategy::Cub, "cub"},
     {Strategy::PerLane, "per-lane"},
+    {Strategy::Partition, "partition"},
 }};
 
 }  // namespace

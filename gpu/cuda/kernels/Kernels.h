@@ -24,6 +24,19 @@ Status launchRunLength(const KernelArgs& args, const LaunchContext& ctx);
 Status launchLargeBins(const KernelArgs& args, const LaunchContext& ctx);
 Status launchPerLane(const KernelArgs& args, const LaunchContext& ctx);
 
+// `partition` (PartitionKernels.cu): a slot's bucket is slot >> kPartitionBucketShift. Its
+// scratch holds the places of up to kPartitionChunkSamples samples (two bytes each) and every
+// tile's bucket starts; a pass takes up to kPartitionMaxBuckets buckets (4 M slots).
+inline constexpr std::uint32_t kPartitionBucketShift = 12;
+inline constexpr std::uint32_t kPartitionBucketSlots = 1u << kPartitionBucketShift;
+inline constexpr std::uint32_t kPartitionMaxBuckets = 1024;
+inline constexpr std::uint32_t kPartitionChunkSamples = 1u << 25;
+struct PartitionScratch {
+    DeviceBuffer places;
+    DeviceBuffer starts;
+};
+Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const LaunchContext& ctx);
+
 // CUB needs scratch: its temporary storage, 32-bit counters, and an f16 -> f32 copy.
 struct CubScratch {
     DeviceBuffer temp;

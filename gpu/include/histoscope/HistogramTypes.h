@@ -30,6 +30,7 @@ enum class Strategy {
     LargeBins,
     Cub,
     PerLane,   // 8-bit samples only: per-lane byte counters, no atomics while counting
+    Partition, // samples split by bucket of 4,096 bins first, then each bucket counted in shared memory
 };
 
 // Stable names, as the user types them on the command line and stores them in settings.
