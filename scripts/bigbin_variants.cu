@@ -292,8 +292,14 @@ constexpr std::uint32_t kSlotShift = 12;
 constexpr std::uint32_t kSlots = 1u << kSlotShift;
 constexpr std::uint32_t kMaxBuckets = 1024;
 
-template <typename K>
-__global__ void __launch_bounds__(kPartThreads) partitionKernel(const uint4* __restrict__ in, std::size_t n,
+// Mode bits (the engine's splitKernel against this one, session 15 run 2): kVote ranks a warp
+// whose 32 samples share a bucket with one atomic; kScalar loads one key per lane and load
+// (adjacent lanes, adjacent keys) instead of four keys a 16-byte vector; kPersistent loops a
+// resident grid over the tiles instead of one block a tile.
+constexpr int kVote = 1, kScalar = 2, kPersistent = 4;
+
+template <typename K, int Mode>
+__global__ void __launch_bounds__(kPartThreads, 2) partitionKernel(const uint4* __restrict__ in, std::size_t n,
                                                                std::uint32_t numBuckets, std::uint16_t* __restrict__ d_slots,
                                                                std::uint32_t* __restrict__ d_offsets)
 {
@@ -303,27 +309,58 @@ __global__ void __launch_bounds__(kPartThreads) partitionKernel(const uint4* __r
     __shared__ typename Scan::TempStorage scanStorage;
     __shared__ std::uint32_t s_count[kMaxBuckets];
     __shared__ __align__(16) std::uint16_t s_stage[kTile];
-    const std::uint32_t tile = blockIdx.x;
+    const std::uint32_t numTiles = std::uint32_t((n + kTile - 1) / kTile);
+    const unsigned lane = threadIdx.x & 31u;
+    for (std::uint32_t tile = blockIdx.x; tile < numTiles; tile += (Mode & kPersistent) ? gridDim.x : numTiles) {
     const std::size_t firstKey = std::size_t(tile) * kTile;
     const std::uint32_t inTile = n - firstKey < kTile ? std::uint32_t(n - firstKey) : kTile;
     for (std::uint32_t b = threadIdx.x; b < numBuckets; b += kPartThreads)
         s_count[b] = 0;
     __syncthreads();
-    uint4 v[V];
+    std::uint32_t key[kPartKeysPerThread];
+    bool valid[kPartKeysPerThread];
+    if constexpr ((Mode & kScalar) != 0) {
+        const K* keys = reinterpret_cast<const K*>(in) + firstKey;
 #pragma unroll
-    for (int j = 0; j < V; ++j) {
-        const std::uint32_t local = (j * kPartThreads + threadIdx.x) * P;
-        v[j] = local < inTile ? __ldg(in + (firstKey + local) / P) : make_uint4(0, 0, 0, 0);
+        for (int j = 0; j < kPartKeysPerThread; ++j) {
+            const std::uint32_t local = j * kPartThreads + threadIdx.x;
+            valid[j] = local < inTile;
+            key[j] = valid[j] ? std::uint32_t(__ldg(keys + local)) : 0u;
+        }
+    } else {
+        uint4 v[V];
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            const std::uint32_t local = (j * kPartThreads + threadIdx.x) * P;
+            v[j] = local < inTile ? __ldg(in + (firstKey + local) / P) : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int j = 0; j < V; ++j)
+#pragma unroll
+            for (int e = 0; e < P; ++e) {
+                valid[j * P + e] = (j * kPartThreads + threadIdx.x) * P + e < inTile;
+                key[j * P + e] = KeyBits<K>::key(v[j], e);
+            }
     }
     std::uint32_t rank[kPartKeysPerThread];
 #pragma unroll
-    for (int j = 0; j < V; ++j)
-#pragma unroll
-        for (int e = 0; e < P; ++e) {
-            const std::uint32_t local = (j * kPartThreads + threadIdx.x) * P + e;
-            if (local < inTile)
-                rank[j * P + e] = atomicAdd(s_count + (KeyBits<K>::key(v[j], e) >> kSlotShift), 1u);
+    for (int k = 0; k < kPartKeysPerThread; ++k) {
+        const std::uint32_t b = valid[k] ? key[k] >> kSlotShift : 0xffffu;
+        if constexpr ((Mode & kVote) != 0) {
+            const std::uint32_t first = __shfl_sync(0xffffffffu, b, 0);
+            if (__all_sync(0xffffffffu, b == first)) {
+                if (first != 0xffffu) {
+                    std::uint32_t base = 0;
+                    if (lane == 0)
+                        base = atomicAdd(s_count + first, 32u);
+                    rank[k] = __shfl_sync(0xffffffffu, base, 0) + lane;
+                }
+                continue;
+            }
         }
+        if (b != 0xffffu)
+            rank[k] = atomicAdd(s_count + b, 1u);
+    }
     __syncthreads();
     // Up to two buckets a thread (kMaxBuckets = 2 x kPartThreads).
     std::uint32_t counts[2] = {0, 0};
@@ -348,20 +385,16 @@ __global__ void __launch_bounds__(kPartThreads) partitionKernel(const uint4* __r
         row[numBuckets] = inTile;
     __syncthreads();
 #pragma unroll
-    for (int j = 0; j < V; ++j)
-#pragma unroll
-        for (int e = 0; e < P; ++e) {
-            const std::uint32_t local = (j * kPartThreads + threadIdx.x) * P + e;
-            if (local < inTile) {
-                const std::uint32_t k = KeyBits<K>::key(v[j], e);
-                s_stage[s_count[k >> kSlotShift] + rank[j * P + e]] = std::uint16_t(k & (kSlots - 1));
-            }
-        }
+    for (int k = 0; k < kPartKeysPerThread; ++k)
+        if (valid[k])
+            s_stage[s_count[key[k] >> kSlotShift] + rank[k]] = std::uint16_t(key[k] & (kSlots - 1));
     __syncthreads();
     uint4* out = reinterpret_cast<uint4*>(d_slots + std::size_t(tile) * kTile);
     const uint4* stage = reinterpret_cast<const uint4*>(s_stage);
     for (std::uint32_t i = threadIdx.x; i * 8 < inTile; i += kPartThreads)
         out[i] = stage[i];
+    __syncthreads();
+    }
 }
 
 template <int G>
@@ -521,8 +554,21 @@ struct Runner {
     }
 
     // blocksPerSm: how many counting blocks an SM gets (more blocks, more merges of 4,096 counters).
+    template <typename K, int Mode>
+    void launchSplit(std::size_t n, std::uint32_t numTiles, std::uint32_t numBuckets)
+    {
+        const auto kernel = partitionKernel<K, Mode>;
+        unsigned blocks = numTiles;
+        if (Mode & kPersistent) {
+            int perSm = 0;
+            CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kPartThreads, 0));
+            blocks = std::min<unsigned>(numTiles, unsigned(perSm * prop.multiProcessorCount));
+        }
+        kernel<<<blocks, kPartThreads>>>(d_in, n, numBuckets, d_slots, d_offsets);
+    }
+
     template <typename K>
-    void partition(int blocksPerSm)
+    void partition(int blocksPerSm, int mode = 0)
     {
         const std::uint32_t numBuckets = (in.bins + kSlots - 1) / kSlots;
         if (numBuckets > kMaxBuckets)
@@ -545,8 +591,17 @@ struct Runner {
             default: launchBucketCount<32>(parts, numTiles, numBuckets); break;
             }
         };
-        auto split = [&] { partitionKernel<K><<<numTiles, kPartThreads>>>(d_in, n, numBuckets, d_slots, d_offsets); };
-        const std::string shape = std::to_string(numBuckets) + "b x " + std::to_string(parts) + "p, G" + std::to_string(g);
+        auto split = [&] {
+            switch (mode) {
+            case 0: launchSplit<K, 0>(n, numTiles, numBuckets); break;
+            case kVote: launchSplit<K, kVote>(n, numTiles, numBuckets); break;
+            case kScalar: launchSplit<K, kScalar>(n, numTiles, numBuckets); break;
+            case kPersistent: launchSplit<K, kPersistent>(n, numTiles, numBuckets); break;
+            default: launchSplit<K, kVote | kScalar | kPersistent>(n, numTiles, numBuckets); break;
+            }
+        };
+        const std::string shape = std::to_string(numBuckets) + "b x " + std::to_string(parts) + "p, G" + std::to_string(g)
+                                + (mode ? ", mode " + std::to_string(mode) : std::string());
         run(("partition" + std::to_string(blocksPerSm)).c_str(), shape, [&] {
             split();
             count();
@@ -691,6 +746,8 @@ static int measure(const Input& in, const cudaDeviceProp& prop, int repeats)
     r.tiles<K>();
     for (int perSm : {1, 2, 4})
         r.partition<K>(perSm);
+    for (int mode : {kVote, kScalar, kPersistent, kVote | kScalar | kPersistent})
+        r.partition<K>(4, mode);
     // Measured in session 12 (packed 16-bit counters, the merge alone): PACKED=1 runs them again.
     if (std::getenv("PACKED")) {
         r.packed<K>();
