@@ -79,30 +79,23 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         // Every load of the tile is issued before the first sample is used: a load behind a
         // branch on the previous sample's slot waited for it (H200, session 15: this kernel at
         // 97.5 us for 16 M keys, one load in flight a thread, against 54 us with all 16).
+        // A pixel past the tile's end reads the tile's first pixel instead (and is not counted),
+        // so that no load sits behind a branch.
         T v[kSamples];
-        const bool full = pixels == kTilePixels;
-        if (full) {
 #pragma unroll
-            for (int j = 0; j < kPixels; ++j)
+        for (int j = 0; j < kPixels; ++j) {
+            const std::int64_t p = std::int64_t(j) * kSplitThreads + threadIdx.x;
+            const unsigned char* pixel = row + std::size_t(p < pixels ? p : 0) * C * sizeof(T);
 #pragma unroll
-                for (int c = 0; c < C; ++c)
-                    v[j * C + c] = loadSample<T>(row + (std::size_t(j) * kSplitThreads + threadIdx.x) * C * sizeof(T) + c * sizeof(T));
-        } else {
-#pragma unroll
-            for (int j = 0; j < kPixels; ++j) {
-                const std::int64_t p = std::int64_t(j) * kSplitThreads + threadIdx.x;
-#pragma unroll
-                for (int c = 0; c < C; ++c)
-                    if (p < pixels)
-                        v[j * C + c] = loadSample<T>(row + std::size_t(p) * C * sizeof(T) + c * sizeof(T));
-            }
+            for (int c = 0; c < C; ++c)
+                v[j * C + c] = loadSample<T>(pixel + c * sizeof(T));
         }
         // (bucket << 16) | place, or kNoBucket << 16 for no sample, an inactive channel or a
         // slot outside this pass's buckets.
         std::uint32_t packed[kSamples];
 #pragma unroll
         for (int j = 0; j < kPixels; ++j) {
-            const bool present = full || std::int64_t(j) * kSplitThreads + threadIdx.x < pixels;
+            const bool present = std::int64_t(j) * kSplitThreads + threadIdx.x < pixels;
             staticFor<C>([&](auto channel) {
                 constexpr int c = decltype(channel)::value;
                 packed[j * C + c] = kNoBucket << 16;
@@ -115,21 +108,25 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
                 }
             });
         }
-        std::uint32_t rank[kSamples];
+        // Ranks are below kTileSamples (13 bits): two to a register, so that the tile's samples,
+        // places and ranks fit 64 registers without spilling.
+        std::uint32_t rank2[kSamples / 2 + 1] = {};
 #pragma unroll
         for (int k = 0; k < kSamples; ++k) {
             const std::uint32_t b = packed[k] >> 16;
             const std::uint32_t first = __shfl_sync(0xffffffffu, b, 0);
+            std::uint32_t r = 0;
             if (__all_sync(0xffffffffu, b == first)) {
                 if (first != kNoBucket) {
                     std::uint32_t base = 0;
                     if (lane == 0)
                         base = atomicAdd(s_count + first, 32u);
-                    rank[k] = __shfl_sync(0xffffffffu, base, 0) + lane;
+                    r = __shfl_sync(0xffffffffu, base, 0) + lane;
                 }
             } else if (b != kNoBucket) {
-                rank[k] = atomicAdd(s_count + b, 1u);
+                r = atomicAdd(s_count + b, 1u);
             }
+            rank2[k / 2] |= r << (16 * (k & 1));
         }
         __syncthreads();
 
@@ -160,7 +157,7 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         for (int k = 0; k < kSamples; ++k) {
             const std::uint32_t b = packed[k] >> 16;
             if (b != kNoBucket)
-                s_stage[s_count[b] + rank[k]] = std::uint16_t(packed[k] & 0xffffu);
+                s_stage[s_count[b] + ((rank2[k / 2] >> (16 * (k & 1))) & 0xffffu)] = std::uint16_t(packed[k] & 0xffffu);
         }
         __syncthreads();
         uint4* out = reinterpret_cast<uint4*>(d_places + std::size_t(t) * kTileSamples);
