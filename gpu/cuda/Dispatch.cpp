@@ -1,6 +1,7 @@
 #include "Dispatch.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -61,6 +62,7 @@ void SkewCounter::estimate(const std::uint32_t* slots, std::size_t count, std::u
         m_bucketCounts[slot >> kPartitionBucketShift] = 0;
     }
     out.topBucketShare = total ? double(fullestBucket) / double(total) : 0.0;
+    out.sampledSlots = total;
     if (total) {
         out.topShare = double(topCount) / double(total);
         std::size_t hot = 0;
@@ -184,8 +186,8 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
                  + " KiB): one large-bins pass";
         });
     // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass each);
-    // many tiles -> the hot cache where the sampled hot set holds most samples, else plain
-    // global atomics, which spread over that many bins anyway.
+    // many tiles -> `partition` where no bucket is full, else the hot cache where the sampled hot
+    // set holds most samples, else plain global atomics, which spread over that many bins anyway.
     const double share = skew ? skew->topShare : 0.0;
     const double hot = skew ? skew->hotShare : 0.0;
     const std::uint64_t tiles = (std::uint64_t(plan.map.num_slots) * sizeof(std::uint32_t) + props.sharedPerBlockOptin - 1)
@@ -200,18 +202,25 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
         return pick(Strategy::LargeBins, [&] {
             return why() + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache";
         });
-    const std::uint64_t buckets = (std::uint64_t(plan.map.num_slots) + kPartitionBucketSlots - 1) / kPartitionBucketSlots;
-    const double imbalance = skew ? skew->topBucketShare * double(buckets) : 0.0;
-    if (skew && buckets <= kPartitionMaxBuckets && imbalance <= tuning.autoPartitionImbalanceMax)
-        return pick(Strategy::Partition, [&] {
-            char figures[96];
-            std::snprintf(figures, sizeof figures, "fullest of %llu buckets %.1fx its share (<= %.1f)",
-                          static_cast<unsigned long long>(buckets), imbalance, tuning.autoPartitionImbalanceMax);
-            return why() + ": " + figures + ": partition";
-        });
     if (tiles <= std::uint64_t(tuning.autoTilesMax))
         return pick(Strategy::Replicated, [&] {
             return why() + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles";
+        });
+    // Many tiles: `partition` unless the sample shows a bucket of 4,096 slots that its counting
+    // blocks would be slow on. A bucket's sampled count is Poisson about its mean, so the bound
+    // is a multiple of the mean where buckets are well sampled, and the mean plus four standard
+    // deviations where they are not (16 M slots: 4,096 buckets for 4,096 samples).
+    const std::uint64_t buckets = (std::uint64_t(plan.map.num_slots) + kPartitionBucketSlots - 1) / kPartitionBucketSlots;
+    const double sampled = skew ? double(skew->sampledSlots) : 0.0;
+    const double mean = sampled / double(buckets);
+    const double fullest = skew ? skew->topBucketShare * sampled : 0.0;
+    const double bound = std::max(tuning.autoPartitionImbalanceMax * mean, mean + 4.0 * std::sqrt(mean) + 3.0);
+    if (skew && sampled > 0 && fullest <= bound)
+        return pick(Strategy::Partition, [&] {
+            char figures[128];
+            std::snprintf(figures, sizeof figures, "fullest of %llu buckets %.0f samples (<= %.1f for a mean of %.1f)",
+                          static_cast<unsigned long long>(buckets), fullest, bound, mean);
+            return why() + ": " + figures + ": partition";
         });
     if (hot >= tuning.autoHotSetShare)
         return pick(Strategy::LargeBins, [&] {

@@ -18,6 +18,7 @@ struct SkewEstimate {
     double hotShare = 0;                  // share of sampled samples whose slot holds a hotKeys entry
     std::vector<std::uint32_t> hotKeys;   // direct-mapped table: entry slot & (size-1), or kNoSlot
     double topBucketShare = 0;            // share of sampled samples in the fullest `partition` bucket
+    std::size_t sampledSlots = 0;         // samples the estimate counted (inactive channels left out)
 };
 
 // Turns a slot sample into an estimate, in time linear in the sample: an open-addressed count,

@@ -50,14 +50,14 @@ struct ArchTuning {
     // autoHotSetShare of the samples, else to plain global atomics.
     int autoTilesMax = 3;
     double autoHotSetShare = 0.5;
-    // `auto` beyond opt-in shared memory, below autoHotCacheShare and up to kPartitionMaxBuckets
-    // buckets (one pass): `partition` where the sampled fullest bucket of 4,096 slots holds at
-    // most this many times a bucket's even share. Its counting blocks each take a slice of one
-    // bucket, so a full bucket makes a slow block. On the H200 (scripts/bigbin_variants.cu,
-    // session 15): uniform keys 65,536 bins 0.070 ms against 0.073 for two tiles, 100,000 bins
-    // 0.067 against 0.086, 1 M bins 0.079 against 0.178 for global atomics, a 4K 16-bit frame
-    // 0.039 against 0.050; Zipf keys at 65,536 bins (fullest bucket about 2.6x its share) 0.071
-    // against 0.067 for tiles, Zipf at 1 M bins 0.208 against the hot cache's 0.13.
+    // `auto` beyond autoTilesMax tiles, below autoHotCacheShare: `partition` where the sampled
+    // fullest bucket of 4,096 slots holds at most this many times a bucket's mean (or, for
+    // buckets too many to sample well, the mean plus four standard deviations). Its counting
+    // blocks each take a slice of one bucket, so a full bucket makes a slow block. In the engine
+    // on the H200 (session 15, run 5): uniform keys at 1 M bins 0.112 ms against 0.193 for global
+    // atomics, at 16 M bins 0.555 against 0.844 for the hot cache; Zipf at 1 M bins 0.177 against
+    // the hot cache's 0.132. Up to three tiles `replicated` stays: 65,536 uniform keys 0.080
+    // against 0.100, 100,000 0.098 against 0.099, a 4K 16-bit frame 0.055 against 0.057.
     double autoPartitionImbalanceMax = 2.5;
     // `partition`: counting blocks an SM (each merges 4,096 counters): 4 beat 1 and 2 on every
     // input up to 131,072 bins and tied at 1 M bins (same run).
