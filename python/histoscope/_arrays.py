@@ -223,6 +223,19 @@ class Array:
             a = cupy.empty(n, dtype=cupy.int64)
         return a, a.data.ptr
 
+    def add_at(self, counts, index, n):
+        """counts[index] += n for a device_counts tensor, in the count's stream."""
+        if self.lib == "torch":
+            if self.stream.current:
+                counts[index] += n
+            else:
+                with _torch.cuda.stream(self.stream.stream):
+                    counts[index] += n
+            return
+        import cupy
+        with cupy.cuda.Device(self.device), self.stream.stream:
+            counts[index] += n
+
     def head(self, counts, n):
         """The first n elements of a device_counts tensor: itself when it holds n, a view when
         little is left over, else a copy of its own size (a 16-bit type's 65,536-count buffer

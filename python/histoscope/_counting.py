@@ -452,8 +452,9 @@ def histogram(a, bins=10, range=None, *, strategy="auto", strict=False, stream=N
     ``range`` is ``(lo, hi)``; by default the data's min and max, as NumPy's. The last bin is
     closed, as NumPy's. Integer data gives exactly NumPy's counts. Float data follows the
     engine's float rule (docs/SCHEMA.md, "Python"): float16/float32 samples are binned in
-    float32 arithmetic and float64 samples are rounded to float32 first, so a sample within a
-    float32 rounding of an inner edge may land in the neighbouring bin.
+    float32 arithmetic and float64 samples are rounded to float32 first; a sample exactly on an
+    edge lands as in NumPy, one within a float32 rounding of an inner edge may land in the
+    neighbouring bin.
 
     Nothing is dropped silently: the result carries ``below``, ``above`` and ``nan`` (exact
     counts of the samples outside the bins); ``strict=True`` raises ValueError when any exist.
@@ -485,17 +486,52 @@ def _edges(dtype, nbins, first, last):
     return np.histogram_bin_edges(np.empty(0, dtype=dtype), nbins, (first, last))
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
 def _float_bins(dtype, nbins, range):
-    """NumPy's edges of the range, and the engine's [lo, hi) for them, checked against float32."""
+    """NumPy's edges of the range; the engine's half-open [lo, hi), checked against float32; and
+    the last float32 at or below NumPy's last edge, ``top`` (None where the rule keeps the last
+    bin half-open). The samples in [hi, top] belong to NumPy's closed last bin and are counted
+    into it after the engine's pass (_close_last_bin).
+
+    hi is the largest float32 at or below ``top`` whose scale, float32(bins) / (float32(hi) -
+    float32(lo)) as the engine computes it, is at least bins / (top - lo): a sample exactly on an
+    inner edge then lands in the bin above it, as in NumPy, and not a rounding below."""
     edges = _edges(dtype, nbins, *range)
-    lo, top = float(edges[0]), float(edges[-1])
-    # The last bin is closed: the engine's half-open range ends just above float32(top).
+    lo, last = float(edges[0]), float(edges[-1])
     with np.errstate(over="ignore"):
-        hi = float(np.nextafter(np.float32(top), np.float32(np.inf)))
-    if not math.isfinite(hi):
-        hi = top
-    _float32_binning(nbins, lo, hi, f"the range [{edges[0]}, {edges[-1]}]")
-    return edges, lo, hi
+        t32 = np.float32(last)
+    if math.isfinite(t32) and float(t32) > last:
+        t32 = np.nextafter(t32, np.float32(-np.inf))
+    if not math.isfinite(t32) or float(t32) >= _FLOAT32_MAX or not float(t32) > lo:
+        # Beyond float32 or too narrow for it (refused below), or ending at float32's largest
+        # value, above which nothing lies to close the last bin with.
+        hi = min(last, _FLOAT32_MAX) if math.isfinite(t32) and float(t32) > lo else last
+        _float32_binning(nbins, lo, hi, f"the range [{edges[0]}, {edges[-1]}]")
+        return edges, lo, hi, None
+    _float32_binning(nbins, lo, float(t32), f"the range [{edges[0]}, {edges[-1]}]")
+    target = nbins / (last - lo)
+    flo, bins32 = np.float32(lo), np.float32(nbins)
+    fhi = t32
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        for _ in builtins.range(64):
+            below = np.nextafter(fhi, np.float32(-np.inf))
+            if float(bins32 / (fhi - flo)) >= target or not below > flo:
+                break
+            fhi = below
+    return edges, lo, float(fhi), float(t32)
+
+
+def _close_last_bin(view, ch, hi, top, strategy):
+    """The samples in [hi, top], which the engine counted above its half-open range: all of
+    ``above`` when nothing beyond ``top`` was seen, else a one-bin count of [hi, top]."""
+    if top is None or ch.above == 0:
+        return 0
+    if ch.max_value <= top:
+        return ch.above
+    upper = float(np.nextafter(np.float32(top), np.float32(np.inf)))
+    return view.count([(True, 1, hi, upper, False)], strategy).channels[0].counts[0]
 
 
 def _float_histogram(arr, dtype, nbins, range, strategy):
@@ -520,16 +556,22 @@ def _float_histogram(arr, dtype, nbins, range, strategy):
             if not (math.isfinite(first) and math.isfinite(last)):
                 raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
         bins = _float_bins(dtype, nbins, (first, last))
-    edges, lo, hi = bins
+    edges, lo, hi, top = bins
     binning = [(True, nbins, lo, hi, False)]
     if arr.device >= 0:  # the counts stay on the device, in a tensor of the input's library
         out, pointer = arr.device_counts(nbins)
         counted = view.count(binning, strategy, pointer)
         ch = counted.channels[0]
-        return out, edges, ch.below, ch.above, ch.nan, counted.strategy
+        closing = _close_last_bin(view, ch, hi, top, strategy)
+        if closing:
+            arr.add_at(out, nbins - 1, closing)
+        return out, edges, ch.below, ch.above - closing, ch.nan, counted.strategy
     counted = view.count(binning, strategy)
     ch = counted.channels[0]
-    return np.array(ch.counts, dtype=np.int64), edges, ch.below, ch.above, ch.nan, counted.strategy
+    counts = np.array(ch.counts, dtype=np.int64)
+    closing = _close_last_bin(view, ch, hi, top, strategy)
+    counts[-1] += closing
+    return counts, edges, ch.below, ch.above - closing, ch.nan, counted.strategy
 
 
 def _integer_histogram(arr, dtype, nbins, range, strategy):

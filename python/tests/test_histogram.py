@@ -94,18 +94,44 @@ def test_floats_away_from_edges_equal_numpy(rng, dtype):
 
 
 def engine_rule(x, bins, lo, hi):
-    """The documented float rule (docs/SCHEMA.md, "Python"), in NumPy float32 arithmetic:
-    bin = floor((v - lo) * (bins / (hi' - lo))), hi' just above float32(hi), the last bin
-    clamped; below lo, at or above hi' and NaN counted apart."""
+    """The documented float rule (docs/SCHEMA.md, "Python"), in NumPy float32 arithmetic: top is
+    the last float32 at or below hi; hi' the largest float32 at or below top whose scale
+    bins / (hi' - lo) in float32 is at least bins / (hi - lo); bin = floor((v - lo) * scale)
+    for v in [lo, hi'), the last bin clamped, and [hi', top] in the last bin as well; below lo,
+    above top and NaN counted apart."""
+    lo, hi = float(lo), float(hi)  # NumPy's edges, in float64 (float16 edges of float16 data too)
     v = x.astype(np.float32)
     flo = np.float32(lo)
-    fhi = np.nextafter(np.float32(hi), np.float32(np.inf))
+    top = np.float32(hi)
+    if float(top) > hi:
+        top = np.nextafter(top, np.float32(-np.inf))
+    fhi = top
+    while float(np.float32(bins) / (fhi - flo)) < bins / (hi - lo):
+        fhi = np.nextafter(fhi, np.float32(-np.inf))
     scale = np.float32(bins) / (fhi - flo)
     finite = ~np.isnan(v)
     inside = finite & (v >= flo) & (v < fhi)
     idx = np.minimum(((v[inside] - flo) * scale).astype(np.int64), bins - 1)
-    return (np.bincount(idx, minlength=bins), int((finite & (v < flo)).sum()), int((finite & (v >= fhi)).sum()),
-            int((~finite).sum()))
+    counts = np.bincount(idx, minlength=bins)
+    counts[-1] += int((finite & (v >= fhi) & (v <= top)).sum())
+    return counts, int((finite & (v < flo)).sum()), int((finite & (v > top)).sum()), int((~finite).sum())
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_samples_on_edges_land_as_numpys(rng, dtype):
+    # Whole numbers on whole-number edges, common in float data: NumPy's bins exactly, the
+    # closed last bin included, whether the range's scale rounds up or down in float32.
+    x = np.arange(11.0).astype(dtype)
+    np.testing.assert_array_equal(histoscope.histogram(x, 10).counts, np.histogram(x, 10)[0])
+    for lo, width, bins in [(0, 5, 20), (-50, 10, 10), (0, 1, 64), (3, 7, 9), (-8, 25, 4), (0, 3, 33), (-100, 25, 8)]:
+        hi = lo + width * bins
+        v = rng.integers(lo - 5, hi + 6, 20_000).astype(dtype)
+        v[:3] = [lo, hi, hi]  # both ends present
+        ours = histoscope.histogram(v, bins, (lo, hi))
+        np.testing.assert_array_equal(ours.counts, np.histogram(v, bins, (lo, hi))[0])
+        assert (ours.below, ours.above, ours.nan) == (int((v < lo).sum()), int((v > hi).sum()), 0)
+        inside = v[(v >= lo) & (v <= hi)]  # the default range: the data's own extremes
+        np.testing.assert_array_equal(histoscope.histogram(inside, bins).counts, np.histogram(inside, bins)[0])
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
