@@ -106,6 +106,24 @@ def test_the_count_waits_for_the_callers_stream():
 
 @pytest.mark.gpu
 @needs_torch_cuda
+def test_float_samples_on_edges_on_the_device(gen):
+    # The closed last bin is added to the device counts in the caller's stream: from `above`
+    # (nothing beyond the range) and from a one-bin count (samples beyond it).
+    other = torch.cuda.Stream()
+    with torch.cuda.stream(other):
+        x = torch.arange(11.0, device="cuda")
+        ours = histoscope.histogram(x, 10)
+        keys = torch.randint(-10, 111, (300_001,), device="cuda", generator=gen).float()
+        beyond = histoscope.histogram(keys, 20, (0, 100))
+    other.synchronize()
+    np.testing.assert_array_equal(ours.counts.cpu().numpy(), np.histogram(np.arange(11.0), 10)[0])
+    host = keys.cpu().numpy()
+    np.testing.assert_array_equal(beyond.counts.cpu().numpy(), np.histogram(host, 20, (0, 100))[0])
+    assert (beyond.below, beyond.above) == (int((host < 0).sum()), int((host > 100).sum()))
+
+
+@pytest.mark.gpu
+@needs_torch_cuda
 def test_torch_cuda_histograms_and_images(gen, rng):
     x = torch.randn(1_000_003, device="cuda", generator=gen)
     ours = histoscope.histogram(x, 100, (-3.0, 3.0))
