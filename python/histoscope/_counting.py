@@ -452,9 +452,9 @@ def histogram(a, bins=10, range=None, *, strategy="auto", strict=False, stream=N
     ``range`` is ``(lo, hi)``; by default the data's min and max, as NumPy's. The last bin is
     closed, as NumPy's. Integer data gives exactly NumPy's counts. Float data follows the
     engine's float rule (docs/SCHEMA.md, "Python"): float16/float32 samples are binned in
-    float32 arithmetic and float64 samples are rounded to float32 first; a sample exactly on an
-    edge lands as in NumPy, one within a float32 rounding of an inner edge may land in the
-    neighbouring bin.
+    float32 arithmetic and float64 samples are rounded to float32 first; whole numbers on
+    whole-number edges land as in NumPy, and a sample within a float32 rounding of an inner edge
+    may land in the neighbouring bin.
 
     Nothing is dropped silently: the result carries ``below``, ``above`` and ``nan`` (exact
     counts of the samples outside the bins); ``strict=True`` raises ValueError when any exist.
@@ -489,20 +489,35 @@ def _edges(dtype, nbins, first, last):
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
+def _f32_key(f):
+    """An order-preserving integer key of a float32: a < b as floats exactly when key(a) < key(b)."""
+    bits = int(np.float32(f).view(np.uint32))
+    return bits ^ 0x80000000 if bits < 0x80000000 else (~bits) & 0xffffffff
+
+
+def _f32_of_key(key):
+    bits = key ^ 0x80000000 if key >= 0x80000000 else (~key) & 0xffffffff
+    return np.uint32(bits).view(np.float32)
+
+
 def _float_bins(dtype, nbins, range):
     """NumPy's edges of the range; the engine's half-open [lo, hi), checked against float32; and
-    the last float32 at or below NumPy's last edge, ``top`` (None where the rule keeps the last
-    bin half-open). The samples in [hi, top] belong to NumPy's closed last bin and are counted
-    into it after the engine's pass (_close_last_bin).
+    ``top``, the float32 the last edge becomes (None where the rule keeps the last bin
+    half-open). The samples in [hi, top] belong to NumPy's closed last bin and are counted into
+    it after the engine's pass (_close_last_bin). ``top`` is the last float32 at or below the
+    last edge for float16/float32 samples, and the edge rounded to the nearest float32 for
+    samples the engine sees rounded to float32 (float64, integers): rounding keeps their order,
+    so a sample at or below the edge is still at or below ``top``.
 
     hi is the largest float32 at or below ``top`` whose scale, float32(bins) / (float32(hi) -
-    float32(lo)) as the engine computes it, is at least bins / (top - lo): a sample exactly on an
-    inner edge then lands in the bin above it, as in NumPy, and not a rounding below."""
+    float32(lo)) as the engine computes it, is at least bins / (last - lo): a sample whose offset
+    from lo times the scale is exact (whole numbers on whole-number edges) lands in the bin above
+    an edge it lies on, as in NumPy, not a rounding below."""
     edges = _edges(dtype, nbins, *range)
     lo, last = float(edges[0]), float(edges[-1])
     with np.errstate(over="ignore"):
         t32 = np.float32(last)
-    if math.isfinite(t32) and float(t32) > last:
+    if math.isfinite(t32) and float(t32) > last and np.dtype(dtype) in (np.float16, np.float32):
         t32 = np.nextafter(t32, np.float32(-np.inf))
     if not math.isfinite(t32) or float(t32) >= _FLOAT32_MAX or not float(t32) > lo:
         # Beyond float32 or too narrow for it (refused below), or ending at float32's largest
@@ -513,14 +528,25 @@ def _float_bins(dtype, nbins, range):
     _float32_binning(nbins, lo, float(t32), f"the range [{edges[0]}, {edges[-1]}]")
     target = nbins / (last - lo)
     flo, bins32 = np.float32(lo), np.float32(nbins)
-    fhi = t32
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        for _ in builtins.range(64):
-            below = np.nextafter(fhi, np.float32(-np.inf))
-            if float(bins32 / (fhi - flo)) >= target or not below > flo:
-                break
-            fhi = below
-    return edges, lo, float(fhi), float(t32)
+
+    def scaled_enough(fhi):
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            return float(bins32 / (fhi - flo)) >= target
+
+    # The scale only grows as hi falls: the largest hi that is scaled enough, by bisection over
+    # the float32s in (lo, top] (a range near zero against a wide one can need thousands of
+    # one-ulp steps).
+    good, bad = _f32_key(np.nextafter(flo, np.float32(np.inf))), _f32_key(t32) + 1
+    if scaled_enough(t32):
+        good = bad - 1
+    else:
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            if scaled_enough(_f32_of_key(mid)):
+                good = mid
+            else:
+                bad = mid
+    return edges, lo, float(_f32_of_key(good)), float(t32)
 
 
 def _close_last_bin(view, ch, hi, top, strategy):

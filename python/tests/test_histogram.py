@@ -95,15 +95,15 @@ def test_floats_away_from_edges_equal_numpy(rng, dtype):
 
 def engine_rule(x, bins, lo, hi):
     """The documented float rule (docs/SCHEMA.md, "Python"), in NumPy float32 arithmetic: top is
-    the last float32 at or below hi; hi' the largest float32 at or below top whose scale
+    the last float32 at or below hi (float64 samples: hi rounded to nearest); hi' the largest float32 at or below top whose scale
     bins / (hi' - lo) in float32 is at least bins / (hi - lo); bin = floor((v - lo) * scale)
     for v in [lo, hi'), the last bin clamped, and [hi', top] in the last bin as well; below lo,
     above top and NaN counted apart."""
     lo, hi = float(lo), float(hi)  # NumPy's edges, in float64 (float16 edges of float16 data too)
     v = x.astype(np.float32)
     flo = np.float32(lo)
-    top = np.float32(hi)
-    if float(top) > hi:
+    top = np.float32(hi)  # float64 samples are rounded to nearest, and so is their last edge
+    if float(top) > hi and x.dtype != np.float64:
         top = np.nextafter(top, np.float32(-np.inf))
     fhi = top
     while float(np.float32(bins) / (fhi - flo)) < bins / (hi - lo):
@@ -123,7 +123,9 @@ def test_samples_on_edges_land_as_numpys(rng, dtype):
     # closed last bin included, whether the range's scale rounds up or down in float32.
     x = np.arange(11.0).astype(dtype)
     np.testing.assert_array_equal(histoscope.histogram(x, 10).counts, np.histogram(x, 10)[0])
-    for lo, width, bins in [(0, 5, 20), (-50, 10, 10), (0, 1, 64), (3, 7, 9), (-8, 25, 4), (0, 3, 33), (-100, 25, 8)]:
+    # (-5000, 1): hi' lies thousands of float32 steps below the last edge.
+    for lo, width, bins in [(0, 5, 20), (-50, 10, 10), (0, 1, 64), (3, 7, 9), (-8, 25, 4), (0, 3, 33), (-100, 25, 8),
+                            (-5000, 1667, 3)]:
         hi = lo + width * bins
         v = rng.integers(lo - 5, hi + 6, 20_000).astype(dtype)
         v[:3] = [lo, hi, hi]  # both ends present
@@ -132,6 +134,17 @@ def test_samples_on_edges_land_as_numpys(rng, dtype):
         assert (ours.below, ours.above, ours.nan) == (int((v < lo).sum()), int((v > hi).sum()), 0)
         inside = v[(v >= lo) & (v <= hi)]  # the default range: the data's own extremes
         np.testing.assert_array_equal(histoscope.histogram(inside, bins).counts, np.histogram(inside, bins)[0])
+
+
+def test_float64_default_range_keeps_every_sample(rng):
+    # The data's maximum is NumPy's last edge; rounded to float32 it must stay in the last bin,
+    # also where float32(max) lies above max.
+    np.testing.assert_array_equal(histoscope.histogram(np.array([0, .05, .1]), 10).counts,
+                                  np.histogram(np.array([0, .05, .1]), 10)[0])
+    for _ in range(50):
+        x = rng.standard_normal(int(rng.integers(2, 2000))) * 10 ** rng.uniform(-3, 3)
+        ours = histoscope.histogram(x, int(rng.integers(1, 100)), strict=True)
+        assert ours.counts.sum() == x.size and ours.counts[-1] >= 1 and ours.counts[0] >= 1
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
