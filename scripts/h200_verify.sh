@@ -64,6 +64,15 @@ for t in ${TUNE_THREADS:-}; do
   echo "tune threads=$t: exit $?" >> "$summary"
 done
 
+# Optional tuning A/B: TUNE_ENV="HISTOSCOPE_TUNE_PARTITION_OWNER=0 HISTOSCOPE_TUNE_PARTITION_OWNER=1e9"
+# reruns part of the matrix (TUNE_ONLY, TUNE_BINS) once per setting.
+for setting in ${TUNE_ENV:-}; do
+  name=$(echo "$setting" | tr -c 'A-Za-z0-9=.\n' '_' | tr '=' '-')
+  env "$setting" "$bench" run --csv "$out/tune-$name.csv" --repeats 10 --only "${TUNE_ONLY:-keys16M}" \
+    ${TUNE_BINS:+--bins $TUNE_BINS} > "$out/tune-$name.log" 2>&1
+  echo "tune $setting: exit $?" >> "$summary"
+done
+
 # Nsight Compute evidence (NCU=1): the per-lane 8-bit kernel on a 4K RGB frame and a 64 MiB byte
 # stream, and one huge-bin case (the hot cache at one million Zipf bins); NCU_SET=big swaps the
 # 8-bit kernels for the big-bin tiles, NCU_SET=partition for `partition`'s two passes, and

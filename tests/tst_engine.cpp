@@ -78,6 +78,8 @@ void TestEngine::rejectsBadInput_data()
     QTest::newRow("too many bins") << 1 << qint64(4) << qint64(4) << 0 << (kMaxBins + 1) << 0.0 << 256.0 << 0 << int(SampleType::U8) << "outside 1..";
     QTest::newRow("empty float range") << 1 << qint64(4) << qint64(4) << 0 << 16u << 1.0 << 1.0 << 0 << int(SampleType::F32) << "empty or not finite";
     QTest::newRow("nan range") << 1 << qint64(4) << qint64(4) << 0 << 16u << std::nan("") << 1.0 << 0 << int(SampleType::F32) << "empty or not finite";
+    QTest::newRow("float range of denormals") << 1 << qint64(4) << qint64(4) << 0 << 1024u << 0.0 << 1e-44 << 0 << int(SampleType::F32) << "too narrow for 1024 bins";
+    QTest::newRow("float range wider than float") << 1 << qint64(4) << qint64(4) << 0 << 16u << -3e38 << 3e38 << 0 << int(SampleType::F32) << "too narrow or too wide";
     QTest::newRow("roi outside") << 1 << qint64(4) << qint64(4) << 0 << 256u << 0.0 << 256.0 << 3 << int(SampleType::U8) << "outside the 4x4 image";
 }
 

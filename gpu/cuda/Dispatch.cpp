@@ -117,7 +117,8 @@ bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceP
 {
     // `auto` only asks about skew where the answer changes its choice: beyond opt-in shared memory.
     return strategy == Strategy::RunLength
-        || ((strategy == Strategy::LargeBins || strategy == Strategy::Auto) && !fitsOptinShared(plan, props));
+        || ((strategy == Strategy::LargeBins || strategy == Strategy::Partition || strategy == Strategy::Auto)
+            && !fitsOptinShared(plan, props));
 }
 
 bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props)
@@ -133,12 +134,28 @@ bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DevicePr
     case Strategy::Replicated:
     case Strategy::RunLength:
     case Strategy::WarpAggregated:
+    case Strategy::Partition:
         return true;
     case Strategy::LargeBins:
         return !needsHotKeys(strategy, plan, props);
     default:
         return false;
     }
+}
+
+BucketBalance partitionBalance(const RequestPlan& plan, const ArchTuning& tuning, const SkewEstimate* skew)
+{
+    // A bucket's sampled count is Poisson about its mean, so the bound is a multiple of the mean
+    // where buckets are well sampled, and the mean plus four standard deviations where they are
+    // not (16 M slots: 4,096 buckets for 4,096 samples).
+    BucketBalance b;
+    b.buckets = (std::uint64_t(plan.map.num_slots) + kPartitionBucketSlots - 1) / kPartitionBucketSlots;
+    const double sampled = skew ? double(skew->sampledSlots) : 0.0;
+    b.mean = sampled / double(b.buckets);
+    b.fullest = skew ? skew->topBucketShare * sampled : 0.0;
+    b.bound = std::max(tuning.autoPartitionImbalanceMax * b.mean, b.mean + 4.0 * std::sqrt(b.mean) + 3.0);
+    b.balanced = skew && sampled > 0 && b.fullest <= b.bound;
+    return b;
 }
 
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
@@ -207,19 +224,13 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
             return why() + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles";
         });
     // Many tiles: `partition` unless the sample shows a bucket of 4,096 slots that its counting
-    // blocks would be slow on. A bucket's sampled count is Poisson about its mean, so the bound
-    // is a multiple of the mean where buckets are well sampled, and the mean plus four standard
-    // deviations where they are not (16 M slots: 4,096 buckets for 4,096 samples).
-    const std::uint64_t buckets = (std::uint64_t(plan.map.num_slots) + kPartitionBucketSlots - 1) / kPartitionBucketSlots;
-    const double sampled = skew ? double(skew->sampledSlots) : 0.0;
-    const double mean = sampled / double(buckets);
-    const double fullest = skew ? skew->topBucketShare * sampled : 0.0;
-    const double bound = std::max(tuning.autoPartitionImbalanceMax * mean, mean + 4.0 * std::sqrt(mean) + 3.0);
-    if (skew && sampled > 0 && fullest <= bound)
+    // blocks would be slow on.
+    const BucketBalance balance = partitionBalance(plan, tuning, skew);
+    if (balance.balanced)
         return pick(Strategy::Partition, [&] {
             char figures[128];
             std::snprintf(figures, sizeof figures, "fullest of %llu buckets %.0f samples (<= %.1f for a mean of %.1f)",
-                          static_cast<unsigned long long>(buckets), fullest, bound, mean);
+                          static_cast<unsigned long long>(balance.buckets), balance.fullest, balance.bound, balance.mean);
             return why() + ": " + figures + ": partition";
         });
     if (hot >= tuning.autoHotSetShare)

@@ -41,13 +41,25 @@ std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_
 
 // Whether running `strategy` (`auto` included) on the plan needs a skew sample: `run-length` for
 // its register-counted heavy hitter, `large-bins` beyond opt-in shared memory for its hot-slot
-// table, and `auto` exactly where the sample changes its choice.
+// table, `partition` there for its buckets' balance, and `auto` exactly where the sample changes
+// its choice.
 bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // Whether a resolved strategy reads the sampled hot-slot table (`large-bins` beyond opt-in memory).
 bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // Whether a resolved strategy's launch clears the next call's totals (KernelArgs::d_zero): the
 // block-private families and `per-lane` do; global atomics, CUB and the hot cache do not.
 bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
+// Whether the skew sample shows no `partition` bucket (kPartitionBucketSlots slots) full enough to
+// make its counting block slow: `auto` takes `partition` only then, and `partition` counts one
+// block a bucket only then (a full bucket would be one slow block).
+struct BucketBalance {
+    bool balanced = false;
+    std::uint64_t buckets = 0;
+    double mean = 0;      // sampled samples a bucket
+    double fullest = 0;   // sampled samples in the fullest bucket
+    double bound = 0;     // the most `balanced` allows
+};
+BucketBalance partitionBalance(const RequestPlan& plan, const ArchTuning& tuning, const SkewEstimate* skew);
 // The `auto` rule, with the reason in words unless `explain` is false (the same choice, its
 // reason empty). `skew` is null when no sample was needed.
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,

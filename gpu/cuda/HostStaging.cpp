@@ -1,5 +1,7 @@
 #include "HostStaging.h"
 
+#include "HostCopyThreads.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -18,7 +20,7 @@ constexpr std::size_t kBytesPerThread = std::size_t(256) << 10;
 void packRows(unsigned char* dst, const unsigned char* src, std::size_t srcPitch, std::size_t rowBytes, std::int64_t rows)
 {
     const std::size_t bytes = rowBytes * std::size_t(rows);
-    const int threads = int(std::min<std::size_t>(std::size_t(omp_get_max_threads()), std::max<std::size_t>(1, bytes / kBytesPerThread)));
+    const int threads = hostCopyThreads(std::int64_t(std::max<std::size_t>(1, bytes / kBytesPerThread)));
     if (srcPitch == rowBytes) {
         // One contiguous range: equal slices, whatever the row length.
         if (bytes < kParallelBytes || threads < 2) {

@@ -62,6 +62,10 @@ struct ArchTuning {
     // `partition`: counting blocks an SM (each merges 4,096 counters): 4 beat 1 and 2 on every
     // input up to 131,072 bins and tied at 1 M bins (same run).
     int partitionCountBlocksPerSm = 4;
+    // `partition`: from this many buckets an SM, each bucket gets one counting block, which adds
+    // its counts to the totals with plain stores instead of 64-bit atomics (1 M bins: 245 buckets
+    // on 132 SMs).
+    double partitionOwnerBucketsPerSm = 1.0;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
     std::uint32_t skewSamplePixels = 4096;
@@ -148,7 +152,8 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 }
 
 // For tuning runs of the benchmark only (HISTOSCOPE_TUNE_THREADS=256 ... 1024 in
-// scripts/h200_verify.sh): overrides the block-private block size; the shipped values are above.
+// scripts/h200_verify.sh): overrides the block-private block size; HISTOSCOPE_TUNE_PARTITION_OWNER
+// the buckets an SM from which `partition` counts one block a bucket. The shipped values are above.
 inline ArchTuning tuningFor(int computeMajor)
 {
     ArchTuning best = kArchTunings[0];
@@ -157,6 +162,8 @@ inline ArchTuning tuningFor(int computeMajor)
             best = t;
     if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
         best.privatizedThreads = std::clamp(std::atoi(threads), 64, kPrivatizedThreadsMax);
+    if (const char* owner = std::getenv("HISTOSCOPE_TUNE_PARTITION_OWNER"))
+        best.partitionOwnerBucketsPerSm = std::max(0.0, std::atof(owner));
     return best;
 }
 

@@ -1,6 +1,7 @@
 #include "histoscope/Histogram2D.h"
 
 #include "Histogram2DPlan.h"
+#include "HostCopyThreads.h"
 #include "RequestPlan.h"
 #include "Try.h"
 
@@ -364,7 +365,7 @@ constexpr std::size_t kParallelCounters = std::size_t(1) << 18;
 
 void zeroCounts(std::uint64_t* slots, std::size_t n)
 {
-#pragma omp parallel for schedule(static) if (n >= kParallelCounters)
+#pragma omp parallel for schedule(static) num_threads(hostCopyThreads()) if (n >= kParallelCounters)
     for (std::int64_t k = 0; k < std::int64_t(n); ++k)
         slots[k] = 0;
 }
@@ -385,11 +386,11 @@ void deliver(const Plan2D& plan, const Count* counts, const GridTargets& targets
         std::uint64_t* grid = targets.grid[i];
         const std::int64_t n = std::int64_t(gridSize(plan, i));
         if (add) {
-#pragma omp parallel for schedule(static) if (std::size_t(n) >= kParallelCounters)
+#pragma omp parallel for schedule(static) num_threads(hostCopyThreads()) if (std::size_t(n) >= kParallelCounters)
             for (std::int64_t k = 0; k < n; ++k)
                 grid[k] += s[k];
         } else {
-#pragma omp parallel for schedule(static) if (std::size_t(n) >= kParallelCounters)
+#pragma omp parallel for schedule(static) num_threads(hostCopyThreads()) if (std::size_t(n) >= kParallelCounters)
             for (std::int64_t k = 0; k < n; ++k)
                 grid[k] = s[k];
         }

@@ -1,6 +1,6 @@
 #include "RequestPlan.h"
 
-#include <omp.h>
+#include "HostCopyThreads.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,6 +44,9 @@ Status buildChannelMap(SampleType type, int channel, const ChannelBinning& b, st
         if (!(width > 0.f) || !std::isfinite(width))
             return invalid(which + "range is too narrow or too wide for 32-bit floats");
         m.fscale = float(b.bins) / width;
+        // A width of a few denormals makes the scale infinite, and (x - lo) * scale NaN at lo.
+        if (!std::isfinite(m.fscale))
+            return invalid(which + "range is too narrow for " + std::to_string(b.bins) + " bins of 32-bit floats");
         return Status::success();
     }
     if (!std::isfinite(b.lo) || std::fabs(b.lo) > kIntegerRangeLimit)
@@ -238,7 +241,7 @@ Extremes channelExtremes(const RequestPlan& plan, const ChannelMap& m, const std
 
 namespace {
 
-// Many bins are a memory copy of megabytes: done by all cores, it stays near the download. On the
+// Many bins are a memory copy of megabytes: done by several cores, it stays near the download. On the
 // H200's host one core copied 1M counts (8 MB) in 0.60 ms and 128,000 in 0.06 ms, where the bus
 // brought them in about 0.17 ms: from 2^16 bins (512 KiB) on, the copy is worth waking the threads.
 void copyCounts(const std::uint64_t* from, std::uint32_t bins, std::vector<std::uint64_t>& to)
@@ -251,10 +254,7 @@ void copyCounts(const std::uint64_t* from, std::uint32_t bins, std::vector<std::
     }
     std::uint64_t* out = to.data();
     const std::int64_t chunks = (std::int64_t(bins) + kChunk - 1) / kChunk;
-    // No more threads than chunks: 65,536 bins wake two, not every core. (Done while chasing the
-    // 2-6 ms walls the H200's benchmark shows for `auto` on some cells of 65,536 bins and more; the
-    // cap did not remove them at 1 M bins, and their cause is open: PERFORMANCE.md.)
-    const int threads = int(std::min<std::int64_t>(chunks, omp_get_max_threads()));
+    const int threads = hostCopyThreads(chunks);
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (std::int64_t k = 0; k < chunks; ++k) {
         const std::int64_t begin = k * kChunk, end = std::min<std::int64_t>(bins, begin + kChunk);

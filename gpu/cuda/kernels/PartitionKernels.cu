@@ -61,6 +61,7 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
     __shared__ __align__(16) std::uint16_t s_stage[kTileSamples];
     __shared__ std::uint32_t blockExtrema[kExtremaWords];
     initBlockExtrema(blockExtrema);
+    clearNextTotals(a);
     __syncthreads();
     Tracker tracker;
     const unsigned lane = threadIdx.x & 31u;
@@ -182,6 +183,9 @@ struct CountShape {
     std::uint32_t numBuckets = 0;
     std::uint32_t firstSlot = 0;
     std::uint32_t numSlots = 0;
+    // One block a bucket: the block owns the bucket's totals and adds to them with plain loads and
+    // stores; else the P blocks of a bucket merge by 64-bit atomics.
+    bool owner = false;
 };
 
 // Groups of G lanes read one tile's segment of bucket blockIdx.y with 16-byte loads, four in flight.
@@ -238,7 +242,13 @@ __global__ void __launch_bounds__(kCountThreads) bucketCountKernel(const std::ui
     const std::uint32_t firstSlot = s.firstSlot + (b << kPartitionBucketShift);
     for (std::uint32_t i = threadIdx.x; i < kBucketSlots; i += kCountThreads) {
         const std::uint32_t c = s_counters[i];
-        if (c && firstSlot + i < s.numSlots)
+        if (!c || firstSlot + i >= s.numSlots)
+            continue;
+        // A bucket's slots belong to this block alone in this launch, and launches of one
+        // stream run in order: a plain add is exact, and costs no L2 atomic (1 M bins: two per bin).
+        if (s.owner)
+            d_slots[firstSlot + i] += c;
+        else
             atomicAdd(d_slots + firstSlot + i, static_cast<unsigned long long>(c));
     }
 }
@@ -297,6 +307,7 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
         if (perMultiprocessor < 1)
             return Status::error(ErrorCode::CudaError, "splitKernel does not fit on a multiprocessor");
         const std::int64_t resident = std::int64_t(perMultiprocessor) * ctx.props.multiprocessors;
+        KernelArgs first = args;
 
         for (std::uint32_t firstBucket = 0; firstBucket < allBuckets; firstBucket += kPartitionMaxBuckets) {
             SplitShape shape;
@@ -308,14 +319,20 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
             count.firstSlot = firstBucket << kPartitionBucketShift;
             count.numSlots = args.map.num_slots;
             // Enough counting blocks for tuning.partitionCountBlocksPerSm an SM; each merges 4,096 counters.
-            const std::uint32_t parts = std::uint32_t(std::max<long>(
+            // Buckets enough to fill the SMs get a block each, which owns its totals, where the skew
+            // sample shows no full bucket (which would be one slow block).
+            count.owner = args.buckets_balanced
+                       && shape.numBuckets >= ctx.tuning.partitionOwnerBucketsPerSm * ctx.props.multiprocessors;
+            const std::uint32_t parts = count.owner ? 1u : std::uint32_t(std::max<long>(
                 1, std::lround(double(ctx.tuning.partitionCountBlocksPerSm) * ctx.props.multiprocessors / shape.numBuckets)));
             for (std::int64_t firstTile = 0; firstTile < totalTiles; firstTile += chunkTiles) {
                 shape.firstTile = firstTile;
                 shape.numTiles = std::uint32_t(std::min<std::int64_t>(chunkTiles, totalTiles - firstTile));
                 const unsigned blocks = unsigned(std::min<std::int64_t>(resident, shape.numTiles));
-                split<<<blocks, kSplitThreads, 0, ctx.stream>>>(args, shape, d_places, d_starts);
+                split<<<blocks, kSplitThreads, 0, ctx.stream>>>(first, shape, d_places, d_starts);
                 HS_TRY(lastLaunchStatus("splitKernel"));
+                first.d_zero = nullptr;  // the first launch cleared the next call's totals
+                first.zero_words = 0;
                 count.numTiles = shape.numTiles;
                 HS_TRY(launchCount(std::uint32_t(tilePixels * C), std::min(parts, shape.numTiles), d_places, d_starts,
                                    count, args.d_slots, ctx.stream));
