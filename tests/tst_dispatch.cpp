@@ -25,6 +25,8 @@ private slots:
     void eightBitAutoFitsTheDevice();
     void bigSlotSetsFollowTheSample_data();
     void bigSlotSetsFollowTheSample();
+    void samplePixelsComeInNeighbourPairs_data();
+    void samplePixelsComeInNeighbourPairs();
 };
 
 void TestDispatch::eightBitAutoFitsTheDevice_data()
@@ -79,36 +81,47 @@ void TestDispatch::eightBitAutoFitsTheDevice()
 
 void TestDispatch::bigSlotSetsFollowTheSample_data()
 {
-    // A sample of 4,096 keys: `spread` of them uniform over the bins, the rest on `hotKeys`
-    // distinct keys that start at bin `hotFirst`, one after the other.
+    // A plan of `keys` 32-bit keys into `bins` bins, and a sample of 4,096 of them: `spread`
+    // uniform over the bins, the rest on `hotKeys` distinct keys that start at bin `hotFirst`,
+    // one after the other; with `runs`, each pair of neighbours in the sample (samplePixel) equal,
+    // as in a smooth frame, whose tiles crowd into few buckets.
+    QTest::addColumn<int>("keys");
     QTest::addColumn<int>("bins");
     QTest::addColumn<int>("spread");
     QTest::addColumn<int>("hotKeys");
     QTest::addColumn<int>("hotFirst");
+    QTest::addColumn<bool>("runs");
     QTest::addColumn<Strategy>("expected");  // Auto: anything but `partition`
-    QTest::newRow("1 M uniform") << 1000000 << 4096 << 0 << 0 << Strategy::Partition;
-    // Two tiles of opt-in memory: `replicated` reads the input twice and still wins.
-    QTest::newRow("65,536 uniform") << 65536 << 4096 << 0 << 0 << Strategy::Replicated;
-    QTest::newRow("100,000 uniform") << 100000 << 4096 << 0 << 0 << Strategy::Replicated;
-    QTest::newRow("1 M, one key 40 %") << 1000000 << 2458 << 1 << 777 << Strategy::LargeBins;
+    const int k16M = 1 << 24, k8M = 3840 * 2160;
+    QTest::newRow("1 M uniform") << k16M << 1000000 << 4096 << 0 << 0 << false << Strategy::Partition;
+    // Two tiles of opt-in memory: `replicated` reads the input twice, and still wins where each
+    // slot has many samples to spread its merge over.
+    QTest::newRow("65,536, 256 a slot") << k16M << 65536 << 4096 << 0 << 0 << false << Strategy::Replicated;
+    QTest::newRow("100,000, 168 a slot") << k16M << 100000 << 4096 << 0 << 0 << false << Strategy::Partition;
+    QTest::newRow("65,536, 127 a slot") << k8M << 65536 << 4096 << 0 << 0 << false << Strategy::Partition;
+    QTest::newRow("65,536, 127 a slot, runs") << k8M << 65536 << 4096 << 0 << 0 << true << Strategy::Replicated;
+    QTest::newRow("1 M uniform, runs") << k16M << 1000000 << 4096 << 0 << 0 << true << Strategy::Auto;
+    QTest::newRow("1 M, one key 40 %") << k16M << 1000000 << 2458 << 1 << 777 << false << Strategy::LargeBins;
     // 30 % on 2,000 keys of one bucket: no hot bin, but that bucket holds 4.8x its share.
-    QTest::newRow("65,536, one bucket 30 %") << 65536 << 2867 << 2000 << 8192 << Strategy::Replicated;
-    QTest::newRow("1 M, one bucket 30 %") << 1000000 << 2867 << 2000 << 8192 << Strategy::Auto;
+    QTest::newRow("65,536, one bucket 30 %") << k8M << 65536 << 2867 << 2000 << 8192 << false << Strategy::Replicated;
+    QTest::newRow("1 M, one bucket 30 %") << k16M << 1000000 << 2867 << 2000 << 8192 << false << Strategy::Auto;
     // 4,096 buckets for 4,096 samples: a few land together by chance, which is no skew.
-    QTest::newRow("16 M uniform") << (1 << 24) << 4096 << 0 << 0 << Strategy::Partition;
-    QTest::newRow("16 M, one bucket 10 %") << (1 << 24) << 3686 << 400 << 40960 << Strategy::Auto;
+    QTest::newRow("16 M uniform") << k16M << (1 << 24) << 4096 << 0 << 0 << false << Strategy::Partition;
+    QTest::newRow("16 M, one bucket 10 %") << k16M << (1 << 24) << 3686 << 400 << 40960 << false << Strategy::Auto;
 }
 
 void TestDispatch::bigSlotSetsFollowTheSample()
 {
+    QFETCH(int, keys);
     QFETCH(int, bins);
     QFETCH(int, spread);
     QFETCH(int, hotKeys);
     QFETCH(int, hotFirst);
+    QFETCH(bool, runs);
     QFETCH(Strategy, expected);
     std::mt19937 rng(QTest::currentDataTag()[0] * 7919u + std::uint32_t(bins));
-    std::vector<std::uint32_t> keys(64, 0);
-    ImageView view = keysView(keys.data(), keys.size(), SampleType::U32);
+    std::vector<std::uint32_t> data(std::size_t(keys), 1);  // the rule reads the plan's shape, not its data
+    ImageView view = keysView(data.data(), data.size(), SampleType::U32);
     HistogramRequest request = makeRequest(view, ChannelBinning{true, std::uint32_t(bins), 0.0, double(bins), true});
     detail::RequestPlan plan;
     QVERIFY(detail::buildPlan(request, plan).ok());
@@ -119,16 +132,24 @@ void TestDispatch::bigSlotSetsFollowTheSample()
         sample.push_back(any(rng));
     for (int i = spread; i < 4096; ++i)
         sample.push_back(std::uint32_t(hotFirst + (i - spread) % std::max(hotKeys, 1)));
+    std::shuffle(sample.begin(), sample.end(), rng);
+    if (runs)
+        for (std::size_t i = 0; i + 1 < sample.size(); i += 2)
+            sample[i + 1] = sample[i];
 
     detail::SkewCounter counter;
     detail::SkewEstimate estimate;
-    counter.estimate(sample.data(), sample.size(), 8192, estimate);
-    // The fullest bucket's share, counted here.
+    counter.estimate(sample.data(), sample.size(), 1, 8192, estimate);
+    // The fullest bucket's share and the neighbours' agreement, counted here.
     std::vector<int> perBucket((std::size_t(bins) >> 12) + 1, 0);
     for (std::uint32_t s : sample)
         perBucket[s >> 12]++;
     const int fullest = *std::max_element(perBucket.begin(), perBucket.end());
     QCOMPARE(estimate.topBucketShare, double(fullest) / 4096.0);
+    int equalPairs = 0;
+    for (std::size_t i = 0; i + 1 < sample.size(); i += 2)
+        equalPairs += (sample[i] >> 12) == (sample[i + 1] >> 12) ? 1 : 0;
+    QCOMPARE(estimate.neighbourBucketShare, double(equalPairs) / 2048.0);
 
     detail::DeviceProps props;
     props.computeMajor = 9;
@@ -140,6 +161,40 @@ void TestDispatch::bigSlotSetsFollowTheSample()
         QVERIFY2(choice.strategy != Strategy::Partition && choice.strategy != Strategy::Auto, choice.reason.c_str());
     else
         QVERIFY2(choice.strategy == expected, choice.reason.c_str());
+}
+
+// The skew sample takes neighbours in pairs, the same pixels on the host and the device.
+void TestDispatch::samplePixelsComeInNeighbourPairs_data()
+{
+    QTest::addColumn<qint64>("pixels");
+    QTest::addColumn<int>("count");
+    QTest::newRow("4K frame") << qint64(3840) * 2160 << 4096;
+    QTest::newRow("fewer pixels than the sample") << qint64(1000) << 1000;
+    QTest::newRow("odd count") << qint64(12345) << 99;
+    QTest::newRow("one pixel") << qint64(1) << 1;
+    QTest::newRow("two pixels") << qint64(2) << 2;
+}
+
+void TestDispatch::samplePixelsComeInNeighbourPairs()
+{
+    QFETCH(qint64, pixels);
+    QFETCH(int, count);
+    const std::uint64_t n = std::uint64_t(pixels);
+    std::uint64_t previous = 0, last = 0;
+    for (int i = 0; i + 1 < count; i += 2) {
+        const std::uint64_t p = detail::samplePixel(n, std::uint32_t(i), std::uint32_t(count));
+        const std::uint64_t q = detail::samplePixel(n, std::uint32_t(i + 1), std::uint32_t(count));
+        QVERIFY(p < n && q < n);
+        QVERIFY2(p >= previous, "pairs go through the pixels in order");
+        QCOMPARE(p > q ? p - q : q - p, std::uint64_t(1));  // neighbours
+        previous = last = p;
+    }
+    if (count % 2)
+        QVERIFY(detail::samplePixel(n, std::uint32_t(count - 1), std::uint32_t(count)) < n);
+    // Spread over the whole range: the last pair starts within one pair's stride of the end.
+    const std::uint64_t pairs = (std::uint64_t(count) + 1) / 2;
+    if (count > 1)
+        QVERIFY(last + 2 * (n / pairs + 1) >= n);
 }
 
 QTEST_GUILESS_MAIN(TestDispatch)

@@ -159,7 +159,7 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
     if (plan.space == MemorySpace::Host) {
         const std::vector<std::uint32_t> slots = sampleHostSlots(plan, m_tuning.skewSamplePixels);
         auto fresh = std::make_shared<SkewEstimate>();
-        m_skewCounter.estimate(slots.data(), slots.size(), std::uint32_t(m_tuning.hotCacheEntries), *fresh);
+        m_skewCounter.estimate(slots.data(), slots.size(), plan.channels, std::uint32_t(m_tuning.hotCacheEntries), *fresh);
         estimate = std::move(fresh);
         return Status::success();
     }
@@ -188,6 +188,7 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
     HS_CUDA_TRY(cudaEventRecord(m_sampleDone.get(), m_work));
     m_samplePending = true;
     m_sampleValues = bytes / sizeof(std::uint32_t);
+    m_sampleChannels = plan.channels;
     m_pendingSignature = signature;
     if (!cached) {
         HS_TRY(consumeSample());  // nothing usable yet: wait for this frame's own sample
@@ -211,7 +212,8 @@ Status CudaBackend::consumeSample()
 {
     HS_CUDA_TRY(cudaEventSynchronize(m_sampleDone.get()));
     auto fresh = std::make_shared<SkewEstimate>();
-    m_skewCounter.estimate(m_hostSample.get<std::uint32_t>(), m_sampleValues, std::uint32_t(m_tuning.hotCacheEntries), *fresh);
+    m_skewCounter.estimate(m_hostSample.get<std::uint32_t>(), m_sampleValues, m_sampleChannels,
+                           std::uint32_t(m_tuning.hotCacheEntries), *fresh);
     // Into its shape's entry, else an empty one, else the one used longest ago.
     CachedEstimate* entry = cachedEstimate(m_pendingSignature);
     if (!entry) {
@@ -324,10 +326,8 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     m_countedSlots = args.d_slots;
     const LaunchContext ctx{m_props, m_tuning, m_work, m_launchCache};
 
-    if (resolution.skew) {
+    if (resolution.skew)
         args.hot_slot = resolution.skew->topSlot;
-        args.buckets_balanced = partitionBalance(plan, m_tuning, resolution.skew.get()).balanced;
-    }
     if (!pieces.empty() && needsHotKeys(strategy, plan, m_props)) {
         if (!resolution.skew)
             return Status::error(ErrorCode::InvalidArgument, "large-bins needs a skew sample for its hot-slot table");

@@ -112,6 +112,7 @@ private:
     CudaEvent m_sampleDone;
     bool m_samplePending = false;
     std::size_t m_sampleValues = 0;
+    int m_sampleChannels = 1;
     std::uint64_t m_pendingSignature = 0;
     // The last estimates of a few shapes: a training loop that counts token ids and expert ids
     // in turn would otherwise find the other shape's estimate each call, and wait for a sample.

@@ -7,8 +7,24 @@
 
 namespace hs::detail {
 
-void SkewCounter::estimate(const std::uint32_t* slots, std::size_t count, std::uint32_t hotEntries, SkewEstimate& out)
+void SkewCounter::estimate(const std::uint32_t* slots, std::size_t count, int channels, std::uint32_t hotEntries,
+                           SkewEstimate& out)
 {
+    // Pixels 2k and 2k + 1 are neighbours (samplePixel): the share of their channels' slots in one
+    // `partition` bucket. Where that is high, a tile's samples crowd into few buckets, and the few
+    // lanes that count one tile's part of a bucket wait on thousands of atomics.
+    const std::size_t stride = std::size_t(std::max(channels, 1));
+    std::size_t pairs = 0, equalPairs = 0;
+    for (std::size_t i = 0; i + 2 * stride <= count; i += 2 * stride)
+        for (std::size_t c = 0; c < stride; ++c) {
+            const std::uint32_t a = slots[i + c], b = slots[i + stride + c];
+            if (a == kNoSlot || b == kNoSlot)
+                continue;
+            ++pairs;
+            equalPairs += (a >> kPartitionBucketShift) == (b >> kPartitionBucketShift) ? 1 : 0;
+        }
+    out.neighbourBucketShare = pairs ? double(equalPairs) / double(pairs) : 0.0;
+
     std::size_t tableSize = 64;
     while (tableSize < 2 * count)
         tableSize *= 2;
@@ -83,7 +99,7 @@ std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_
     visitSampleType(plan.type, [&](auto tag) {
         using T = decltype(tag);
         for (std::uint32_t i = 0; i < count; ++i) {
-            const std::uint64_t p = pixels * i / count;
+            const std::uint64_t p = samplePixel(pixels, i, count);
             const std::uint64_t r = p / std::uint64_t(plan.width);
             const std::uint64_t x = p - r * std::uint64_t(plan.width);
             const unsigned char* pixel = plan.row(std::int64_t(r)) + x * plan.pixelBytes;
@@ -117,8 +133,7 @@ bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceP
 {
     // `auto` only asks about skew where the answer changes its choice: beyond opt-in shared memory.
     return strategy == Strategy::RunLength
-        || ((strategy == Strategy::LargeBins || strategy == Strategy::Partition || strategy == Strategy::Auto)
-            && !fitsOptinShared(plan, props));
+        || ((strategy == Strategy::LargeBins || strategy == Strategy::Auto) && !fitsOptinShared(plan, props));
 }
 
 bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props)
@@ -143,7 +158,7 @@ bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DevicePr
     }
 }
 
-BucketBalance partitionBalance(const RequestPlan& plan, const ArchTuning& tuning, const SkewEstimate* skew)
+BucketBalance partitionBalance(const RequestPlan& plan, double imbalanceMax, const SkewEstimate* skew)
 {
     // A bucket's sampled count is Poisson about its mean, so the bound is a multiple of the mean
     // where buckets are well sampled, and the mean plus four standard deviations where they are
@@ -153,7 +168,7 @@ BucketBalance partitionBalance(const RequestPlan& plan, const ArchTuning& tuning
     const double sampled = skew ? double(skew->sampledSlots) : 0.0;
     b.mean = sampled / double(b.buckets);
     b.fullest = skew ? skew->topBucketShare * sampled : 0.0;
-    b.bound = std::max(tuning.autoPartitionImbalanceMax * b.mean, b.mean + 4.0 * std::sqrt(b.mean) + 3.0);
+    b.bound = std::max(imbalanceMax * b.mean, b.mean + 4.0 * std::sqrt(b.mean) + 3.0);
     b.balanced = skew && sampled > 0 && b.fullest <= b.bound;
     return b;
 }
@@ -202,9 +217,10 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
             return "auto: " + slots() + " fit in opt-in shared memory (" + std::to_string(props.sharedPerBlockOptin / 1024)
                  + " KiB): one large-bins pass";
         });
-    // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass each);
-    // many tiles -> `partition` where no bucket is full, else the hot cache where the sampled hot
-    // set holds most samples, else plain global atomics, which spread over that many bins anyway.
+    // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass each),
+    // or `partition` where few samples a slot, balanced buckets and spread neighbours make it faster; many
+    // tiles -> `partition` where no bucket is full, else the hot cache where the sampled hot set
+    // holds most samples, else plain global atomics, which spread over that many bins anyway.
     const double share = skew ? skew->topShare : 0.0;
     const double hot = skew ? skew->hotShare : 0.0;
     const std::uint64_t tiles = (std::uint64_t(plan.map.num_slots) * sizeof(std::uint32_t) + props.sharedPerBlockOptin - 1)
@@ -219,18 +235,38 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
         return pick(Strategy::LargeBins, [&] {
             return why() + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache";
         });
+    if (tiles <= std::uint64_t(tuning.autoTilesMax)) {
+        // Few tiles: `replicated`, unless `partition` is sure to beat it (ArchTuning says when).
+        const BucketBalance balance = partitionBalance(plan, tuning.autoPartitionFewTilesImbalanceMax, skew);
+        const double samplesPerSlot = double(plan.samples()) / double(plan.map.num_slots);
+        const double neighbours = skew ? skew->neighbourBucketShare : 0.0;
+        if (balance.balanced && samplesPerSlot <= tuning.autoPartitionSamplesPerSlotMax
+            && neighbours <= tuning.autoPartitionNeighbourBucketShareMax)
+            return pick(Strategy::Partition, [&] {
+                char figures[200];
+                std::snprintf(figures, sizeof figures,
+                              "<= %d tiles, %.0f samples a slot, neighbours in one bucket %.0f%%, fullest of %llu buckets "
+                              "%.0f samples (<= %.1f)",
+                              tuning.autoTilesMax, samplesPerSlot, 100.0 * neighbours,
+                              static_cast<unsigned long long>(balance.buckets), balance.fullest, balance.bound);
+                return why() + ": " + figures + ": partition";
+            });
+    }
     if (tiles <= std::uint64_t(tuning.autoTilesMax))
         return pick(Strategy::Replicated, [&] {
             return why() + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles";
         });
     // Many tiles: `partition` unless the sample shows a bucket of 4,096 slots that its counting
     // blocks would be slow on.
-    const BucketBalance balance = partitionBalance(plan, tuning, skew);
-    if (balance.balanced)
+    const BucketBalance balance = partitionBalance(plan, tuning.autoPartitionImbalanceMax, skew);
+    const double neighbours = skew ? skew->neighbourBucketShare : 0.0;
+    if (balance.balanced && neighbours <= tuning.autoPartitionNeighbourBucketShareMax)
         return pick(Strategy::Partition, [&] {
-            char figures[128];
-            std::snprintf(figures, sizeof figures, "fullest of %llu buckets %.0f samples (<= %.1f for a mean of %.1f)",
-                          static_cast<unsigned long long>(balance.buckets), balance.fullest, balance.bound, balance.mean);
+            char figures[160];
+            std::snprintf(figures, sizeof figures,
+                          "fullest of %llu buckets %.0f samples (<= %.1f for a mean of %.1f), neighbours in one bucket %.0f%%",
+                          static_cast<unsigned long long>(balance.buckets), balance.fullest, balance.bound, balance.mean,
+                          100.0 * neighbours);
             return why() + ": " + figures + ": partition";
         });
     if (hot >= tuning.autoHotSetShare)

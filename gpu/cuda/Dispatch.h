@@ -19,6 +19,7 @@ struct SkewEstimate {
     std::vector<std::uint32_t> hotKeys;   // direct-mapped table: entry slot & (size-1), or kNoSlot
     double topBucketShare = 0;            // share of sampled samples in the fullest `partition` bucket
     std::size_t sampledSlots = 0;         // samples the estimate counted (inactive channels left out)
+    double neighbourBucketShare = 0;      // share of sampled neighbour pairs (samplePixel) in one `partition` bucket
 };
 
 // Turns a slot sample into an estimate, in time linear in the sample: an open-addressed count,
@@ -26,7 +27,9 @@ struct SkewEstimate {
 // smaller slot). Its buffers are reused, so a frame's estimate allocates nothing.
 class SkewCounter {
 public:
-    void estimate(const std::uint32_t* slots, std::size_t count, std::uint32_t hotEntries, SkewEstimate& out);
+    // `slots`: `count` slots of pixels taken by samplePixel, `channels` a pixel.
+    void estimate(const std::uint32_t* slots, std::size_t count, int channels, std::uint32_t hotEntries,
+                  SkewEstimate& out);
 
 private:
     std::vector<std::uint32_t> m_keys;
@@ -41,17 +44,16 @@ std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_
 
 // Whether running `strategy` (`auto` included) on the plan needs a skew sample: `run-length` for
 // its register-counted heavy hitter, `large-bins` beyond opt-in shared memory for its hot-slot
-// table, `partition` there for its buckets' balance, and `auto` exactly where the sample changes
-// its choice.
+// table, and `auto` exactly where the sample changes its choice.
 bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // Whether a resolved strategy reads the sampled hot-slot table (`large-bins` beyond opt-in memory).
 bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // Whether a resolved strategy's launch clears the next call's totals (KernelArgs::d_zero): the
 // block-private families and `per-lane` do; global atomics, CUB and the hot cache do not.
 bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
-// Whether the skew sample shows no `partition` bucket (kPartitionBucketSlots slots) full enough to
-// make its counting block slow: `auto` takes `partition` only then, and `partition` counts one
-// block a bucket only then (a full bucket would be one slow block).
+// Whether the skew sample shows no `partition` bucket (kPartitionBucketSlots slots) fuller than
+// imbalanceMax times the mean (or the mean plus four standard deviations, for buckets too many to
+// sample well), which would make its counting blocks slow: `auto` takes `partition` only then.
 struct BucketBalance {
     bool balanced = false;
     std::uint64_t buckets = 0;
@@ -59,7 +61,7 @@ struct BucketBalance {
     double fullest = 0;   // sampled samples in the fullest bucket
     double bound = 0;     // the most `balanced` allows
 };
-BucketBalance partitionBalance(const RequestPlan& plan, const ArchTuning& tuning, const SkewEstimate* skew);
+BucketBalance partitionBalance(const RequestPlan& plan, double imbalanceMax, const SkewEstimate* skew);
 // The `auto` rule, with the reason in words unless `explain` is false (the same choice, its
 // reason empty). `skew` is null when no sample was needed.
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,

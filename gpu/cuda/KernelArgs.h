@@ -49,7 +49,6 @@ struct KernelArgs {
     std::uint32_t hot_entries = 0;
     unsigned long long* d_zero = nullptr;   // the next call's totals, cleared in this launch (clearsNextTotals)
     std::uint32_t zero_words = 0;
-    bool buckets_balanced = false;          // `partition`: the skew sample shows no full bucket
 };
 
 }  // namespace hs::detail

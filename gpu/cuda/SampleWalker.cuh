@@ -32,6 +32,20 @@ __device__ __forceinline__ T loadSample(const unsigned char* p)
         return __ldg(reinterpret_cast<const T*>(p));
 }
 
+// The same load, marked evict-first (ld.global.cs): for input read once by a pass whose own output
+// the next pass reads back (`partition`'s places), so that the input streams through L2 instead of
+// pushing that output out to DRAM.
+template <typename T>
+__device__ __forceinline__ T loadSampleStreaming(const unsigned char* p)
+{
+    if constexpr (std::is_same_v<T, HalfBits>)
+        return HalfBits{__ldcs(reinterpret_cast<const unsigned short*>(p))};
+    else if constexpr (std::is_same_v<T, std::uint8_t>)
+        return std::uint8_t(__ldcs(reinterpret_cast<const unsigned char*>(p)));
+    else
+        return __ldcs(reinterpret_cast<const T*>(p));
+}
+
 // Calls f(std::integral_constant<int, I>) for I in [0, N): visitors keep per-channel state in
 // registers, which needs the channel as a compile-time index.
 template <typename F, int... I>

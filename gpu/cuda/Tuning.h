@@ -59,13 +59,21 @@ struct ArchTuning {
     // the hot cache's 0.132. Up to three tiles `replicated` stays: 65,536 uniform keys 0.080
     // against 0.100, 100,000 0.098 against 0.099, a 4K 16-bit frame 0.055 against 0.057.
     double autoPartitionImbalanceMax = 2.5;
+    // `auto` up to autoTilesMax tiles: `partition` instead of `replicated` where the buckets are
+    // balanced (fullest at most autoPartitionFewTilesImbalanceMax times the mean), samples a slot
+    // are at most this many (each tile's merge of a private copy of every bin is a fixed cost,
+    // which fewer samples a slot amortise worse), and, with any number of tiles, at most this share
+    // of sampled neighbour pairs fall in one bucket (by chance 1/16 at 65,536 bins: more means
+    // tiles whose samples crowd into few buckets, which the count's lanes take one tile at a time). H200, session 16, run 4, after the split's 32-bit offsets and evict-first loads:
+    // a 4K 16-bit noise frame (127 samples a slot) 0.047 ms against 0.054 for `replicated`,
+    // 16 M uniform keys into 100,000 bins (168) 0.085 against 0.094; into 65,536 bins (256) 0.088
+    // against 0.079; the smooth 16-bit frame (neighbours mostly in one bucket) 0.075 against 0.045.
+    double autoPartitionSamplesPerSlotMax = 200;
+    double autoPartitionFewTilesImbalanceMax = 1.5;  // the margin over `replicated` is some 10 %
+    double autoPartitionNeighbourBucketShareMax = 0.25;
     // `partition`: counting blocks an SM (each merges 4,096 counters): 4 beat 1 and 2 on every
     // input up to 131,072 bins and tied at 1 M bins (same run).
     int partitionCountBlocksPerSm = 4;
-    // `partition`: from this many buckets an SM, each bucket gets one counting block, which adds
-    // its counts to the totals with plain stores instead of 64-bit atomics (1 M bins: 245 buckets
-    // on 132 SMs).
-    double partitionOwnerBucketsPerSm = 1.0;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
     std::uint32_t skewSamplePixels = 4096;
@@ -152,8 +160,7 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 }
 
 // For tuning runs of the benchmark only (HISTOSCOPE_TUNE_THREADS=256 ... 1024 in
-// scripts/h200_verify.sh): overrides the block-private block size; HISTOSCOPE_TUNE_PARTITION_OWNER
-// the buckets an SM from which `partition` counts one block a bucket. The shipped values are above.
+// scripts/h200_verify.sh): overrides the block-private block size; the shipped values are above.
 inline ArchTuning tuningFor(int computeMajor)
 {
     ArchTuning best = kArchTunings[0];
@@ -162,8 +169,6 @@ inline ArchTuning tuningFor(int computeMajor)
             best = t;
     if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
         best.privatizedThreads = std::clamp(std::atoi(threads), 64, kPrivatizedThreadsMax);
-    if (const char* owner = std::getenv("HISTOSCOPE_TUNE_PARTITION_OWNER"))
-        best.partitionOwnerBucketsPerSm = std::max(0.0, std::atof(owner));
     return best;
 }
 

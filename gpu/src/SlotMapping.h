@@ -124,6 +124,18 @@ HS_HD bool orderedKey(float v, std::uint32_t& key)
 }
 HS_HD bool orderedKey(HalfBits v, std::uint32_t& key) { return orderedKey(halfToFloat(v.bits), key); }
 
+// The skew sample's pixel i of `count` (host and device alike), as an index into the walked
+// pixels in row-major order: pairs of neighbours (p, p + 1) spread evenly, so that the estimate
+// also sees how often neighbouring samples share a slot (runs, as in smooth frames).
+HS_HD std::uint64_t samplePixel(std::uint64_t pixels, std::uint32_t i, std::uint32_t count)
+{
+    const std::uint64_t pairs = (std::uint64_t(count) + 1) / 2;
+    const std::uint64_t p = pixels * (i / 2) / pairs;
+    if ((i & 1u) == 0)
+        return p;
+    return p + 1 < pixels ? p + 1 : (p > 0 ? p - 1 : p);
+}
+
 // Per channel, two 64-bit words after the slot totals: both merged by atomic max, zero while no
 // sample was seen. The minimum is stored complemented so that max finds it.
 inline constexpr std::uint32_t kExtremaWords = 2 * 4;

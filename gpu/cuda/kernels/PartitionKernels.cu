@@ -82,21 +82,24 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         // 97.5 us for 16 M keys, one load in flight a thread, against 54 us with all 16).
         // A pixel past the tile's end reads the tile's first pixel instead (and is not counted),
         // so that no load sits behind a branch.
+        // Offsets within the tile are 32-bit: 64-bit index arithmetic cost a dozen instructions a
+        // sample.
+        const std::uint32_t tilePixels = std::uint32_t(pixels);
         T v[kSamples];
 #pragma unroll
         for (int j = 0; j < kPixels; ++j) {
-            const std::int64_t p = std::int64_t(j) * kSplitThreads + threadIdx.x;
-            const unsigned char* pixel = row + std::size_t(p < pixels ? p : 0) * C * sizeof(T);
+            const std::uint32_t p = std::uint32_t(j) * kSplitThreads + threadIdx.x;
+            const unsigned char* pixel = row + (p < tilePixels ? p : 0u) * std::uint32_t(C * sizeof(T));
 #pragma unroll
             for (int c = 0; c < C; ++c)
-                v[j * C + c] = loadSample<T>(pixel + c * sizeof(T));
+                v[j * C + c] = loadSampleStreaming<T>(pixel + c * sizeof(T));
         }
         // (bucket << 16) | place, or kNoBucket << 16 for no sample, an inactive channel or a
         // slot outside this pass's buckets.
         std::uint32_t packed[kSamples];
 #pragma unroll
         for (int j = 0; j < kPixels; ++j) {
-            const bool present = std::int64_t(j) * kSplitThreads + threadIdx.x < pixels;
+            const bool present = std::uint32_t(j) * kSplitThreads + threadIdx.x < tilePixels;
             staticFor<C>([&](auto channel) {
                 constexpr int c = decltype(channel)::value;
                 packed[j * C + c] = kNoBucket << 16;
@@ -183,9 +186,6 @@ struct CountShape {
     std::uint32_t numBuckets = 0;
     std::uint32_t firstSlot = 0;
     std::uint32_t numSlots = 0;
-    // One block a bucket: the block owns the bucket's totals and adds to them with plain loads and
-    // stores; else the P blocks of a bucket merge by 64-bit atomics.
-    bool owner = false;
 };
 
 // Groups of G lanes read one tile's segment of bucket blockIdx.y with 16-byte loads, four in flight.
@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(kCountThreads) bucketCountKernel(const std::ui
             uint4 w[4];
 #pragma unroll
             for (int k = 0; k < 4; ++k)
-                w[k] = v + k * G < vecEnd ? __ldg(segment + v + k * G) : make_uint4(0, 0, 0, 0);
+                w[k] = v + k * G < vecEnd ? __ldcs(segment + v + k * G) : make_uint4(0, 0, 0, 0);
 #pragma unroll
             for (int k = 0; k < 4; ++k) {
                 const std::uint32_t first = (v + k * G) * 8;
@@ -242,13 +242,7 @@ __global__ void __launch_bounds__(kCountThreads) bucketCountKernel(const std::ui
     const std::uint32_t firstSlot = s.firstSlot + (b << kPartitionBucketShift);
     for (std::uint32_t i = threadIdx.x; i < kBucketSlots; i += kCountThreads) {
         const std::uint32_t c = s_counters[i];
-        if (!c || firstSlot + i >= s.numSlots)
-            continue;
-        // A bucket's slots belong to this block alone in this launch, and launches of one
-        // stream run in order: a plain add is exact, and costs no L2 atomic (1 M bins: two per bin).
-        if (s.owner)
-            d_slots[firstSlot + i] += c;
-        else
+        if (c && firstSlot + i < s.numSlots)
             atomicAdd(d_slots + firstSlot + i, static_cast<unsigned long long>(c));
     }
 }
@@ -319,11 +313,7 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
             count.firstSlot = firstBucket << kPartitionBucketShift;
             count.numSlots = args.map.num_slots;
             // Enough counting blocks for tuning.partitionCountBlocksPerSm an SM; each merges 4,096 counters.
-            // Buckets enough to fill the SMs get a block each, which owns its totals, where the skew
-            // sample shows no full bucket (which would be one slow block).
-            count.owner = args.buckets_balanced
-                       && shape.numBuckets >= ctx.tuning.partitionOwnerBucketsPerSm * ctx.props.multiprocessors;
-            const std::uint32_t parts = count.owner ? 1u : std::uint32_t(std::max<long>(
+            const std::uint32_t parts = std::uint32_t(std::max<long>(
                 1, std::lround(double(ctx.tuning.partitionCountBlocksPerSm) * ctx.props.multiprocessors / shape.numBuckets)));
             for (std::int64_t firstTile = 0; firstTile < totalTiles; firstTile += chunkTiles) {
                 shape.firstTile = firstTile;

@@ -13,7 +13,7 @@ __global__ void slotSampleKernel(KernelArgs a, std::uint32_t* d_out, std::uint32
 {
     const std::uint64_t pixels = std::uint64_t(a.grid.width) * std::uint64_t(a.grid.rows);
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
-        const std::uint64_t p = pixels * i / count;
+        const std::uint64_t p = samplePixel(pixels, i, count);
         const std::uint64_t r = p / std::uint64_t(a.grid.width);
         const std::uint64_t x = p - r * std::uint64_t(a.grid.width);
         const unsigned char* pixel = a.grid.d_origin + r * a.grid.pitch + x * C * sizeof(T);
