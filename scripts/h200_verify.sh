@@ -12,6 +12,7 @@ last=$SECONDS
 stamp() { echo "time: $1 $((SECONDS - last)) s" >> "$summary"; last=$SECONDS; }
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"  # COMMIT: the tree the device tool copied
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
   nvcc --version | tail -1
 } > "$summary"
