@@ -74,6 +74,10 @@ struct ArchTuning {
     // `partition`: counting blocks an SM (each merges 4,096 counters): 4 beat 1 and 2 on every
     // input up to 131,072 bins and tied at 1 M bins (same run).
     int partitionCountBlocksPerSm = 4;
+    // `partition`'s count: 16-byte words of places each lane loads at a time (2 or 4). A segment
+    // of 1 M bins' bucket is some 33 places (five or six words), which four at a time take two
+    // rounds of eight word slots.
+    int partitionCountWordsInFlight = 4;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
     std::uint32_t skewSamplePixels = 4096;
@@ -159,8 +163,9 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
     return kPrivatizedFamilies[0];
 }
 
-// For tuning runs of the benchmark only (HISTOSCOPE_TUNE_THREADS=256 ... 1024 in
-// scripts/h200_verify.sh): overrides the block-private block size; the shipped values are above.
+// For tuning runs of the benchmark only (scripts/h200_verify.sh, TUNE_THREADS and TUNE_ENV):
+// HISTOSCOPE_TUNE_THREADS (256 ... 1024) overrides the block-private block size, and
+// HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight; the shipped values are above.
 inline ArchTuning tuningFor(int computeMajor)
 {
     ArchTuning best = kArchTunings[0];
@@ -169,6 +174,8 @@ inline ArchTuning tuningFor(int computeMajor)
             best = t;
     if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
         best.privatizedThreads = std::clamp(std::atoi(threads), 64, kPrivatizedThreadsMax);
+    if (const char* words = std::getenv("HISTOSCOPE_TUNE_PARTITION_WORDS"))
+        best.partitionCountWordsInFlight = std::atoi(words) == 2 ? 2 : 4;
     return best;
 }
 

@@ -188,8 +188,8 @@ struct CountShape {
     std::uint32_t numSlots = 0;
 };
 
-// Groups of G lanes read one tile's segment of bucket blockIdx.y with 16-byte loads, four in flight.
-template <int G>
+// Groups of G lanes read one tile's segment of bucket blockIdx.y with 16-byte loads, U in flight.
+template <int G, int U>
 __global__ void __launch_bounds__(kCountThreads) bucketCountKernel(const std::uint16_t* __restrict__ d_places,
                                                                   const std::uint32_t* __restrict__ d_starts, CountShape s,
                                                                   unsigned long long* d_slots)
@@ -219,13 +219,13 @@ __global__ void __launch_bounds__(kCountThreads) bucketCountKernel(const std::ui
         }
         const uint4* segment = reinterpret_cast<const uint4*>(d_places + std::size_t(t) * kTileSamples);
         const std::uint32_t vecEnd = (end + 7) / 8;
-        for (std::uint32_t v = begin / 8 + lane; v < vecEnd; v += 4 * G) {
-            uint4 w[4];
+        for (std::uint32_t v = begin / 8 + lane; v < vecEnd; v += U * G) {
+            uint4 w[U];
 #pragma unroll
-            for (int k = 0; k < 4; ++k)
+            for (int k = 0; k < U; ++k)
                 w[k] = v + k * G < vecEnd ? __ldcs(segment + v + k * G) : make_uint4(0, 0, 0, 0);
 #pragma unroll
-            for (int k = 0; k < 4; ++k) {
+            for (int k = 0; k < U; ++k) {
                 const std::uint32_t first = (v + k * G) * 8;
                 const std::uint32_t words[4] = {w[k].x, w[k].y, w[k].z, w[k].w};
 #pragma unroll
@@ -247,30 +247,40 @@ __global__ void __launch_bounds__(kCountThreads) bucketCountKernel(const std::ui
     }
 }
 
-template <int G>
+template <int G, int U>
 Status launchBucketCount(std::uint32_t parts, const std::uint16_t* d_places, const std::uint32_t* d_starts,
                          const CountShape& shape, unsigned long long* d_slots, cudaStream_t stream)
 {
-    bucketCountKernel<G><<<dim3(parts, shape.numBuckets), kCountThreads, 0, stream>>>(d_places, d_starts, shape, d_slots);
+    bucketCountKernel<G, U><<<dim3(parts, shape.numBuckets), kCountThreads, 0, stream>>>(d_places, d_starts, shape, d_slots);
     return lastLaunchStatus("bucketCountKernel");
 }
 
-// Lanes a segment: about four 16-byte loads each for a segment of the expected size.
-Status launchCount(std::uint32_t samplesPerTile, std::uint32_t parts, const std::uint16_t* d_places,
+template <int U>
+Status launchBucketCountOf(int g, std::uint32_t parts, const std::uint16_t* d_places, const std::uint32_t* d_starts,
+                           const CountShape& shape, unsigned long long* d_slots, cudaStream_t stream)
+{
+    switch (g) {
+    case 1: return launchBucketCount<1, U>(parts, d_places, d_starts, shape, d_slots, stream);
+    case 2: return launchBucketCount<2, U>(parts, d_places, d_starts, shape, d_slots, stream);
+    case 4: return launchBucketCount<4, U>(parts, d_places, d_starts, shape, d_slots, stream);
+    case 8: return launchBucketCount<8, U>(parts, d_places, d_starts, shape, d_slots, stream);
+    case 16: return launchBucketCount<16, U>(parts, d_places, d_starts, shape, d_slots, stream);
+    default: return launchBucketCount<32, U>(parts, d_places, d_starts, shape, d_slots, stream);
+    }
+}
+
+// Lanes a segment: about four 16-byte loads each for a segment of the expected size, taken
+// `wordsInFlight` (2 or 4) at a time.
+Status launchCount(std::uint32_t samplesPerTile, std::uint32_t parts, int wordsInFlight, const std::uint16_t* d_places,
                    const std::uint32_t* d_starts, const CountShape& shape, unsigned long long* d_slots, cudaStream_t stream)
 {
     const double vecsPerSegment = double(samplesPerTile) / shape.numBuckets / 8 + 1;
     int g = 1;
     while (g < 32 && 2 * g * 4 <= vecsPerSegment)
         g *= 2;
-    switch (g) {
-    case 1: return launchBucketCount<1>(parts, d_places, d_starts, shape, d_slots, stream);
-    case 2: return launchBucketCount<2>(parts, d_places, d_starts, shape, d_slots, stream);
-    case 4: return launchBucketCount<4>(parts, d_places, d_starts, shape, d_slots, stream);
-    case 8: return launchBucketCount<8>(parts, d_places, d_starts, shape, d_slots, stream);
-    case 16: return launchBucketCount<16>(parts, d_places, d_starts, shape, d_slots, stream);
-    default: return launchBucketCount<32>(parts, d_places, d_starts, shape, d_slots, stream);
-    }
+    if (wordsInFlight == 2)
+        return launchBucketCountOf<2>(g, parts, d_places, d_starts, shape, d_slots, stream);
+    return launchBucketCountOf<4>(g, parts, d_places, d_starts, shape, d_slots, stream);
 }
 
 }  // namespace
@@ -324,7 +334,8 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
                 first.d_zero = nullptr;  // the first launch cleared the next call's totals
                 first.zero_words = 0;
                 count.numTiles = shape.numTiles;
-                HS_TRY(launchCount(std::uint32_t(tilePixels * C), std::min(parts, shape.numTiles), d_places, d_starts,
+                HS_TRY(launchCount(std::uint32_t(tilePixels * C), std::min(parts, shape.numTiles),
+                                   ctx.tuning.partitionCountWordsInFlight, d_places, d_starts,
                                    count, args.d_slots, ctx.stream));
             }
         }
