@@ -75,9 +75,12 @@ struct ArchTuning {
     // input up to 131,072 bins and tied at 1 M bins (same run).
     int partitionCountBlocksPerSm = 4;
     // `partition`'s count: 16-byte words of places each lane loads at a time (2 or 4). A segment
-    // of 1 M bins' bucket is some 33 places (five or six words), which four at a time take two
-    // rounds of eight word slots.
-    int partitionCountWordsInFlight = 4;
+    // of 1 M bins' bucket is some 33 places (five or six words), which four at a time take in two
+    // rounds of eight word slots, two at a time in three of two. Two were 1-3 % faster on all five
+    // cells of the A/B pass (H200, session 16, run 5: 1 M uniform keys 0.100 against 0.103 ms,
+    // 100,000 0.084 against 0.085, 65,536 0.086 against 0.089, 16 M 0.531 against 0.535, a 4K
+    // 16-bit noise frame 0.047 against 0.048), exact there and in run 6's self-check and sanitizers.
+    int partitionCountWordsInFlight = 2;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
     std::uint32_t skewSamplePixels = 4096;
