@@ -65,7 +65,7 @@ for t in ${TUNE_THREADS:-}; do
   echo "tune threads=$t: exit $?" >> "$summary"
 done
 
-# Optional tuning A/B: TUNE_ENV="HISTOSCOPE_TUNE_PARTITION_OWNER=0 HISTOSCOPE_TUNE_PARTITION_OWNER=1e9"
+# Optional tuning A/B: TUNE_ENV="HISTOSCOPE_TUNE_PARTITION_WORDS=2 HISTOSCOPE_TUNE_PARTITION_WORDS=4"
 # reruns part of the matrix (TUNE_ONLY, TUNE_BINS) once per setting.
 for setting in ${TUNE_ENV:-}; do
   name=$(echo "$setting" | tr -c 'A-Za-z0-9=.\n' '_' | tr '=' '-')

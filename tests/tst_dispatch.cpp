@@ -25,6 +25,9 @@ private slots:
     void eightBitAutoFitsTheDevice();
     void bigSlotSetsFollowTheSample_data();
     void bigSlotSetsFollowTheSample();
+    void partitionFoldsTheClearOnlyOverEnoughSamples_data();
+    void partitionFoldsTheClearOnlyOverEnoughSamples();
+    void neighbourPairsAreComparedChannelByChannel();
     void samplePixelsComeInNeighbourPairs_data();
     void samplePixelsComeInNeighbourPairs();
 };
@@ -161,6 +164,65 @@ void TestDispatch::bigSlotSetsFollowTheSample()
         QVERIFY2(choice.strategy != Strategy::Partition && choice.strategy != Strategy::Auto, choice.reason.c_str());
     else
         QVERIFY2(choice.strategy == expected, choice.reason.c_str());
+}
+
+// `partition` clears the next call's totals in its split only where its grid is large enough to:
+// at least as many samples as slots; a few keys into 16 M bins leave it to a memset.
+void TestDispatch::partitionFoldsTheClearOnlyOverEnoughSamples_data()
+{
+    QTest::addColumn<int>("keys");
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<bool>("folds");
+    QTest::newRow("1,000 keys, 16 M bins") << 1000 << (1 << 24) << false;
+    QTest::newRow("1 M keys, 65,536 bins") << (1 << 20) << 65536 << true;
+    QTest::newRow("65,536 keys, 65,536 bins") << 65536 << 65536 << false;  // 65,539 slots with the margins
+    QTest::newRow("65,539 keys, 65,536 bins") << 65539 << 65536 << true;
+}
+
+void TestDispatch::partitionFoldsTheClearOnlyOverEnoughSamples()
+{
+    QFETCH(int, keys);
+    QFETCH(int, bins);
+    QFETCH(bool, folds);
+    std::vector<std::uint32_t> data(std::size_t(keys), 3);
+    HistogramRequest request = makeRequest(keysView(data.data(), data.size(), SampleType::U32),
+                                           ChannelBinning{true, std::uint32_t(bins), 0.0, double(bins), true});
+    detail::RequestPlan plan;
+    QVERIFY(detail::buildPlan(request, plan).ok());
+    detail::DeviceProps props;
+    props.sharedPerBlockOptin = 227 * 1024;
+    QCOMPARE(detail::clearsNextTotals(Strategy::Partition, plan, props), folds);
+    QVERIFY(detail::clearsNextTotals(Strategy::Replicated, plan, props));
+    QVERIFY(!detail::clearsNextTotals(Strategy::GlobalAtomic, plan, props));
+}
+
+// Neighbour pairs are pixels 2k and 2k + 1, compared channel by channel; inactive channels (no
+// slot) are left out. Channel 0 runs (neighbours in one bucket), channel 2 does not.
+void TestDispatch::neighbourPairsAreComparedChannelByChannel()
+{
+    constexpr int kChannels = 3, kPixels = 4096;
+    std::mt19937 rng(20261204);
+    std::uniform_int_distribution<std::uint32_t> any(0, (1u << 20) - 1);
+    std::vector<std::uint32_t> pixelSlots(std::size_t(kPixels) * kChannels);
+    for (int p = 0; p < kPixels; ++p) {
+        const std::uint32_t run = p % 2 ? pixelSlots[std::size_t(p - 1) * kChannels] + 1 : any(rng);
+        pixelSlots[std::size_t(p) * kChannels + 0] = run;  // a neighbour one slot up: one bucket unless it crosses
+        pixelSlots[std::size_t(p) * kChannels + 1] = detail::kNoSlot;
+        pixelSlots[std::size_t(p) * kChannels + 2] = any(rng);
+    }
+    int same = 0, pairs = 0;
+    for (int p = 0; p + 1 < kPixels; p += 2)
+        for (int c : {0, 2}) {
+            const std::uint32_t a = pixelSlots[std::size_t(p) * kChannels + c], b = pixelSlots[std::size_t(p + 1) * kChannels + c];
+            same += (a >> 12) == (b >> 12) ? 1 : 0;
+            ++pairs;
+        }
+    detail::SkewCounter counter;
+    detail::SkewEstimate estimate;
+    counter.estimate(pixelSlots.data(), pixelSlots.size(), kChannels, 8192, estimate);
+    QCOMPARE(estimate.neighbourBucketShare, double(same) / double(pairs));
+    QVERIFY(estimate.neighbourBucketShare > 0.45 && estimate.neighbourBucketShare < 0.55);  // ch 0 all, ch 2 ~1/256
+    QCOMPARE(estimate.sampledSlots, std::size_t(kPixels) * 2);
 }
 
 // The skew sample takes neighbours in pairs, the same pixels on the host and the device.

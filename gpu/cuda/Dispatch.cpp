@@ -149,8 +149,9 @@ bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DevicePr
     case Strategy::Replicated:
     case Strategy::RunLength:
     case Strategy::WarpAggregated:
-    case Strategy::Partition:
         return true;
+    case Strategy::Partition:
+        return plan.samples() >= plan.map.num_slots;
     case Strategy::LargeBins:
         return !needsHotKeys(strategy, plan, props);
     default:

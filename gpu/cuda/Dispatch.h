@@ -49,7 +49,9 @@ bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceP
 // Whether a resolved strategy reads the sampled hot-slot table (`large-bins` beyond opt-in memory).
 bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // Whether a resolved strategy's launch clears the next call's totals (KernelArgs::d_zero): the
-// block-private families and `per-lane` do; global atomics, CUB and the hot cache do not.
+// block-private families and `per-lane` do, and `partition`'s split where the samples are at least
+// as many as the slots (its persistent grid is as large as the tiles allow: a few pixels into
+// 16 M bins would leave one block to clear 128 MB); global atomics, CUB and the hot cache do not.
 bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // Whether the skew sample shows no `partition` bucket (kPartitionBucketSlots slots) fuller than
 // imbalanceMax times the mean (or the mean plus four standard deviations, for buckets too many to

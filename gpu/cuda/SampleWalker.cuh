@@ -32,8 +32,8 @@ __device__ __forceinline__ T loadSample(const unsigned char* p)
         return __ldg(reinterpret_cast<const T*>(p));
 }
 
-// The same load, marked evict-first (ld.global.cs): for input read once by a pass whose own output
-// the next pass reads back (`partition`'s places), so that the input streams through L2 instead of
+// The same load, marked evict-first (ld.global.cs): for input read by a pass whose own output the
+// next pass reads back (`partition`'s places), so that the input streams through L2 instead of
 // pushing that output out to DRAM.
 template <typename T>
 __device__ __forceinline__ T loadSampleStreaming(const unsigned char* p)

@@ -56,8 +56,8 @@ struct ArchTuning {
     // blocks each take a slice of one bucket, so a full bucket makes a slow block. In the engine
     // on the H200 (session 15, run 5): uniform keys at 1 M bins 0.112 ms against 0.193 for global
     // atomics, at 16 M bins 0.555 against 0.844 for the hot cache; Zipf at 1 M bins 0.177 against
-    // the hot cache's 0.132. Up to three tiles `replicated` stays: 65,536 uniform keys 0.080
-    // against 0.100, 100,000 0.098 against 0.099, a 4K 16-bit frame 0.055 against 0.057.
+    // the hot cache's 0.132. (Up to three tiles the rule below decides.) The mean is over every
+    // bucket, the one that holds only the margins' slots included.
     double autoPartitionImbalanceMax = 2.5;
     // `auto` up to autoTilesMax tiles: `partition` instead of `replicated` where the buckets are
     // balanced (fullest at most autoPartitionFewTilesImbalanceMax times the mean), samples a slot
@@ -82,7 +82,9 @@ struct ArchTuning {
     // 16-bit noise frame 0.047 against 0.048), exact there and in run 6's self-check and sanitizers.
     int partitionCountWordsInFlight = 2;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
-    // 25 % share to within about 1.4 % (binomial standard error) for one small gather.
+    // 25 % share to within about 1.4 % (binomial standard error) for one small gather. They are
+    // 2,048 pairs of neighbours (samplePixel); where neighbours are near copies (smooth frames)
+    // they count as about 2,048 samples, within 2 %.
     std::uint32_t skewSamplePixels = 4096;
     // Device input of one shape reuses its skew estimate for this many calls before sampling
     // again: the estimate only steers speed, and a sample costs a launch, a gather and a
@@ -177,8 +179,11 @@ inline ArchTuning tuningFor(int computeMajor)
             best = t;
     if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
         best.privatizedThreads = std::clamp(std::atoi(threads), 64, kPrivatizedThreadsMax);
-    if (const char* words = std::getenv("HISTOSCOPE_TUNE_PARTITION_WORDS"))
-        best.partitionCountWordsInFlight = std::atoi(words) == 2 ? 2 : 4;
+    if (const char* words = std::getenv("HISTOSCOPE_TUNE_PARTITION_WORDS")) {
+        const int w = std::atoi(words);
+        if (w == 2 || w == 4)
+            best.partitionCountWordsInFlight = w;
+    }
     return best;
 }
 

@@ -1,5 +1,6 @@
-// How many OpenMP threads the GPU path's host copies take (a result's counts out of pinned
-// memory, a 2-D grid's widening, a frame's packing into a staging buffer).
+// How many OpenMP threads the host's copies of results and frames take: a result's counts into
+// its vectors (both backends' unpackSlots), a 2-D grid's delivery, a frame's packing into a
+// staging buffer. Counting itself keeps the thread count the CPU backend was given.
 #pragma once
 
 #include <omp.h>
