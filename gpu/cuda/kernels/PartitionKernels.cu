@@ -11,6 +11,8 @@
 //   count  Block (p, b) adds up bucket b's places from every P-th tile in kPartitionBucketSlots
 //          shared counters and merges them into the totals: every place is read once, and a
 //          block merges 4,096 counters instead of a copy of every bin.
+// The first split launch of a call also clears the next call's totals where the backend asks it
+// to (KernelArgs::d_zero, clearsNextTotals in Dispatch.h).
 // The scratch holds kPartitionChunkSamples samples; a bigger piece goes chunk by chunk. Slot
 // sets of more than kPartitionMaxBuckets buckets go in passes of that many buckets, each one a
 // read of the input.
@@ -311,7 +313,7 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
         if (perMultiprocessor < 1)
             return Status::error(ErrorCode::CudaError, "splitKernel does not fit on a multiprocessor");
         const std::int64_t resident = std::int64_t(perMultiprocessor) * ctx.props.multiprocessors;
-        KernelArgs first = args;
+        KernelArgs splitArgs = args;
 
         for (std::uint32_t firstBucket = 0; firstBucket < allBuckets; firstBucket += kPartitionMaxBuckets) {
             SplitShape shape;
@@ -329,10 +331,10 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
                 shape.firstTile = firstTile;
                 shape.numTiles = std::uint32_t(std::min<std::int64_t>(chunkTiles, totalTiles - firstTile));
                 const unsigned blocks = unsigned(std::min<std::int64_t>(resident, shape.numTiles));
-                split<<<blocks, kSplitThreads, 0, ctx.stream>>>(first, shape, d_places, d_starts);
+                split<<<blocks, kSplitThreads, 0, ctx.stream>>>(splitArgs, shape, d_places, d_starts);
                 HS_TRY(lastLaunchStatus("splitKernel"));
-                first.d_zero = nullptr;  // the first launch cleared the next call's totals
-                first.zero_words = 0;
+                splitArgs.d_zero = nullptr;  // the first launch cleared the next call's totals
+                splitArgs.zero_words = 0;
                 count.numTiles = shape.numTiles;
                 HS_TRY(launchCount(std::uint32_t(tilePixels * C), std::min(parts, shape.numTiles),
                                    ctx.tuning.partitionCountWordsInFlight, d_places, d_starts,
