@@ -218,10 +218,11 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
             return "auto: " + slots() + " fit in opt-in shared memory (" + std::to_string(props.sharedPerBlockOptin / 1024)
                  + " KiB): one large-bins pass";
         });
-    // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass each),
-    // or `partition` where few samples a slot, balanced buckets and spread neighbours make it faster; many
-    // tiles -> `partition` where no bucket is full, else the hot cache where the sampled hot set
-    // holds most samples, else plain global atomics, which spread over that many bins anyway.
+    // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass
+    // each), or `partition` where few samples a slot, balanced buckets and spread neighbours make
+    // it faster; many tiles -> `partition` where no bucket is full and neighbours spread, else the
+    // hot cache where the sampled hot set holds most samples, else plain global atomics, which
+    // spread over that many bins anyway.
     const double share = skew ? skew->topShare : 0.0;
     const double hot = skew ? skew->hotShare : 0.0;
     const std::uint64_t tiles = (std::uint64_t(plan.map.num_slots) * sizeof(std::uint32_t) + props.sharedPerBlockOptin - 1)
