@@ -501,20 +501,25 @@ def _f32_of_key(key):
 
 
 def _float_bins(dtype, nbins, range):
-    """NumPy's edges of the range; the engine's half-open [lo, hi), checked against float32; and
+    """NumPy's edges of the range, then ``_float_hi``'s (lo, hi, top) for them."""
+    edges = _edges(dtype, nbins, *range)
+    return (edges, *_float_hi(dtype, nbins, float(edges[0]), float(edges[-1]),
+                              f"the range [{edges[0]}, {edges[-1]}]"))
+
+
+def _float_hi(dtype, nbins, lo, last, what):
+    """The engine's half-open [lo, hi) for NumPy's bins [lo, last], checked against float32; and
     ``top``, the float32 the last edge becomes (None where the rule keeps the last bin
     half-open). The samples in [hi, top] belong to NumPy's closed last bin and are counted into
-    it after the engine's pass (_close_last_bin). ``top`` is the last float32 at or below the
-    last edge for float16/float32 samples, and the edge rounded to the nearest float32 for
-    samples the engine sees rounded to float32 (float64, integers): rounding keeps their order,
-    so a sample at or below the edge is still at or below ``top``.
+    it after the engine's pass (_close_last_bin; histogram2d's closing). ``top`` is the last
+    float32 at or below the last edge for float16/float32 samples, and the edge rounded to the
+    nearest float32 for samples the engine sees rounded to float32 (float64, integers): rounding
+    keeps their order, so a sample at or below the edge is still at or below ``top``.
 
     hi is the largest float32 at or below ``top`` whose scale, float32(bins) / (float32(hi) -
     float32(lo)) as the engine computes it, is at least bins / (last - lo): a sample whose offset
     from lo times the scale is exact (whole numbers on whole-number edges) lands in the bin above
     an edge it lies on, as in NumPy, not a rounding below."""
-    edges = _edges(dtype, nbins, *range)
-    lo, last = float(edges[0]), float(edges[-1])
     with np.errstate(over="ignore"):
         t32 = np.float32(last)
     if math.isfinite(t32) and float(t32) > last and np.dtype(dtype) in (np.float16, np.float32):
@@ -523,9 +528,9 @@ def _float_bins(dtype, nbins, range):
         # Beyond float32 or too narrow for it (refused below), or ending at float32's largest
         # value, above which nothing lies to close the last bin with.
         hi = min(last, _FLOAT32_MAX) if math.isfinite(t32) and float(t32) > lo else last
-        _float32_binning(nbins, lo, hi, f"the range [{edges[0]}, {edges[-1]}]")
-        return edges, lo, hi, None
-    _float32_binning(nbins, lo, float(t32), f"the range [{edges[0]}, {edges[-1]}]")
+        _float32_binning(nbins, lo, hi, what)
+        return lo, hi, None
+    _float32_binning(nbins, lo, float(t32), what)
     target = nbins / (last - lo)
     flo, bins32 = np.float32(lo), np.float32(nbins)
 
@@ -546,7 +551,7 @@ def _float_bins(dtype, nbins, range):
                 good = mid
             else:
                 bad = mid
-    return edges, lo, float(_f32_of_key(good)), float(t32)
+    return lo, float(_f32_of_key(good)), float(t32)
 
 
 def _close_last_bin(view, ch, hi, top, strategy):
@@ -1042,9 +1047,10 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
 
     ``bins`` is an int or (x bins, y bins); ``range`` is ``((xlo, xhi), (ylo, yhi))``, by default
     each axis' min and max. Each axis' last bin is closed, as NumPy's. Integer data gives NumPy's
-    counts exactly while (x values) x (y values) of the range fit in 2**24 cells; beyond, and
-    for floats, the engine's binning rule applies (docs/SCHEMA.md, "Python"). The result
-    carries ``outside``: the pairs in no bin (either value outside its range, or NaN).
+    counts exactly while (x values) x (y values) of the range fit in 2**24 cells; beyond, the
+    engine's integer rule applies. Floats are binned per axis as ``histogram`` bins them: a
+    sample on an edge lands as in NumPy (docs/SCHEMA.md, "Python"). The result carries
+    ``outside``: the pairs in no bin (either value outside its range, or NaN).
     """
     _strategy_argument(strategy)
     ax, ay = resolve(x, stream), resolve(y, stream)
@@ -1146,16 +1152,46 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
             return _Histogram2DResult(ax.output(counts), ax.output(edges[0]), ax.output(edges[1]),
                                       n - int(counts.sum()), counted.strategy)
         axes = [("channel", c, nb, float(b[0]), float(b[-1]), False) for c, nb, b in zip((cx, cy), (bx, by), bounds)]
-    else:
-        axes = []
-        for c, nb, e, name in zip((cx, cy), (bx, by), edges, "xy"):
-            hi = _next_float_up(e[-1])
-            hi = hi if math.isfinite(hi) else float(e[-1])
-            _float32_binning(nb, float(e[0]), hi, f"the {name} range [{e[0]}, {e[-1]}]")
-            axes.append(("channel", c, nb, float(e[0]), hi, False))
-    counted = view.count2d([tuple(axes)], strategy)
-    g = counted.histograms[0]
-    counts = np.array(g.slots, dtype=np.int64)[:bx, :by]
+        counted = view.count2d([tuple(axes)], strategy)
+        counts = np.array(counted.histograms[0].slots, dtype=np.int64)[:bx, :by]
+        return _Histogram2DResult(ax.output(counts), ax.output(edges[0]), ax.output(edges[1]), n - int(counts.sum()),
+                                  counted.strategy)
+    # Floats: each axis as histogram's, [lo, hi) in the engine and [hi, top] closed into the last bin.
+    bounds = [_float_hi(a.dtype, nb, float(e[0]), float(e[-1]), f"the {name} range [{e[0]}, {e[-1]}]")
+              for a, nb, e, name in zip((ax, ay), (bx, by), edges, "xy")]
+    main = [("channel", c, nb, lo, hi, False) for c, nb, (lo, hi, _) in zip((cx, cy), (bx, by), bounds)]
+    counted = view.count2d([tuple(main)], strategy)
+    grid = np.array(counted.histograms[0].slots, dtype=np.int64)
+    counts = grid[:bx, :by].copy()
+    closing = [top is not None for _, _, top in bounds]
+    if any(closing) and n:
+        # The x bins' slot bx + 1 (and y's by + 1) counts the samples at or above hi: exactly the
+        # closing ones where nothing lies above top (always, on a range taken from the data).
+        chans = chans or extremes()
+        beyond = [close and chans[c].max_value > top for close, c, (_, _, top) in zip(closing, (cx, cy), bounds)]
+
+        def closed_axis(axis):  # the axis binned as one bin over [hi, top]
+            c, (_, hi, top) = (cx, cy)[axis], bounds[axis]
+            return ("channel", c, 1, hi, _next_float_up(top), False)
+
+        def part(x_closed, y_closed):
+            """Slots holding the pairs whose closed axes lie in their closing ranges, and the index
+            of that range on x and on y: the main count's `above` slot where nothing lies above
+            top, else a count with those axes binned as one bin over [hi, top]."""
+            if not any(beyond[a] for a, closed in enumerate((x_closed, y_closed)) if closed):
+                return grid, bx + 1, by + 1
+            axes = [closed_axis(0) if x_closed else main[0], closed_axis(1) if y_closed else main[1]]
+            return np.array(view.count2d([tuple(axes)], strategy).histograms[0].slots, dtype=np.int64), 0, 0
+
+        if closing[0]:
+            slots, xi, _ = part(True, False)
+            counts[bx - 1, :] += slots[xi, :by]
+        if closing[1]:
+            slots, _, yi = part(False, True)
+            counts[:, by - 1] += slots[:bx, yi]
+        if closing[0] and closing[1]:
+            slots, xi, yi = part(True, True)
+            counts[bx - 1, by - 1] += slots[xi, yi]
     return _Histogram2DResult(ax.output(counts), ax.output(edges[0]), ax.output(edges[1]), n - int(counts.sum()),
                               counted.strategy)
 

@@ -268,6 +268,25 @@ def test_bit_depth_sets_the_clipping_points_and_is_checked_at_once(rng):
         histoscope.image_histogram(img, bit_depth=0)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_histogram2d_floats_on_edges_land_as_numpys(rng, dtype):
+    # Samples exactly on the edges (quarters on quarter edges), the last one included: NumPy puts
+    # an inner edge's sample in the bin above it and the last edge's in the last bin.
+    n = 6000
+    x = (rng.integers(0, 11, n) * 0.25).astype(dtype)
+    y = (rng.integers(-8, 9, n) * 0.5).astype(dtype)
+    x[:2], y[:2] = (0, 2.5), (-4, 4)  # the data's extremes are the default range's ends
+    for bins, r in ((10, None), ((10, 16), None), ((5, 8), ((0, 2.5), (-4, 4))),
+                    # data beyond the last edge on x, on y, on both: the closing range counted apart
+                    (10, ((0, 2.0), (-4, 4))), (8, ((0, 2.5), (-4, 3))), ((4, 6), ((0, 1.75), (-2, 2.5)))):
+        result = histoscope.histogram2d(x, y, bins, r)
+        ref, rx, ry = np.histogram2d(x, y, bins, r)
+        np.testing.assert_array_equal(result[0], ref, err_msg=f"bins {bins}, range {r}")
+        np.testing.assert_array_equal(result[1], rx)
+        np.testing.assert_array_equal(result[2], ry)
+        assert result.outside == n - int(ref.sum())
+
+
 def test_histogram2d_float64_default_range_has_numpys_edges(rng):
     # Counted as float32, but the edges come from the float64 data's own extremes, as
     # histogram's do (docs/SCHEMA.md): they were float32-rounded extremes' edges before.
