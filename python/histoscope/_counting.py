@@ -554,15 +554,16 @@ def _float_hi(dtype, nbins, lo, last, what):
     return lo, float(_f32_of_key(good)), float(t32)
 
 
-def _close_last_bin(view, ch, hi, top, strategy):
+def _close_last_bin(view, ch, lo, top, strategy):
     """The samples in [hi, top], which the engine counted above its half-open range: all of
-    ``above`` when nothing beyond ``top`` was seen, else a one-bin count of [hi, top]."""
+    ``above`` when nothing beyond ``top`` was seen, else ``above`` less the samples above top,
+    from a one-bin count of [lo, top] (one of [hi, top] can be too narrow for float32: top = 0)."""
     if top is None or ch.above == 0:
         return 0
     if ch.max_value <= top:
         return ch.above
-    upper = float(np.nextafter(np.float32(top), np.float32(np.inf)))
-    return view.count([(True, 1, hi, upper, False)], strategy).channels[0].counts[0]
+    upper = _next_float_up(top)
+    return ch.above - view.count([(True, 1, lo, upper, False)], strategy).channels[0].above
 
 
 def _float_histogram(arr, dtype, nbins, range, strategy):
@@ -593,14 +594,14 @@ def _float_histogram(arr, dtype, nbins, range, strategy):
         out, pointer = arr.device_counts(nbins)
         counted = view.count(binning, strategy, pointer)
         ch = counted.channels[0]
-        closing = _close_last_bin(view, ch, hi, top, strategy)
+        closing = _close_last_bin(view, ch, lo, top, strategy)
         if closing:
             arr.add_at(out, nbins - 1, closing)
         return out, edges, ch.below, ch.above - closing, ch.nan, counted.strategy
     counted = view.count(binning, strategy)
     ch = counted.channels[0]
     counts = np.array(ch.counts, dtype=np.int64)
-    closing = _close_last_bin(view, ch, hi, top, strategy)
+    closing = _close_last_bin(view, ch, lo, top, strategy)
     counts[-1] += closing
     return counts, edges, ch.below, ch.above - closing, ch.nan, counted.strategy
 
@@ -1170,28 +1171,32 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
         chans = chans or extremes()
         beyond = [close and chans[c].max_value > top for close, c, (_, _, top) in zip(closing, (cx, cy), bounds)]
 
-        def closed_axis(axis):  # the axis binned as one bin over [hi, top]
-            c, (_, hi, top) = (cx, cy)[axis], bounds[axis]
-            return ("channel", c, 1, hi, _next_float_up(top), False)
+        # Where samples lie above top, the closing range is `above` less `above` of a count that
+        # bins that axis as one bin over [lo, top] (slot 2: above top); one bin over [hi, top]
+        # can be too narrow for float32 (top = 0).
+        def recount(x_closed, y_closed):
+            axes = [main[a] if not closed else ("channel", (cx, cy)[a], 1, bounds[a][0], _next_float_up(bounds[a][2]),
+                                                   False)
+                    for a, closed in enumerate((x_closed, y_closed))]
+            return np.array(view.count2d([tuple(axes)], strategy).histograms[0].slots, dtype=np.int64)
 
-        def part(x_closed, y_closed):
-            """Slots holding the pairs whose closed axes lie in their closing ranges, and the index
-            of that range on x and on y: the main count's `above` slot where nothing lies above
-            top, else a count with those axes binned as one bin over [hi, top]."""
-            if not any(beyond[a] for a, closed in enumerate((x_closed, y_closed)) if closed):
-                return grid, bx + 1, by + 1
-            axes = [closed_axis(0) if x_closed else main[0], closed_axis(1) if y_closed else main[1]]
-            return np.array(view.count2d([tuple(axes)], strategy).histograms[0].slots, dtype=np.int64), 0, 0
-
+        rx = recount(True, False) if beyond[0] else None
+        ry = recount(False, True) if beyond[1] else None
         if closing[0]:
-            slots, xi, _ = part(True, False)
-            counts[bx - 1, :] += slots[xi, :by]
+            counts[bx - 1, :] += grid[bx + 1, :by] - (rx[2, :by] if beyond[0] else 0)
         if closing[1]:
-            slots, _, yi = part(False, True)
-            counts[:, by - 1] += slots[:bx, yi]
+            counts[:, by - 1] += grid[:bx, by + 1] - (ry[:bx, 2] if beyond[1] else 0)
         if closing[0] and closing[1]:
-            slots, xi, yi = part(True, True)
-            counts[bx - 1, by - 1] += slots[xi, yi]
+            # Both closing ranges: (x >= hi, y >= hi) less (x above top, y >= hi) less (x >= hi,
+            # y above top) plus (both above top).
+            corner = grid[bx + 1, by + 1]
+            if beyond[0]:
+                corner -= rx[2, by + 1]
+            if beyond[1]:
+                corner -= ry[bx + 1, 2]
+            if beyond[0] and beyond[1]:
+                corner += recount(True, True)[2, 2]
+            counts[bx - 1, by - 1] += corner
     return _Histogram2DResult(ax.output(counts), ax.output(edges[0]), ax.output(edges[1]), n - int(counts.sum()),
                               counted.strategy)
 

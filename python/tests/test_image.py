@@ -287,6 +287,22 @@ def test_histogram2d_floats_on_edges_land_as_numpys(rng, dtype):
         assert result.outside == n - int(ref.sum())
 
 
+def test_histogram2d_last_edge_at_zero_with_data_above(rng):
+    # The closing range [hi, top] of a last edge at 0 is one float32 wide: it is taken as `above`
+    # less the samples above top (a one-bin count of [hi, top] was refused as too narrow).
+    n = 3000
+    x = (rng.integers(-8, 5, n) * 0.25).astype(np.float32)  # up to 1.0, beyond the last edge 0
+    y = (rng.integers(-4, 9, n) * 0.5).astype(np.float32)
+    x[:3], y[:3] = (0, np.inf, np.nan), (0, 0, 1)
+    for bins, r in ((4, ((-2, 0), (-2, 4))), ((4, 3), ((-2, 0), (-2, 0))), (2, ((0, 1), (-2, 0)))):
+        result = histoscope.histogram2d(x, y, bins, r)
+        ref, _, _ = np.histogram2d(x, y, bins, r)
+        np.testing.assert_array_equal(result[0], ref, err_msg=f"bins {bins}, range {r}")
+        assert result.outside == n - int(ref.sum())
+    got = histoscope.histogram(x, 8, (-2, 0))
+    np.testing.assert_array_equal(got[0], np.histogram(x, 8, (-2, 0))[0])
+
+
 def test_histogram2d_float64_default_range_has_numpys_edges(rng):
     # Counted as float32, but the edges come from the float64 data's own extremes, as
     # histogram's do (docs/SCHEMA.md): they were float32-rounded extremes' edges before.
