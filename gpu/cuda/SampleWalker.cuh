@@ -21,29 +21,30 @@ template <> struct SampleBits<std::int32_t> { __device__ static std::int32_t fro
 template <> struct SampleBits<std::uint32_t> { __device__ static std::uint32_t from(std::uint32_t w, int) { return w; } };
 template <> struct SampleBits<float> { __device__ static float from(std::uint32_t w, int) { return __uint_as_float(w); } };
 
-template <typename T>
+// How a sample is read: through the read-only cache (ld.global.nc), or evict-first
+// (ld.global.cs) for input read by a pass whose own output the next pass reads back
+// (`partition`'s places), so that the input streams through L2 instead of pushing that output out
+// to DRAM.
+enum class Load { Cached, Streaming };
+
+template <Load L, typename W>
+__device__ __forceinline__ W loadWord(const W* p)
+{
+    if constexpr (L == Load::Streaming)
+        return __ldcs(p);
+    else
+        return __ldg(p);
+}
+
+template <typename T, Load L = Load::Cached>
 __device__ __forceinline__ T loadSample(const unsigned char* p)
 {
     if constexpr (std::is_same_v<T, HalfBits>)
-        return HalfBits{__ldg(reinterpret_cast<const unsigned short*>(p))};
+        return HalfBits{loadWord<L>(reinterpret_cast<const unsigned short*>(p))};
     else if constexpr (std::is_same_v<T, std::uint8_t>)
-        return std::uint8_t(__ldg(reinterpret_cast<const unsigned char*>(p)));
+        return std::uint8_t(loadWord<L>(reinterpret_cast<const unsigned char*>(p)));
     else
-        return __ldg(reinterpret_cast<const T*>(p));
-}
-
-// The same load, marked evict-first (ld.global.cs): for input read by a pass whose own output the
-// next pass reads back (`partition`'s places), so that the input streams through L2 instead of
-// pushing that output out to DRAM.
-template <typename T>
-__device__ __forceinline__ T loadSampleStreaming(const unsigned char* p)
-{
-    if constexpr (std::is_same_v<T, HalfBits>)
-        return HalfBits{__ldcs(reinterpret_cast<const unsigned short*>(p))};
-    else if constexpr (std::is_same_v<T, std::uint8_t>)
-        return std::uint8_t(__ldcs(reinterpret_cast<const unsigned char*>(p)));
-    else
-        return __ldcs(reinterpret_cast<const T*>(p));
+        return loadWord<L>(reinterpret_cast<const T*>(p));
 }
 
 // Calls f(std::integral_constant<int, I>) for I in [0, N): visitors keep per-channel state in

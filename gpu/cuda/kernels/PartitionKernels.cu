@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
             const unsigned char* pixel = row + (p < tilePixels ? p : 0u) * std::uint32_t(C * sizeof(T));
 #pragma unroll
             for (int c = 0; c < C; ++c)
-                v[j * C + c] = loadSampleStreaming<T>(pixel + c * sizeof(T));
+                v[j * C + c] = loadSample<T, Load::Streaming>(pixel + c * sizeof(T));
         }
         // (bucket << 16) | place, or kNoBucket << 16 for no sample, an inactive channel or a
         // slot outside this pass's buckets.
