@@ -70,7 +70,7 @@ done
 for setting in ${TUNE_ENV:-}; do
   name=$(echo "$setting" | tr -c 'A-Za-z0-9=.\n' '_' | tr '=' '-')
   env "$setting" "$bench" run --csv "$out/tune-$name.csv" --repeats 10 --only "${TUNE_ONLY:-keys16M}" \
-    ${TUNE_BINS:+--bins $TUNE_BINS} > "$out/tune-$name.log" 2>&1
+    ${TUNE_BINS:+--bins $TUNE_BINS} ${TUNE_STRATEGIES:+--strategies $TUNE_STRATEGIES} > "$out/tune-$name.log" 2>&1
   echo "tune $setting: exit $?" >> "$summary"
 done
 
@@ -106,6 +106,13 @@ if [ "${NCU:-0}" = 1 ]; then
   if [ "$set_" = partition ] || [ "$set_" = all ]; then
     NCU_LAUNCHES="2 2" ncu_run partition-1M 'splitKernel|bucketCountKernel' --only keys16M/uniform --bins 1000000 --strategies partition
     NCU_LAUNCHES="2 2" ncu_run partition-gray16 'splitKernel|bucketCountKernel' --only gray16/noise --strategies partition
+    # `auto`'s partition (its skew sample sets the split's warp-runs choice), and with each of the
+    # places' L2 policies (ArchTuning::partitionPlacesL2).
+    NCU_LAUNCHES="2 2" ncu_run partition-1M-auto 'splitKernel|bucketCountKernel' --only keys16M/uniform --bins 1000000 --strategies auto
+    for l2 in ${NCU_PLACES_L2:-}; do
+      HISTOSCOPE_TUNE_PARTITION_PLACES_L2=$l2 NCU_LAUNCHES="2 2" ncu_run partition-1M-auto-l2-$l2 'splitKernel|bucketCountKernel' \
+        --only keys16M/uniform --bins 1000000 --strategies auto
+    done
   fi
   stamp ncu
 fi
@@ -122,7 +129,11 @@ if [ "${PEERS:-0}" = 1 ]; then
   echo "peers: exit $?; $(tail -1 "$out/peers.log")" >> "$summary"
   stamp peers
 fi
+# The tuning passes side by side with the benchmark, one line a cell (scripts/tune_table.py).
+if [ -n "${TUNE_ENV:-}" ]; then
+  python3 scripts/tune_table.py $(ls "$out"/tune-*.csv) $( [ -f "$out/bench.csv" ] && echo "$out/bench.csv") > "$out/tune-table.md" 2>&1
+fi
 # At most 8 files come back from the machine: the logs travel as one archive.
-(cd "$out" && tar czf logs.tar.gz --remove-files $(ls | grep -vE '^(summary.txt|bench.csv|bench.log|bench-sweep.svg|peers.csv|peers.log|logs.tar.gz)$'))
+(cd "$out" && tar czf logs.tar.gz --remove-files $(ls | grep -vE '^(summary.txt|bench.csv|bench.log|bench-sweep.svg|peers.csv|peers.log|tune-table.md|logs.tar.gz)$'))
 cat "$summary"
 if [ -f "$out/bench.log" ]; then cat "$out/bench.log"; fi
