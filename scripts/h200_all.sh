@@ -56,11 +56,11 @@ if [ "${NPP:-0}" = 1 ]; then
   } > "$out/npp_peer.txt" 2>&1
 fi
 # The per-lane kernel's instruction mix (SASS=1): what a counted sample costs in instructions.
-# `partition`'s split for 32-bit keys, with and without warp runs (SASS=partition): the mix in the
-# summary, the full listing in verify/split-sass.txt.
+# `partition`'s split for 32-bit keys (SASS=partition): the mix in the summary, the full listing
+# in verify/split-sass.txt.
 if [ "${SASS:-0}" = partition ]; then
   obj=$(find build-gpu -name 'PartitionKernels.cu.o' | head -1)
-  cuobjdump -sass "$obj" 2>&1 | awk '/Function : .*splitKernelIjLi1ENS0_14IdentityMapperELb[01]/{f=1} /Function : /&&!/splitKernelIjLi1ENS0_14IdentityMapperELb[01]/{f=0} f' \
+  cuobjdump -sass "$obj" 2>&1 | awk '/Function : .*splitKernelIjLi1ENS0_14IdentityMapper/{f=1} /Function : /&&!/splitKernelIjLi1ENS0_14IdentityMapper/{f=0} f' \
     > "$out/verify/split-sass.txt"
   python3 scripts/sass_mix.py < "$out/verify/split-sass.txt" >> "$out/verify/summary.txt" 2>&1
 fi

@@ -106,13 +106,8 @@ if [ "${NCU:-0}" = 1 ]; then
   if [ "$set_" = partition ] || [ "$set_" = all ]; then
     NCU_LAUNCHES="2 2" ncu_run partition-1M 'splitKernel|bucketCountKernel' --only keys16M/uniform --bins 1000000 --strategies partition
     NCU_LAUNCHES="2 2" ncu_run partition-gray16 'splitKernel|bucketCountKernel' --only gray16/noise --strategies partition
-    # `auto`'s partition (its skew sample sets the split's warp-runs choice), and with each of the
-    # places' L2 policies (ArchTuning::partitionPlacesL2).
+    # `auto`'s partition, as the matrix's 1 M cell runs it (after its skew sample).
     NCU_LAUNCHES="2 2" ncu_run partition-1M-auto 'splitKernel|bucketCountKernel' --only keys16M/uniform --bins 1000000 --strategies auto
-    for l2 in ${NCU_PLACES_L2:-}; do
-      HISTOSCOPE_TUNE_PARTITION_PLACES_L2=$l2 NCU_LAUNCHES="2 2" ncu_run partition-1M-auto-l2-$l2 'splitKernel|bucketCountKernel' \
-        --only keys16M/uniform --bins 1000000 --strategies auto
-    done
   fi
   stamp ncu
 fi

@@ -35,6 +35,8 @@ private slots:
     void lostDeviceStaysLost();
     void readProbeWaitsForFinish();
     void strategyRecordsWhatRanAndWhy();
+    void autoSteersEachDeviceInputByItsOwnSample_data();
+    void autoSteersEachDeviceInputByItsOwnSample();
     void integerRangeBinning_data();
     void integerRangeBinning();
     void floatEdgesAndSpecials();
@@ -297,6 +299,56 @@ void TestEngine::strategyRecordsWhatRanAndWhy()
                            named).ok());
     QCOMPARE(int(named.strategyRan), int(Strategy::Cpu));
     QCOMPARE(named.strategyReason, std::string("requested: cpu"));
+}
+
+void TestEngine::autoSteersEachDeviceInputByItsOwnSample_data()
+{
+    QTest::addColumn<bool>("earlierHot");
+    QTest::addColumn<int>("expected");
+    QTest::newRow("hot keys after uniform ones") << false << int(Strategy::LargeBins);
+    QTest::newRow("uniform keys after hot ones") << true << int(Strategy::Partition);
+}
+
+// Two device buffers of one shape (4 M keys into 1 M bins): the second's first `auto` call is
+// steered by a sample of its own, not by the estimate the first buffer's calls left behind.
+void TestEngine::autoSteersEachDeviceInputByItsOwnSample()
+{
+    QFETCH(bool, earlierHot);
+    QFETCH(int, expected);
+    HistogramEngine engine;
+    if (!engine.hasGpu())
+        QSKIP("no CUDA device");
+    constexpr std::uint32_t kBins = 1000000;
+    std::mt19937_64 rng = testing::caseRng(testing::runSeed(), QTest::currentDataTag());
+    const std::uint32_t hotKey = std::uint32_t(rng() % kBins);
+    auto keysOf = [&](bool hot) {
+        std::vector<std::uint32_t> keys(std::size_t(1) << 22);
+        for (std::uint32_t& k : keys)
+            k = hot && rng() % 10 ? hotKey : std::uint32_t(rng() % kBins);
+        return keys;
+    };
+    const std::vector<std::uint32_t> earlier = keysOf(earlierHot), later = keysOf(!earlierHot);
+    DeviceArray earlierOnDevice, laterOnDevice;
+    QVERIFY(copyToDevice(engine, earlier.data(), earlier.size() * sizeof(std::uint32_t), earlierOnDevice).ok());
+    QVERIFY(copyToDevice(engine, later.data(), later.size() * sizeof(std::uint32_t), laterOnDevice).ok());
+    ChannelBinning binning;
+    binning.bins = kBins;
+    binning.hi = kBins;
+    binning.identity = true;
+    HistogramResult result;
+    for (int call = 0; call < 3; ++call)
+        QVERIFY(engine.compute(makeRequest(keysView(earlierOnDevice.data(), earlier.size(), SampleType::U32,
+                                                    MemorySpace::Device), binning),
+                               result).ok());
+    HistogramResult reference;
+    QVERIFY(referenceHistogram(makeRequest(keysView(later.data(), later.size(), SampleType::U32), binning, Strategy::Cpu),
+                               reference).ok());
+    result = testing::poisonedResult();
+    QVERIFY(engine.compute(makeRequest(keysView(laterOnDevice.data(), later.size(), SampleType::U32, MemorySpace::Device),
+                                       binning),
+                           result).ok());
+    QVERIFY2(int(result.strategyRan) == expected, result.strategyReason.c_str());
+    QVERIFY2(result == reference, testing::describeDifference(reference, result).c_str());
 }
 
 void TestEngine::integerRangeBinning_data()

@@ -107,20 +107,22 @@ private:
     DeviceBuffer m_sample;
     PinnedBuffer m_hostSample;
     DeviceBuffer m_probeSink;
-    // Device inputs: the skew sample of frame n is downloaded while frame n is counted and used
-    // for frame n + 1, so `auto` never waits for it (the estimate only steers speed, never counts).
+    // Device inputs: the skew sample of call n is downloaded while call n counts and steers call
+    // n + 1 where that call reads the same input, so `auto` does not wait for it (the estimate
+    // only steers speed, never counts).
     CudaEvent m_sampleDone;
     bool m_samplePending = false;
     std::size_t m_sampleValues = 0;
     int m_sampleChannels = 1;
     std::uint64_t m_pendingSignature = 0;
+    const void* m_pendingSource = nullptr;
     // The last estimates of a few shapes: a training loop that counts token ids and expert ids
     // in turn would otherwise find the other shape's estimate each call, and wait for a sample.
     struct CachedEstimate {
         std::uint64_t signature = 0;
+        const void* source = nullptr;                  // the input its sample was taken from
         std::shared_ptr<const SkewEstimate> estimate;  // null: an empty entry
-        int uses = 0;                // calls that used it since it was estimated
-        std::uint64_t lastUsed = 0;  // m_estimateClock when last used or estimated
+        std::uint64_t lastUsed = 0;                    // m_estimateClock when last used or estimated
     };
     CachedEstimate* cachedEstimate(std::uint64_t signature);
     std::array<CachedEstimate, 4> m_estimates;

@@ -81,26 +81,11 @@ struct ArchTuning {
     // 100,000 0.084 against 0.085, 65,536 0.086 against 0.089, 16 M 0.531 against 0.535, a 4K
     // 16-bit noise frame 0.047 against 0.048), exact there and in run 6's self-check and sanitizers.
     int partitionCountWordsInFlight = 2;
-    // `partition`'s split ranks a warp whose 32 samples share a bucket with one atomic (a vote
-    // and a shuffle a sample) only where the skew sample shows at least this share of neighbour
-    // pairs in one bucket, or where there is no sample (a named `partition`). Independent samples
-    // fill a warp from one bucket with odds of (1 / buckets)^31, nil from 16 buckets up; the vote
-    // saved 22 us on 90 %-hot keys and cost 4-5 us on uniform ones (session 15, run 3). Above 1:
-    // never, not even without a sample.
-    double partitionWarpRunsNeighbourShareMin = 0.1;
-    // `partition`'s places: 0 plain stores; 1 stored with an L2 evict-last policy and read by the
-    // count with an evict-first one, so that the 32 MB of 16 M keys' places stay in L2 between
-    // the two passes; 2 as 1, with the context's persisting-L2 set-aside raised to hold them.
-    int partitionPlacesL2 = 0;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather. They are
     // 2,048 pairs of neighbours (samplePixel); where neighbours are near copies (smooth frames)
     // they count as about 2,048 samples, within 2 %.
     std::uint32_t skewSamplePixels = 4096;
-    // Device input of one shape reuses its skew estimate for this many calls before sampling
-    // again: the estimate only steers speed, and a sample costs a launch, a gather and a
-    // download (about 20 us of a call's wall on the H200 at 128,000 bins, issue 19's run).
-    int skewReuseCalls = 8;
     // `per-lane`: warps per block (its lane columns take 32 KiB of shared memory per channel
     // whatever the block size; 1,024 threads beat 512 on every 8-bit input on the H200,
     // scripts/u8_variants.cu, 2026-12-03).
@@ -181,9 +166,7 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 
 // For tuning runs of the benchmark only (scripts/h200_verify.sh, TUNE_THREADS and TUNE_ENV):
 // HISTOSCOPE_TUNE_THREADS (256 ... 1024) overrides the block-private block size, and
-// HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight,
-// HISTOSCOPE_TUNE_PARTITION_RUNS (a share) its warp-runs threshold and
-// HISTOSCOPE_TUNE_PARTITION_PLACES_L2 (0, 1 or 2) its places' L2 policy; the shipped values are above.
+// HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight; the shipped values are above.
 inline ArchTuning tuningFor(int computeMajor)
 {
     ArchTuning best = kArchTunings[0];
@@ -197,10 +180,6 @@ inline ArchTuning tuningFor(int computeMajor)
         if (w == 2 || w == 4)
             best.partitionCountWordsInFlight = w;
     }
-    if (const char* runs = std::getenv("HISTOSCOPE_TUNE_PARTITION_RUNS"))
-        best.partitionWarpRunsNeighbourShareMin = std::atof(runs);
-    if (const char* l2 = std::getenv("HISTOSCOPE_TUNE_PARTITION_PLACES_L2"))
-        best.partitionPlacesL2 = std::clamp(std::atoi(l2), 0, 2);
     return best;
 }
 

@@ -46,42 +46,9 @@ struct SplitShape {
     std::uint32_t numTiles = 0;       // in the chunk
     std::uint32_t firstBucket = 0;    // this pass's buckets
     std::uint32_t numBuckets = 0;
-    bool keepPlaces = false;          // ArchTuning::partitionPlacesL2
 };
 
-// The places' L2 policy (ArchTuning::partitionPlacesL2): stored to stay, read to go; or stored
-// as plain stores are.
-enum class L2Priority { Normal, Last, First };
-
-__device__ __forceinline__ std::uint64_t l2Policy(L2Priority priority)
-{
-    std::uint64_t policy;
-    if (priority == L2Priority::Last)
-        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
-    else if (priority == L2Priority::First)
-        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-    else
-        asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(policy));
-    return policy;
-}
-
-__device__ __forceinline__ void storeWithPolicy(uint4* p, const uint4& v, std::uint64_t policy)
-{
-    asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
-                 "r"(v.w), "l"(policy)
-                 : "memory");
-}
-
-__device__ __forceinline__ uint4 loadWithPolicy(const uint4* p, std::uint64_t policy)
-{
-    uint4 v;
-    asm volatile("ld.global.nc.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p), "l"(policy));
-    return v;
-}
-
-template <typename T, int C, typename M, bool kWarpRuns>
+template <typename T, int C, typename M>
 __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, SplitShape s, std::uint16_t* d_places,
                                                             std::uint32_t* d_starts)
 {
@@ -149,25 +116,22 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         }
         // Ranks are below kTileSamples (13 bits): two to a register, so that the tile's samples,
         // places and ranks fit 64 registers without spilling.
-        // Where warps may fill from one bucket (kWarpRuns), such a warp is ranked by one atomic
-        // instead of 32 on one address; a vote and a shuffle a sample that independent samples
-        // never use.
+        // A warp whose samples share a bucket is ranked by one atomic. The vote and shuffle stay
+        // on every input: a split without them, taken where sampled neighbours spread, was slower
+        // on every cell, uniform keys included (H200, session 17: 16 M keys into 1 M bins, the
+        // split 79.8 against 64.1 us, issue slots 51 against 69 % busy).
         std::uint32_t rank2[kSamples / 2 + 1] = {};
 #pragma unroll
         for (int k = 0; k < kSamples; ++k) {
             const std::uint32_t b = packed[k] >> 16;
+            const std::uint32_t first = __shfl_sync(0xffffffffu, b, 0);
             std::uint32_t r = 0;
-            if constexpr (kWarpRuns) {
-                const std::uint32_t first = __shfl_sync(0xffffffffu, b, 0);
-                if (__all_sync(0xffffffffu, b == first)) {
-                    if (first != kNoBucket) {
-                        std::uint32_t base = 0;
-                        if (lane == 0)
-                            base = atomicAdd(s_count + first, 32u);
-                        r = __shfl_sync(0xffffffffu, base, 0) + lane;
-                    }
-                } else if (b != kNoBucket) {
-                    r = atomicAdd(s_count + b, 1u);
+            if (__all_sync(0xffffffffu, b == first)) {
+                if (first != kNoBucket) {
+                    std::uint32_t base = 0;
+                    if (lane == 0)
+                        base = atomicAdd(s_count + first, 32u);
+                    r = __shfl_sync(0xffffffffu, base, 0) + lane;
                 }
             } else if (b != kNoBucket) {
                 r = atomicAdd(s_count + b, 1u);
@@ -208,9 +172,8 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         __syncthreads();
         uint4* out = reinterpret_cast<uint4*>(d_places + std::size_t(t) * kTileSamples);
         const uint4* stage = reinterpret_cast<const uint4*>(s_stage);
-        const std::uint64_t policy = s.keepPlaces ? l2Policy(L2Priority::Last) : l2Policy(L2Priority::Normal);
         for (std::uint32_t i = threadIdx.x; i * 8 < staged; i += kSplitThreads)
-            storeWithPolicy(out + i, stage[i], policy);
+            out[i] = stage[i];
         // The next tile clears s_count, which the staging above read: the barrier before the
         // copy-out orders them, and the copy-out reads only s_stage.
     }
@@ -229,7 +192,6 @@ struct CountShape {
     std::uint32_t numBuckets = 0;
     std::uint32_t firstSlot = 0;
     std::uint32_t numSlots = 0;
-    bool keepPlaces = false;  // SplitShape::keepPlaces
 };
 
 // Groups of G lanes read one tile's segment of bucket blockIdx.y with 16-byte loads, U in flight.
@@ -265,16 +227,9 @@ __global__ void __launch_bounds__(kCountThreads) bucketCountKernel(const std::ui
         const std::uint32_t vecEnd = (end + 7) / 8;
         for (std::uint32_t v = begin / 8 + lane; v < vecEnd; v += U * G) {
             uint4 w[U];
-            if (s.keepPlaces) {
-                const std::uint64_t done = l2Policy(L2Priority::First);
 #pragma unroll
-                for (int k = 0; k < U; ++k)
-                    w[k] = v + k * G < vecEnd ? loadWithPolicy(segment + v + k * G, done) : make_uint4(0, 0, 0, 0);
-            } else {
-#pragma unroll
-                for (int k = 0; k < U; ++k)
-                    w[k] = v + k * G < vecEnd ? __ldcs(segment + v + k * G) : make_uint4(0, 0, 0, 0);
-            }
+            for (int k = 0; k < U; ++k)
+                w[k] = v + k * G < vecEnd ? __ldcs(segment + v + k * G) : make_uint4(0, 0, 0, 0);
 #pragma unroll
             for (int k = 0; k < U; ++k) {
                 const std::uint32_t first = (v + k * G) * 8;
@@ -334,21 +289,6 @@ Status launchCount(std::uint32_t samplesPerTile, std::uint32_t parts, int wordsI
     return launchBucketCountOf<4>(g, parts, d_places, d_starts, shape, d_slots, stream);
 }
 
-// ArchTuning::partitionPlacesL2 == 2: the context's persisting-L2 set-aside raised (never
-// lowered) to hold the places, as far as the device allows.
-Status reservePersistingL2(std::size_t bytes)
-{
-    int device = 0, most = 0;
-    HS_CUDA_TRY(cudaGetDevice(&device));
-    HS_CUDA_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxPersistingL2CacheSize, device));
-    std::size_t current = 0;
-    HS_CUDA_TRY(cudaDeviceGetLimit(&current, cudaLimitPersistingL2CacheSize));
-    const std::size_t wanted = std::min(bytes, std::size_t(most));
-    if (current < wanted)
-        HS_CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, wanted));
-    return Status::success();
-}
-
 }  // namespace
 
 Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const LaunchContext& ctx)
@@ -371,28 +311,23 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
         auto* d_places = scratch.places.get<std::uint16_t>();
         auto* d_starts = scratch.starts.get<std::uint32_t>();
 
-        const auto split = args.warp_runs ? splitKernel<T, C, M, true> : splitKernel<T, C, M, false>;
+        const auto split = splitKernel<T, C, M>;
         int perMultiprocessor = 0;
         HS_TRY(ctx.cache.blocksPerMultiprocessor(reinterpret_cast<const void*>(split), kSplitThreads, 0, perMultiprocessor));
         if (perMultiprocessor < 1)
             return Status::error(ErrorCode::CudaError, "splitKernel does not fit on a multiprocessor");
         const std::int64_t resident = std::int64_t(perMultiprocessor) * ctx.props.multiprocessors;
         KernelArgs splitArgs = args;
-        const bool keepPlaces = ctx.tuning.partitionPlacesL2 > 0;
-        if (ctx.tuning.partitionPlacesL2 == 2)
-            HS_TRY(reservePersistingL2(std::size_t(scratchTiles) * kTileSamples * sizeof(std::uint16_t)));
 
         for (std::uint32_t firstBucket = 0; firstBucket < allBuckets; firstBucket += kPartitionMaxBuckets) {
             SplitShape shape;
             shape.tilesPerRow = tilesPerRow;
             shape.firstBucket = firstBucket;
             shape.numBuckets = std::min(kPartitionMaxBuckets, allBuckets - firstBucket);
-            shape.keepPlaces = keepPlaces;
             CountShape count;
             count.numBuckets = shape.numBuckets;
             count.firstSlot = firstBucket << kPartitionBucketShift;
             count.numSlots = args.map.num_slots;
-            count.keepPlaces = keepPlaces;
             // Enough counting blocks for tuning.partitionCountBlocksPerSm an SM; each merges 4,096 counters.
             const std::uint32_t parts = std::uint32_t(std::max<long>(
                 1, std::lround(double(ctx.tuning.partitionCountBlocksPerSm) * ctx.props.multiprocessors / shape.numBuckets)));
