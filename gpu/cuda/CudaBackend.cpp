@@ -167,12 +167,11 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
                                   ^ std::uint64_t(plan.channels);
     if (m_samplePending)
         HS_TRY(consumeSample());  // the last call's sample, downloaded while that call counted
-    // Every call samples its input for the next one. The last call's estimate steers this one
-    // only where that call read the same input: another tensor of the same shape may be skewed
-    // elsewhere, and a stale hot-slot table sent 90 % of 16 M keys to one global counter (H200,
-    // session 17: 5.6 ms against 0.049 for eight calls after a Zipf input of the same shape).
-    CachedEstimate* cached = cachedEstimate(signature);
-    const bool sameInput = cached && cached->source == static_cast<const void*>(plan.origin);
+    // Every call samples its input for the next call on it, and an estimate steers only calls on
+    // the input it was sampled from: another tensor of the same shape may be skewed elsewhere,
+    // and a stale hot-slot table sent 90 % of 16 M keys to one global counter (H200, session
+    // 17: 5.6 ms against 0.049 for eight calls after a Zipf input of the same shape).
+    CachedEstimate* cached = cachedEstimate(signature, plan.origin);
     const std::uint32_t count = std::uint32_t(std::min<std::int64_t>(m_tuning.skewSamplePixels, plan.pixels()));
     const std::size_t bytes = std::size_t(count) * plan.channels * sizeof(std::uint32_t);
     HS_TRY(m_sample.reserve(bytes));
@@ -190,19 +189,19 @@ Status CudaBackend::skewEstimate(const RequestPlan& plan, std::shared_ptr<const 
     m_sampleChannels = plan.channels;
     m_pendingSignature = signature;
     m_pendingSource = plan.origin;
-    if (!sameInput) {
+    if (!cached) {
         HS_TRY(consumeSample());  // nothing of this input yet: wait for its own sample
-        cached = cachedEstimate(signature);
+        cached = cachedEstimate(signature, plan.origin);
     }
     cached->lastUsed = ++m_estimateClock;
     estimate = cached->estimate;
     return Status::success();
 }
 
-CudaBackend::CachedEstimate* CudaBackend::cachedEstimate(std::uint64_t signature)
+CudaBackend::CachedEstimate* CudaBackend::cachedEstimate(std::uint64_t signature, const void* source)
 {
     for (CachedEstimate& e : m_estimates)
-        if (e.estimate && e.signature == signature)
+        if (e.estimate && e.signature == signature && e.source == source)
             return &e;
     return nullptr;
 }
@@ -213,8 +212,8 @@ Status CudaBackend::consumeSample()
     auto fresh = std::make_shared<SkewEstimate>();
     m_skewCounter.estimate(m_hostSample.get<std::uint32_t>(), m_sampleValues, m_sampleChannels,
                            std::uint32_t(m_tuning.hotCacheEntries), *fresh);
-    // Into its shape's entry, else an empty one, else the one used longest ago.
-    CachedEstimate* entry = cachedEstimate(m_pendingSignature);
+    // Into its input's entry, else an empty one, else the one used longest ago.
+    CachedEstimate* entry = cachedEstimate(m_pendingSignature, m_pendingSource);
     if (!entry) {
         entry = &m_estimates[0];
         for (CachedEstimate& e : m_estimates)

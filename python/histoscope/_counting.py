@@ -1043,6 +1043,23 @@ def _pair_view(ax, ay):
     return both, View(both.pointer, both.device, type, both.shape[0], 1, 0, 2), 0, 1
 
 
+def _histogram2d_edges(ax, ay, bins, given, found, n):
+    """The edge arrays numpy.histogram2d returns, from the installed NumPy itself: its histogramdd
+    takes linspace over a range taken from the data as scalars of the pair's common type, and
+    over a given one as given, so the edges' type follows that NumPy's promotion rules (NumPy 2
+    returns float32 edges of float32 data where NumPy 1 returns float64)."""
+    common = np.result_type(ax.dtype, ay.dtype)
+    outer = []
+    for axis in builtins.range(2):
+        if given[axis] is not None:
+            outer.append(tuple(given[axis]))
+        elif n == 0:
+            outer.append((0, 1))
+        else:  # the data's extremes: NumPy widens a one-value axis itself, in its own arithmetic
+            outer.append((common.type(found[axis][0]), common.type(found[axis][1])))
+    return list(np.histogramdd(np.empty((0, 2), dtype=common), bins, outer)[1])
+
+
 def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
     """``(counts, x_edges, y_edges)`` of the pairs (x[i], y[i]), as ``numpy.histogram2d``.
 
@@ -1065,8 +1082,11 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
     else:
         bx = by = _bins_argument(bins)
     ranges = [None, None]
+    given = [None, None]  # each axis' range as the caller wrote it, for NumPy's own edges
+    found = [None, None]  # each other axis' extremes in the data
     if range is not None:
         ranges = list(range)
+        given = list(ranges)
         if len(ranges) != 2:
             raise ValueError(f"range must have one entry per dimension, (x range, y range), not {len(ranges)}")
         for axis, r in enumerate(ranges):
@@ -1090,7 +1110,7 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
                 lo, hi = (float(v) for v in a.extremes())
                 if not (math.isfinite(lo) and math.isfinite(hi)):
                     raise ValueError(f"autodetected range of [{lo}, {hi}] is not finite")
-                ranges[axis] = (lo, hi)
+                ranges[axis] = found[axis] = (lo, hi)
     chans = None
 
     def extremes():  # one pass: each axis' channel, with its min and max
@@ -1111,15 +1131,12 @@ def histogram2d(x, y, bins=10, range=None, *, strategy="auto", stream=None):
                 if not (math.isfinite(ch.min_value) and math.isfinite(ch.max_value)):
                     raise ValueError(f"autodetected range of [{ch.min_value}, {ch.max_value}] is not finite")
                 lo, hi = ch.min_value, ch.max_value
+                found[axis] = (lo, hi)
                 ranges[axis] = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
-    edges = []
-    for (lo, hi), nb in zip(ranges, (bx, by)):
-        lo, hi = float(lo), float(hi)
-        if lo > hi:
+    for lo, hi in ranges:
+        if float(lo) > float(hi):
             raise ValueError("max must be larger than min in range parameter.")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges.append(np.linspace(lo, hi, nb + 1))
+    edges = _histogram2d_edges(ax, ay, (bx, by), given, found, n)
     if integer:
         bounds = [_integer_bounds(e) for e in edges]
         t_lo, t_hi = _TYPE_RANGE[view.type]
