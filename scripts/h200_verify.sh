@@ -79,11 +79,13 @@ done
 # 8-bit kernels for the big-bin tiles, NCU_SET=partition for `partition`'s two passes, and
 # NCU_SET=all takes them all.
 if [ "${NCU:-0}" = 1 ]; then
-  metrics=gpu__time_duration.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed_op_global_red.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
+  metrics=gpu__time_duration.sum,smsp__inst_executed.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed_op_global_red.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
   ncu_run() {  # name kernel-regex bench-args... (NCU_LAUNCHES="skip count" picks the launches)
     local name=$1 kernel=$2; shift 2
     local launches=(${NCU_LAUNCHES:-3 1})
+    # NCU_EXTRA adds sections (e.g. "--section WarpStateStats --section SchedulerStats": stall reasons).
     ncu --clock-control none -k regex:$kernel --launch-skip ${launches[0]} --launch-count ${launches[1]:-1} --metrics $metrics \
+      ${NCU_EXTRA:-} \
       "$bench" run --repeats 2 --csv "$out/ncu-$name.csv" "$@" > "$out/ncu-$name.txt" 2>&1
     echo "ncu $name: exit $?" >> "$summary"
   }

@@ -105,12 +105,14 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
             staticFor<C>([&](auto channel) {
                 constexpr int c = decltype(channel)::value;
                 packed[j * C + c] = kNoBucket << 16;
-                if (present && a.map.ch[c].active) {
+                if (a.map.ch[c].active) {
+                    // A pixel past the tile's end holds the tile's first pixel again: the extremes
+                    // may see it twice, and the count must not see it.
                     tracker.template see<c>(v[j * C + c]);
                     const std::uint32_t slot = M::slot(a.map.ch[c], v[j * C + c]) - firstSlot;
                     const std::uint32_t b = slot >> kPartitionBucketShift;
-                    if (b < s.numBuckets)
-                        packed[j * C + c] = (b << 16) | (slot & (kBucketSlots - 1));
+                    packed[j * C + c] = present && b < s.numBuckets ? (b << 16) | (slot & (kBucketSlots - 1))
+                                                                    : kNoBucket << 16;
                 }
             });
         }
@@ -119,23 +121,19 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         // A warp whose samples share a bucket is ranked by one atomic. The vote and shuffle stay
         // on every input: a split without them, taken where sampled neighbours spread, was slower
         // on every cell, uniform keys included (H200, session 17: 16 M keys into 1 M bins, the
-        // split 79.8 against 64.1 us, issue slots 51 against 69 % busy).
+        // split 79.8 against 64.1 us, issue slots 51 against 69 % busy). Without branches: one
+        // predicated atomic a sample, and both shuffles on every warp, since the split is bound by
+        // issue and nested branches cost each sample a convergence barrier.
         std::uint32_t rank2[kSamples / 2 + 1] = {};
 #pragma unroll
         for (int k = 0; k < kSamples; ++k) {
             const std::uint32_t b = packed[k] >> 16;
-            const std::uint32_t first = __shfl_sync(0xffffffffu, b, 0);
+            const bool run = __all_sync(0xffffffffu, b == __shfl_sync(0xffffffffu, b, 0));
             std::uint32_t r = 0;
-            if (__all_sync(0xffffffffu, b == first)) {
-                if (first != kNoBucket) {
-                    std::uint32_t base = 0;
-                    if (lane == 0)
-                        base = atomicAdd(s_count + first, 32u);
-                    r = __shfl_sync(0xffffffffu, base, 0) + lane;
-                }
-            } else if (b != kNoBucket) {
-                r = atomicAdd(s_count + b, 1u);
-            }
+            if (b != kNoBucket && (!run || lane == 0))
+                r = atomicAdd(s_count + b, run ? 32u : 1u);
+            const std::uint32_t base = __shfl_sync(0xffffffffu, r, 0);
+            r = run ? base + lane : r;
             rank2[k / 2] |= r << (16 * (k & 1));
         }
         __syncthreads();
