@@ -116,7 +116,7 @@ void checkBigBin(HistogramEngine& engine, std::uint64_t seed, Tally& tally, bool
         return;
     }
     for (Strategy s : {Strategy::Auto, Strategy::GlobalAtomic, Strategy::Shared, Strategy::RunLength, Strategy::Cub,
-                       Strategy::PerLane, Strategy::Partition}) {
+                       Strategy::PerLane, Strategy::Partition, Strategy::Packed}) {
         request.strategy = s;
         request.image = keysView(device ? array.data() : keys.data(), count, SampleType::U8,
                                  device ? MemorySpace::Device : MemorySpace::Host);

@@ -274,6 +274,123 @@ __global__ void widenKernel(const std::uint32_t* d_c, std::uint32_t bins, unsign
         d_out[i] = d_c[i];
 }
 
+// rows16: packed 16-bit counters that cannot wrap, and a merge by plain stores. packed16 above
+// needed the atomic's return to catch a wrapping counter, which made every update cost about two,
+// and merged by 64-bit global atomics (132 copies of 65,536 counters: about 21 us). Here a block
+// keeps an upper bound of its counters (the keys it has counted since it last looked): before a
+// step could take one past 65,535, it stops, moves every counter at or above kRowsFlush into the
+// totals (skewed keys only), and takes the largest left as the new bound. So updates are plain
+// shared reductions, exact under any skew. At the end each block stores its packed counters as a
+// row, and one reduction pass adds the rows into the totals: the merge reads rows x bins x 2 bytes
+// once, with no atomics.
+constexpr int kRowsThreads = 1024;
+constexpr int kRowsKeys = 8;  // keys a thread counts a step
+constexpr std::uint32_t kRowsFlush = 32768;
+
+template <typename K>
+__global__ void __launch_bounds__(kRowsThreads, 1) rowsKernel(const uint4* __restrict__ in, std::size_t nVecs,
+                                                            std::uint32_t begin, std::uint32_t slots,
+                                                            std::uint32_t* __restrict__ d_rows,
+                                                            unsigned long long* __restrict__ d_out)
+{
+    constexpr int P = KeyBits<K>::kPerVec;
+    constexpr int V = kRowsKeys / P;
+    constexpr std::uint32_t kStepKeys = std::uint32_t(kRowsThreads) * kRowsKeys;
+    __shared__ std::uint32_t s_max;
+    const std::uint32_t words = (slots + 1) / 2;
+    const unsigned lane = threadIdx.x & 31u;
+    const std::size_t per = (nVecs + gridDim.x - 1) / gridDim.x;
+    const std::size_t first = min(nVecs, std::size_t(blockIdx.x) * per);
+    const std::size_t last = min(nVecs, first + per);
+    for (std::uint32_t i = threadIdx.x; i < words; i += kRowsThreads)
+        smem[i] = 0;
+    __syncthreads();
+    std::uint32_t bound = 0;
+    for (std::size_t base = first; base < last; base += std::size_t(kRowsThreads) * V) {
+        uint4 v[V];
+        bool ok[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+            const std::size_t idx = base + std::size_t(k) * kRowsThreads + threadIdx.x;
+            ok[k] = idx < last;
+            v[k] = ok[k] ? __ldg(in + idx) : make_uint4(0, 0, 0, 0);
+        }
+        if (bound + kStepKeys > 65535u) {
+            __syncthreads();
+            std::uint32_t m = 0;
+            for (std::uint32_t i = threadIdx.x; i < words; i += kRowsThreads) {
+                const std::uint32_t w = smem[i];
+                std::uint32_t lo = w & 0xffffu, hi = w >> 16;
+                if (lo >= kRowsFlush || hi >= kRowsFlush) {
+                    if (lo >= kRowsFlush) {
+                        atomicAdd(d_out + begin + 2 * i, static_cast<unsigned long long>(lo));
+                        lo = 0;
+                    }
+                    if (hi >= kRowsFlush) {
+                        atomicAdd(d_out + begin + 2 * i + 1, static_cast<unsigned long long>(hi));
+                        hi = 0;
+                    }
+                    smem[i] = lo | (hi << 16);
+                }
+                m = max(m, max(lo, hi));
+            }
+            m = __reduce_max_sync(0xffffffffu, m);
+            if (threadIdx.x == 0)
+                s_max = 0;
+            __syncthreads();
+            if (lane == 0)
+                atomicMax(&s_max, m);
+            __syncthreads();
+            bound = s_max;
+        }
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+#pragma unroll
+            for (int e = 0; e < P; ++e) {
+                const std::uint32_t s = KeyBits<K>::key(v[k], e) - begin;
+                if (ok[k] && s < slots)
+                    atomicAdd(smem + (s >> 1), (s & 1u) ? 0x10000u : 1u);
+            }
+        bound += kStepKeys;
+    }
+    __syncthreads();
+    std::uint32_t* row = d_rows + std::size_t(blockIdx.x) * words;
+    for (std::uint32_t i = threadIdx.x; i < words; i += kRowsThreads)
+        row[i] = smem[i];
+}
+
+// Adds the rows' packed counters into the totals: a block takes 32 words, its 8 warps every 8th
+// row each (coalesced 128-byte loads), and sums them in shared memory.
+__global__ void __launch_bounds__(256) rowsReduceKernel(const std::uint32_t* __restrict__ d_rows, std::uint32_t rows,
+                                                        std::uint32_t words, std::uint32_t begin, std::uint32_t slots,
+                                                        unsigned long long* __restrict__ d_out)
+{
+    __shared__ std::uint32_t s_lo[8][33], s_hi[8][33];
+    const std::uint32_t lane = threadIdx.x & 31u, g = threadIdx.x >> 5;
+    const std::uint32_t w = blockIdx.x * 32 + lane;
+    std::uint32_t lo = 0, hi = 0;
+    if (w < words) {
+#pragma unroll 4
+        for (std::uint32_t r = g; r < rows; r += 8) {
+            const std::uint32_t x = __ldg(d_rows + std::size_t(r) * words + w);
+            lo += x & 0xffffu;
+            hi += x >> 16;
+        }
+    }
+    s_lo[g][lane] = lo;
+    s_hi[g][lane] = hi;
+    __syncthreads();
+    if (g == 0 && w < words) {
+        for (int k = 1; k < 8; ++k) {
+            lo += s_lo[k][lane];
+            hi += s_hi[k][lane];
+        }
+        d_out[begin + 2 * w] += lo;
+        if (2 * w + 1 < slots)
+            d_out[begin + 2 * w + 1] += hi;
+    }
+}
+
 // Partition first, then count in shared memory (the issue's first big-bin question). A bin's
 // high bits name its bucket of 2^12 bins, its low bits its slot in that bucket.
 //   pass 1  Each block takes a tile of kTile keys, ranks them by bucket in shared memory (one
@@ -655,6 +772,42 @@ struct Runner {
         });
     }
 
+    // rows16 with waves blocks an SM in turn (more blocks: fewer keys each, more rows to add).
+    template <typename K>
+    void rows16(int waves)
+    {
+        const std::uint32_t maxSlots = std::uint32_t(prop.sharedMemPerBlockOptin / 4) * 2;
+        const std::uint32_t tiles = (in.bins + maxSlots - 1) / maxSlots;
+        if (tiles > 3)
+            return;
+        const std::uint32_t tile = ((in.bins + tiles - 1) / tiles + 1) & ~1u;
+        const std::uint32_t words = tile / 2;
+        const std::size_t bytes = std::size_t(words) * 4;
+        const int blocks = blocksFor(rowsKernel<K>, bytes) * waves;
+        std::uint32_t* d_rows = nullptr;
+        CHECK(cudaMalloc(&d_rows, std::size_t(blocks) * words * 4));
+        auto count = [&](std::uint32_t b) {
+            rowsKernel<K><<<blocks, kRowsThreads, bytes>>>(d_in, vecs, b, std::min(tile, in.bins - b), d_rows, d_out);
+        };
+        auto reduce = [&](std::uint32_t b) {
+            const std::uint32_t slots = std::min(tile, in.bins - b);
+            rowsReduceKernel<<<((slots + 1) / 2 + 31) / 32, 256>>>(d_rows, blocks, (slots + 1) / 2, b, slots, d_out);
+        };
+        const std::string shape = std::to_string(tiles) + " pass(es), " + std::to_string(blocks) + " blocks";
+        run(("rows16-w" + std::to_string(waves)).c_str(), shape, [&] {
+            for (std::uint32_t b = 0; b < in.bins; b += tile) {
+                count(b);
+                reduce(b);
+            }
+        });
+        const double countMs = medianEventMs([&] { count(0); }, repeats);
+        const double reduceMs = medianEventMs([&] { reduce(0); }, repeats);
+        std::printf("%-22s %-14s %-26s | timed only | first tile's count %.4f ms (x probe %.2f), its reduction %.4f ms\n",
+                    in.name.c_str(), ("rows16-w" + std::to_string(waves)).c_str(), shape.c_str(), countMs, countMs / probeMs,
+                    reduceMs);
+        CHECK(cudaFree(d_rows));
+    }
+
     void mergeOnly()
     {
         const std::uint32_t slots = std::min<std::uint32_t>(in.bins, 57344);
@@ -744,10 +897,18 @@ static int measure(const Input& in, const cudaDeviceProp& prop, int repeats)
     CHECK(cudaMalloc(&r.d_slots, numTiles * kTile * sizeof(std::uint16_t)));
     CHECK(cudaMalloc(&r.d_offsets, numTiles * (numBuckets + 1) * sizeof(std::uint32_t)));
     r.tiles<K>();
-    for (int perSm : {1, 2, 4})
-        r.partition<K>(perSm);
-    for (int mode : {kVote, kScalar, kPersistent, kVote | kScalar | kPersistent})
-        r.partition<K>(4, mode);
+    for (int waves : {1, 2})
+        r.rows16<K>(waves);
+    // Session 18 asked about rows16 alone: ROWS_ONLY=1 skips the partition's modes (session 15).
+    if (!std::getenv("ROWS_ONLY")) {
+        r.partition<K>(2);
+        for (int perSm : {1, 4})
+            r.partition<K>(perSm);
+        for (int mode : {kVote, kScalar, kPersistent, kVote | kScalar | kPersistent})
+            r.partition<K>(4, mode);
+    } else {
+        r.partition<K>(2);
+    }
     // Measured in session 12 (packed 16-bit counters, the merge alone): PACKED=1 runs them again.
     if (std::getenv("PACKED")) {
         r.packed<K>();

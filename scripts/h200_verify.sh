@@ -77,7 +77,7 @@ done
 # Nsight Compute evidence (NCU=1): the per-lane 8-bit kernel on a 4K RGB frame and a 64 MiB byte
 # stream, and one huge-bin case (the hot cache at one million Zipf bins); NCU_SET=big swaps the
 # 8-bit kernels for the big-bin tiles, NCU_SET=partition for `partition`'s two passes, and
-# NCU_SET=all takes them all.
+# NCU_SET=packed for `packed`'s count and sum, NCU_SET=all takes them all.
 if [ "${NCU:-0}" = 1 ]; then
   metrics=gpu__time_duration.sum,smsp__inst_executed.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed_op_global_red.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum
   ncu_run() {  # name kernel-regex bench-args... (NCU_LAUNCHES="skip count" picks the launches)
@@ -110,6 +110,12 @@ if [ "${NCU:-0}" = 1 ]; then
     NCU_LAUNCHES="2 2" ncu_run partition-gray16 'splitKernel|bucketCountKernel' --only gray16/noise --strategies partition
     # `auto`'s partition, as the matrix's 1 M cell runs it (after its skew sample).
     NCU_LAUNCHES="2 2" ncu_run partition-1M-auto 'splitKernel|bucketCountKernel' --only keys16M/uniform --bins 1000000 --strategies auto
+  fi
+  # `packed`: the count (read, 16-bit shared updates, settles, the row's store) and the rows' sum.
+  if [ "$set_" = packed ] || [ "$set_" = all ]; then
+    NCU_LAUNCHES="2 2" ncu_run packed-65536 'packedKernel|packedReduceKernel' --only keys16M/uniform --bins 65536 --strategies packed
+    NCU_LAUNCHES="2 2" ncu_run packed-100000 'packedKernel|packedReduceKernel' --only keys16M/uniform --bins 100000 --strategies packed
+    NCU_LAUNCHES="2 2" ncu_run packed-gray16 'packedKernel|packedReduceKernel' --only gray16/noise --strategies packed
   fi
   stamp ncu
 fi

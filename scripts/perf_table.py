@@ -7,7 +7,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 cells = defaultdict(dict)
 for r in rows:
     cells[(r["workload"], r["distribution"], int(r["bins"]))][r["strategy"]] = r
-order = ["auto", "global-atomic", "shared", "warp-aggregated", "replicated", "run-length", "large-bins", "cub", "per-lane", "partition"]
+order = ["auto", "global-atomic", "shared", "warp-aggregated", "replicated", "run-length", "large-bins", "cub", "per-lane", "partition", "packed"]
 print("| workload | dist | bins | read-probe | " + " | ".join(order)
       + " | auto picked | auto / probe | cub / auto | auto / best | auto wall | wall / gpu |")
 print("|" + "---|" * (len(order) + 10))

@@ -259,7 +259,8 @@ void TestStrategies::binBeyond32Bits()
     QVERIFY(result.channels[0].counts[hot] > (std::uint64_t(1) << 32));
     QCOMPARE(result.channels[0].total(), std::uint64_t(count));
     if (m_engine->hasGpu()) {
-        for (Strategy s : {Strategy::Shared, Strategy::RunLength, Strategy::Cub, Strategy::PerLane, Strategy::Partition}) {
+        for (Strategy s : {Strategy::Shared, Strategy::RunLength, Strategy::Cub, Strategy::PerLane, Strategy::Partition,
+                           Strategy::Packed}) {
             request.strategy = s;
             HistogramResult gpu = testing::poisonedResult();
             QVERIFY(m_engine->compute(request, gpu).ok());

@@ -360,7 +360,7 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         HS_TRY(stagePiece(plan, pieces[i], int(i % 2), args.grid));
         HS_TRY(mark(Tally));
-        HS_TRY(launchStrategy(strategy, args, m_cub, m_partition, ctx));
+        HS_TRY(launchStrategy(strategy, args, m_scratch, ctx));
         args.d_zero = nullptr;  // the first piece cleared the spare buffer
         args.zero_words = 0;
     }

@@ -129,8 +129,7 @@ private:
     std::array<CachedEstimate, 8> m_estimates;
     std::uint64_t m_estimateClock = 0;
     SkewCounter m_skewCounter;
-    CubScratch m_cub;
-    PartitionScratch m_partition;
+    StrategyScratch m_scratch;
     DeviceBuffer m_equalizeIn;
     DeviceBuffer m_equalizeOut;
     DeviceBuffer m_luts;

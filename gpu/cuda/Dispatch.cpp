@@ -120,6 +120,13 @@ bool fitsOptinShared(const RequestPlan& plan, const DeviceProps& props)
     return std::size_t(plan.map.num_slots) * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
+// Passes of `packed`: two 16-bit counters a word of opt-in shared memory.
+std::uint64_t packedPasses(const RequestPlan& plan, const DeviceProps& props)
+{
+    const std::uint64_t perPass = (props.sharedPerBlockOptin - kStaticSharedReserve) / sizeof(std::uint32_t) * 2;
+    return (std::uint64_t(plan.map.num_slots) + perPass - 1) / perPass;
+}
+
 // `per-lane` keeps 32 counters (one per lane) of every value of every interleaved channel, and
 // each value's block total.
 bool perLaneFits(const RequestPlan& plan, const DeviceProps& props)
@@ -149,6 +156,7 @@ bool clearsNextTotals(Strategy strategy, const RequestPlan& plan, const DevicePr
     case Strategy::Replicated:
     case Strategy::RunLength:
     case Strategy::WarpAggregated:
+    case Strategy::Packed:
         return true;
     case Strategy::Partition:
         return plan.samples() >= plan.map.num_slots;
@@ -237,6 +245,11 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
         return pick(Strategy::LargeBins, [&] {
             return why() + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache";
         });
+    if (packedPasses(plan, props) <= std::uint64_t(tuning.autoPackedPassesMax))
+        return pick(Strategy::Packed, [&] {
+            return why() + ": <= " + std::to_string(tuning.autoPackedPassesMax)
+                 + " passes of 16-bit counters: packed";
+        });
     if (tiles <= std::uint64_t(tuning.autoTilesMax)) {
         // Few tiles: `replicated`, unless `partition` is sure to beat it (ArchTuning says when).
         const BucketBalance balance = partitionBalance(plan, tuning.autoPartitionFewTilesImbalanceMax, skew);
@@ -278,8 +291,7 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     return pick(Strategy::GlobalAtomic, [&] { return why() + ": global-atomic"; });
 }
 
-Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, PartitionScratch& partition,
-                      const LaunchContext& ctx)
+Status launchStrategy(Strategy strategy, const KernelArgs& args, StrategyScratch& scratch, const LaunchContext& ctx)
 {
     switch (strategy) {
     case Strategy::GlobalAtomic: return launchGlobalAtomic(args, ctx);
@@ -288,9 +300,10 @@ Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub
     case Strategy::Replicated: return launchReplicated(args, ctx);
     case Strategy::RunLength: return launchRunLength(args, ctx);
     case Strategy::LargeBins: return launchLargeBins(args, ctx);
-    case Strategy::Cub: return launchCubHistogram(args, cub, ctx);
+    case Strategy::Cub: return launchCubHistogram(args, scratch.cub, ctx);
     case Strategy::PerLane: return launchPerLane(args, ctx);
-    case Strategy::Partition: return launchPartition(args, partition, ctx);
+    case Strategy::Partition: return launchPartition(args, scratch.partition, ctx);
+    case Strategy::Packed: return launchPacked(args, scratch.packed, ctx);
     case Strategy::Auto:
     case Strategy::Cpu: break;
     }

@@ -69,7 +69,6 @@ BucketBalance partitionBalance(const RequestPlan& plan, double imbalanceMax, con
 StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning,
                                   const SkewEstimate* skew, bool explain = true);
 
-Status launchStrategy(Strategy strategy, const KernelArgs& args, CubScratch& cub, PartitionScratch& partition,
-                      const LaunchContext& ctx);
+Status launchStrategy(Strategy strategy, const KernelArgs& args, StrategyScratch& scratch, const LaunchContext& ctx);
 
 }  // namespace hs::detail

@@ -128,6 +128,13 @@ __device__ __forceinline__ std::int64_t alignedHead(const unsigned char* row, in
     return width;
 }
 
+// Groups whose loads are all issued before the first is counted: with one 16-byte load in flight
+// per thread, a block-private kernel of one block per SM keeps too few bytes in flight to reach
+// the read probe (H200, session 12: 65,536-bin tiles 0.090 -> 0.081 ms, 131,072-id tokens 0.50 ->
+// 0.385 ms with four). A group holds 4 * C words in registers, so fewer groups for more channels.
+template <int C>
+constexpr int walkDepth() { return C >= 4 ? 1 : 4 / C; }
+
 template <typename T, int C, typename Mapper, typename Visitor, typename Tracker>
 __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMap& map, Visitor& visitor, Tracker& tracker)
 {
@@ -135,12 +142,7 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
     constexpr int kGroupPixels = 16 / int(sizeof(T));  // C loads of 16 bytes hold this many pixels
     constexpr int kWords = 4 * C;
     constexpr int kSamplesPerWord = 4 / int(sizeof(T));
-    // Groups whose loads are all issued before the first is counted: with one 16-byte load in
-    // flight per thread, a block-private kernel of one block per SM keeps too few bytes in flight
-    // to reach the read probe (H200, session 12: 65,536-bin tiles 0.090 -> 0.081 ms, 131,072-id
-    // tokens 0.50 -> 0.385 ms with four). A group holds 4 * C words in registers, so fewer groups
-    // for more channels.
-    constexpr int kDepth = C >= 4 ? 1 : 4 / C;
+    constexpr int kDepth = walkDepth<C>();
     const std::int64_t first = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
 

@@ -49,6 +49,10 @@ struct ArchTuning {
     // (issue12-explore run, with the limit at 2). More tiles go to the hot cache when the sampled hot set holds at least
     // autoHotSetShare of the samples, else to plain global atomics.
     int autoTilesMax = 3;
+    // `auto` beyond opt-in shared memory, below autoHotCacheShare: `packed` where its 16-bit
+    // counters take the slots in at most this many passes (0: never). Off by default: measured on
+    // sm_90 only (hopperTuning).
+    int autoPackedPassesMax = 0;
     double autoHotSetShare = 0.5;
     // `auto` beyond autoTilesMax tiles, below autoHotCacheShare: `partition` where the sampled
     // fullest bucket of 4,096 slots holds at most this many times a bucket's mean (or, for
@@ -120,6 +124,11 @@ constexpr ArchTuning hopperTuning()
     // for `shared`, 8K RGB 0.038 against 0.065, 64 MiB of bytes 0.031 against 0.045, into 2 to
     // 64 bins 0.031-0.033 against 0.138.
     t.autoPerLane = true;
+    // One pass: in the engine on the H200 (session 18, run 2), 16 M keys into 65,536 bins 0.061
+    // ms uniform and Zipf against `replicated`'s 0.081 and 0.079; into 100,000 bins 0.072-0.073
+    // against `partition`'s 0.088-0.093; 4K 16-bit frames 0.037-0.038 noise and smooth against
+    // 0.056 and 0.046. Two passes lost: 131,072-id Zipf tokens 0.550 against 0.389.
+    t.autoPackedPassesMax = 1;
     return t;
 }
 

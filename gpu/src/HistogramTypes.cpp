@@ -16,7 +16,7 @@ constexpr std::array<std::pair<SampleType, std::string_view>, 6> kTypeNames{{
     {SampleType::F32, "f32"},
 }};
 
-constexpr std::array<std::pair<Strategy, std::string_view>, 11> kStrategyNames{{
+constexpr std::array<std::pair<Strategy, std::string_view>, 12> kStrategyNames{{
     {Strategy::Auto, "auto"},
     {Strategy::Cpu, "cpu"},
     {Strategy::GlobalAtomic, "global-atomic"},
@@ -28,6 +28,7 @@ constexpr std::array<std::pair<Strategy, std::string_view>, 11> kStrategyNames{{
     {Strategy::Cub, "cub"},
     {Strategy::PerLane, "per-lane"},
     {Strategy::Partition, "partition"},
+    {Strategy::Packed, "packed"},
 }};
 
 }  // namespace

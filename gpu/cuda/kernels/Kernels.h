@@ -37,6 +37,12 @@ struct PartitionScratch {
 };
 Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const LaunchContext& ctx);
 
+// `packed` (PackedKernels.cu): its scratch holds one row of packed 16-bit counters a block.
+struct PackedScratch {
+    DeviceBuffer rows;
+};
+Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const LaunchContext& ctx);
+
 // CUB needs scratch: its temporary storage, 32-bit counters, and an f16 -> f32 copy.
 struct CubScratch {
     DeviceBuffer temp;
@@ -44,6 +50,13 @@ struct CubScratch {
     DeviceBuffer converted;
 };
 Status launchCubHistogram(const KernelArgs& args, CubScratch& scratch, const LaunchContext& ctx);
+
+// What the strategies that need scratch keep between calls (buffers only grow).
+struct StrategyScratch {
+    CubScratch cub;
+    PartitionScratch partition;
+    PackedScratch packed;
+};
 
 // Gathers up to `count` pixels spread evenly over the grid, as slots, into d_out.
 Status launchSlotSample(const KernelArgs& args, std::uint32_t* d_out, std::uint32_t count,

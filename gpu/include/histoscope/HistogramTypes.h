@@ -31,6 +31,7 @@ enum class Strategy {
     Cub,
     PerLane,   // 8-bit samples only: per-lane byte counters, no atomics while counting
     Partition, // samples split by bucket of 4,096 bins first, then each bucket counted in shared memory
+    Packed,    // two 16-bit counters a shared word (twice the bins a pass), merged by plain stores
 };
 
 // Stable names, as the user types them on the command line and stores them in settings.

@@ -1,0 +1,253 @@
+// `packed`: two 16-bit counters a shared word, so one block holds twice the slots of the 32-bit
+// families in one pass (up to 116,224 on the H200, where 65,536 and 100,000 bins take those two
+// passes), merged by plain stores instead of atomics.
+//
+// A 16-bit counter must never wrap, whatever the skew, and without the atomic's return (which
+// costs each update about two: scripts/bigbin_variants.cu, packed16 against rows16). So a block
+// walks its samples in segments, each of which can add at most kSegmentBound to any one counter,
+// and keeps an upper bound of its counters: before a segment could take one past 65,535, the
+// block stops, moves every counter at or above kSettleAt into the totals (64-bit atomics; only
+// skewed data has any) and takes the largest left as its bound. Uniform data settles once or
+// twice a block.
+//
+// The merge: 132 blocks each adding 65,536 counters into the totals by 64-bit atomics took about
+// 21 us on the H200, the length of the whole read of 16 M keys. Here every block stores its packed
+// words as one row of a scratch table, and a second kernel adds the rows up, column by column, and
+// adds each sum into the totals once: no atomics, rows x slots x 2 bytes read.
+#include "../LaunchSupport.cuh"
+#include "../PrivatizedTally.cuh"
+#include "Kernels.h"
+
+namespace hs::detail {
+
+namespace {
+
+constexpr int kPackedThreads = 1024;
+constexpr std::uint32_t kCounterMax = 0xffffu;
+// kSettleAt - 1 + kSegmentBound <= kCounterMax: after a settle any segment fits. The bound is a
+// little over 2^15 so that a segment of 32-bit keys is eight 16-byte groups a thread (two rounds
+// of the walker's four loads in flight), not seven, whose last three would each wait for their load.
+constexpr std::uint32_t kSettleAt = 32512;
+constexpr std::uint32_t kSegmentBound = kCounterMax + 1 - kSettleAt;
+constexpr int kReduceWarps = 16;
+constexpr int kReduceLoads = 8;  // rows a warp loads before it adds any
+
+// How a block's walk is cut: segments of segmentRows rows (a multiple of gridDim.y, unless all)
+// by segmentWidth pixels, in each of which one block adds at most segmentBound to any counter.
+struct PackedShape {
+    std::int64_t segmentRows = 1;
+    std::int64_t segmentWidth = 1;
+    std::uint32_t segmentBound = 0;
+};
+
+struct PackedVisitor {
+    std::uint32_t tileBegin;
+    std::uint32_t tileSlots;
+    template <int C>
+    __device__ void count(std::uint32_t slot)
+    {
+        const std::uint32_t s = slot - tileBegin;  // wraps past tileSlots when below the tile
+        if (s < tileSlots)
+            atomicAdd(sharedCounters + (s >> 1), (s & 1u) ? 0x10000u : 1u);
+    }
+};
+
+// Moves every counter at or above kSettleAt into the totals; returns the largest left, the same
+// in every thread of the block.
+__device__ std::uint32_t settleCounters(std::uint32_t words, std::uint32_t tileBegin, unsigned long long* d_slots,
+                                        std::uint32_t* s_largest)
+{
+    __syncthreads();  // the segment's updates have landed, and the last bound has been read
+    if (threadIdx.x == 0)
+        *s_largest = 0;
+    std::uint32_t largest = 0;
+    for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x) {
+        const std::uint32_t w = sharedCounters[i];
+        std::uint32_t lo = w & 0xffffu;
+        std::uint32_t hi = w >> 16;
+        if (lo >= kSettleAt || hi >= kSettleAt) {
+            if (lo >= kSettleAt) {
+                atomicAdd(d_slots + tileBegin + 2 * i, static_cast<unsigned long long>(lo));
+                lo = 0;
+            }
+            if (hi >= kSettleAt) {
+                atomicAdd(d_slots + tileBegin + 2 * i + 1, static_cast<unsigned long long>(hi));
+                hi = 0;
+            }
+            sharedCounters[i] = lo | (hi << 16);
+        }
+        largest = max(largest, max(lo, hi));
+    }
+    for (int offset = 16; offset > 0; offset /= 2)  // __reduce_max_sync needs sm_80; the build takes sm_70 too
+        largest = max(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
+    __syncthreads();
+    if ((threadIdx.x & 31u) == 0)
+        atomicMax(s_largest, largest);
+    __syncthreads();
+    return *s_largest;
+}
+
+template <typename T, int C, typename Mapper>
+__global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, PackedShape shape, std::uint32_t* d_rows)
+{
+    using Tracker = typename Mapper::template Tracker<C>;
+    constexpr std::int64_t kPixelBytes = C * std::int64_t(sizeof(T));
+    __shared__ std::uint32_t blockExtrema[kExtremaWords];
+    __shared__ std::uint32_t s_largest;
+    const std::uint32_t slots = a.tile_end - a.tile_begin;
+    const std::uint32_t words = (slots + 1) / 2;
+    zeroShared(sharedCounters, words);
+    initBlockExtrema(blockExtrema);
+    __syncthreads();
+    PackedVisitor visitor{a.tile_begin, slots};
+    Tracker tracker;
+    std::uint32_t bound = 0;  // no counter of this block exceeds it
+    for (std::int64_t r0 = 0; r0 < a.grid.rows; r0 += shape.segmentRows) {
+        for (std::int64_t x0 = 0; x0 < a.grid.width; x0 += shape.segmentWidth) {
+            if (bound + shape.segmentBound > kCounterMax)
+                bound = settleCounters(words, a.tile_begin, a.d_slots, &s_largest);
+            SampleGrid part;
+            part.d_origin = a.grid.d_origin + std::size_t(r0) * a.grid.pitch + std::size_t(x0 * kPixelBytes);
+            part.pitch = a.grid.pitch;
+            part.width = min(shape.segmentWidth, a.grid.width - x0);
+            part.rows = min(shape.segmentRows, a.grid.rows - r0);
+            walkSamples<T, C, Mapper>(part, a.map, visitor, tracker);
+            bound += shape.segmentBound;
+        }
+    }
+    tracker.foldIntoBlock(blockExtrema);
+    __syncthreads();
+    std::uint32_t* row = d_rows + (std::size_t(blockIdx.y) * gridDim.x + blockIdx.x) * words;
+    for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+        row[i] = sharedCounters[i];
+    // Every tile walks every sample; the first one alone publishes what they all saw.
+    if (Tracker::kTracks && a.tile_begin == 0)
+        publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
+    clearNextTotals(a);
+}
+
+// Adds the rows into the totals: a block takes 32 words, each of its warps every kReduceWarps-th
+// row (128-byte loads), and one lane a word adds the sums in. A column of r rows sums to at most
+// r x 65,535 < 2^32 for r < 65,537 rows (blocks).
+__global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const std::uint32_t* __restrict__ d_rows,
+                                                                        std::uint32_t rows, std::uint32_t words,
+                                                                        std::uint32_t tileBegin, std::uint32_t slots,
+                                                                        unsigned long long* d_slots)
+{
+    __shared__ std::uint32_t s_low[kReduceWarps][33];
+    __shared__ std::uint32_t s_high[kReduceWarps][33];
+    const std::uint32_t lane = threadIdx.x & 31u;
+    const std::uint32_t warp = threadIdx.x >> 5;
+    const std::uint32_t w = blockIdx.x * 32 + lane;
+    std::uint32_t low = 0, high = 0;
+    if (w < words) {
+        // Loads issued as a batch: one at a time, each waited for its own latency (10.9 us for
+        // 132 rows of 65,536 slots on the H200, Nsight Compute, 21 % issue).
+        for (std::uint32_t r0 = warp; r0 < rows; r0 += kReduceWarps * kReduceLoads) {
+            std::uint32_t x[kReduceLoads];
+#pragma unroll
+            for (int k = 0; k < kReduceLoads; ++k) {
+                const std::uint32_t r = r0 + k * kReduceWarps;
+                x[k] = r < rows ? __ldg(d_rows + std::size_t(r) * words + w) : 0u;
+            }
+#pragma unroll
+            for (int k = 0; k < kReduceLoads; ++k) {
+                low += x[k] & 0xffffu;
+                high += x[k] >> 16;
+            }
+        }
+    }
+    s_low[warp][lane] = low;
+    s_high[warp][lane] = high;
+    __syncthreads();
+    if (warp == 0 && w < words) {
+        for (int k = 1; k < kReduceWarps; ++k) {
+            low += s_low[k][lane];
+            high += s_high[k][lane];
+        }
+        if (low)
+            d_slots[tileBegin + 2 * w] += low;
+        if (high && 2 * w + 1 < slots)
+            d_slots[tileBegin + 2 * w + 1] += high;
+    }
+}
+
+// The most pixels of one row, cut to `width`, that one of `blocksX` blocks walks: its share of the
+// 16-byte groups, plus the unaligned head (< 16 pixels) and tail (< a group), which one block takes.
+std::int64_t blockRowPixels(std::int64_t width, std::int64_t blocksX, int groupPixels)
+{
+    const std::int64_t groups = (width + groupPixels - 1) / groupPixels;
+    const std::int64_t threads = blocksX * kPackedThreads;
+    const std::int64_t perThread = (groups + threads - 1) / threads;
+    return std::min<std::int64_t>(width, perThread * kPackedThreads * groupPixels + 16 + groupPixels);
+}
+
+// Segments a block walks at most kSegmentBound pixels of (a pixel adds one to one counter of
+// each channel, never two to one counter). A thread's groups in a segment are a multiple of the
+// walker's loads in flight (`depth`) where they can be.
+PackedShape packedShape(const SampleGrid& grid, dim3 blocks, int groupPixels, int depth)
+{
+    PackedShape shape;
+    shape.segmentWidth = std::max<std::int64_t>(1, grid.width);
+    if (blockRowPixels(shape.segmentWidth, blocks.x, groupPixels) > std::int64_t(kSegmentBound)) {
+        std::int64_t groupsPerThread = (std::int64_t(kSegmentBound) - 16 - groupPixels) / (std::int64_t(kPackedThreads) * groupPixels);
+        if (groupsPerThread >= depth)
+            groupsPerThread -= groupsPerThread % depth;
+        shape.segmentWidth = std::max<std::int64_t>(1, groupsPerThread) * blocks.x * kPackedThreads * groupPixels;
+    }
+    const std::int64_t rowPixels = blockRowPixels(shape.segmentWidth, blocks.x, groupPixels);
+    const std::int64_t rowsPerBlock = std::max<std::int64_t>(1, std::int64_t(kSegmentBound) / rowPixels);
+    shape.segmentRows = std::max<std::int64_t>(1, std::min<std::int64_t>(grid.rows, rowsPerBlock * blocks.y));
+    const std::int64_t blockRows = (shape.segmentRows + blocks.y - 1) / blocks.y;
+    shape.segmentBound = std::uint32_t(blockRows * rowPixels);
+    return shape;
+}
+
+}  // namespace
+
+Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const LaunchContext& ctx)
+{
+    return visitCounting(args, [&](auto tag, auto channels, auto mapper) -> Status {
+        using T = decltype(tag);
+        constexpr int C = decltype(channels)::value;
+        using M = decltype(mapper);
+        const auto kernel = packedKernel<T, C, M>;
+        const void* entry = reinterpret_cast<const void*>(kernel);
+        std::size_t fixed = 0;
+        HS_TRY(ctx.cache.staticSharedBytes(entry, fixed));
+        const std::uint32_t maxTile = std::uint32_t((ctx.props.sharedPerBlockOptin - fixed) / sizeof(std::uint32_t)) * 2;
+        const std::uint32_t tiles = (args.map.num_slots + maxTile - 1) / maxTile;
+        if (tiles == 0)
+            return Status::success();
+        // Even tiles, each an even number of slots, so every tile's words are alike.
+        const std::uint32_t tileSlots = std::min(maxTile, ((args.map.num_slots + tiles - 1) / tiles + 1) & ~1u);
+        const std::size_t smem = std::size_t(tileSlots / 2) * sizeof(std::uint32_t);
+        HS_TRY(ctx.cache.allowDynamicShared(entry, smem, ctx.props.sharedPerBlockOptin));
+        dim3 blocks;
+        HS_TRY(gridFor(entry, kPackedThreads, smem, args.grid, ctx, groupPixels<T>(), blocks));
+        const PackedShape shape = packedShape(args.grid, blocks, groupPixels<T>(), walkDepth<C>());
+        if (shape.segmentBound > kSegmentBound)
+            return Status::error(ErrorCode::InvalidArgument, "packed: a segment could overflow a 16-bit counter");
+        const std::uint32_t rows = blocks.x * blocks.y;
+        HS_TRY(scratch.rows.reserve(std::size_t(rows) * (tileSlots / 2) * sizeof(std::uint32_t)));
+        auto* d_rows = scratch.rows.get<std::uint32_t>();
+        KernelArgs a = args;
+        a.replicas = 1;
+        for (std::uint32_t begin = 0; begin < args.map.num_slots; begin += tileSlots) {
+            a.tile_begin = begin;
+            a.tile_end = std::min(args.map.num_slots, begin + tileSlots);
+            const std::uint32_t slots = a.tile_end - begin;
+            const std::uint32_t words = (slots + 1) / 2;
+            kernel<<<blocks, kPackedThreads, std::size_t(words) * sizeof(std::uint32_t), ctx.stream>>>(a, shape, d_rows);
+            HS_TRY(lastLaunchStatus("packedKernel"));
+            a.d_zero = nullptr;  // the first tile's launch cleared the next call's totals
+            a.zero_words = 0;
+            packedReduceKernel<<<(words + 31) / 32, kReduceWarps * 32, 0, ctx.stream>>>(d_rows, rows, words, begin, slots,
+                                                                                         args.d_slots);
+            HS_TRY(lastLaunchStatus("packedReduceKernel"));
+        }
+        return Status::success();
+    });
+}
+
+}  // namespace hs::detail
