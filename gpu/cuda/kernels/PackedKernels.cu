@@ -15,10 +15,12 @@
 // words as one row of a scratch table, and a second kernel adds the rows up, column by column, and
 // adds each sum into the totals once: no atomics, rows x slots x 2 bytes read.
 #include "../LaunchSupport.cuh"
-#include "../PrivatizedTally.cuh"
 #include "Kernels.h"
 
 namespace hs::detail {
+
+// The block's counters; declared as quads so that the dynamic shared memory is 16-byte aligned.
+extern __shared__ uint4 packedQuads[];
 
 namespace {
 
@@ -48,35 +50,57 @@ struct PackedVisitor {
     {
         const std::uint32_t s = slot - tileBegin;  // wraps past tileSlots when below the tile
         if (s < tileSlots)
-            atomicAdd(sharedCounters + (s >> 1), (s & 1u) ? 0x10000u : 1u);
+            atomicAdd(reinterpret_cast<std::uint32_t*>(packedQuads) + (s >> 1), (s & 1u) ? 0x10000u : 1u);
     }
 };
 
+// A block's counters are quads of words (eight slots), so that its fixed work (the clear, the
+// settles, the row's store) takes one 16-byte access for four words: with one block an SM, a
+// thread owns 32 words of a 65,536-slot tile and counts only some 60-130 samples.
+__device__ __forceinline__ uint4* counterQuads() { return packedQuads; }
+
+__device__ __forceinline__ std::uint32_t settleWord(std::uint32_t w, std::uint32_t slot, unsigned long long* d_slots,
+                                                    std::uint32_t& largest)
+{
+    std::uint32_t lo = w & 0xffffu;
+    std::uint32_t hi = w >> 16;
+    if (lo >= kSettleAt) {
+        atomicAdd(d_slots + slot, static_cast<unsigned long long>(lo));
+        lo = 0;
+    }
+    if (hi >= kSettleAt) {
+        atomicAdd(d_slots + slot + 1, static_cast<unsigned long long>(hi));
+        hi = 0;
+    }
+    largest = max(largest, max(lo, hi));
+    return lo | (hi << 16);
+}
+
 // Moves every counter at or above kSettleAt into the totals; returns the largest left, the same
 // in every thread of the block.
-__device__ std::uint32_t settleCounters(std::uint32_t words, std::uint32_t tileBegin, unsigned long long* d_slots,
+__device__ std::uint32_t settleCounters(std::uint32_t quads, std::uint32_t tileBegin, unsigned long long* d_slots,
                                         std::uint32_t* s_largest)
 {
     __syncthreads();  // the segment's updates have landed, and the last bound has been read
     if (threadIdx.x == 0)
         *s_largest = 0;
     std::uint32_t largest = 0;
-    for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x) {
-        const std::uint32_t w = sharedCounters[i];
-        std::uint32_t lo = w & 0xffffu;
-        std::uint32_t hi = w >> 16;
-        if (lo >= kSettleAt || hi >= kSettleAt) {
-            if (lo >= kSettleAt) {
-                atomicAdd(d_slots + tileBegin + 2 * i, static_cast<unsigned long long>(lo));
-                lo = 0;
-            }
-            if (hi >= kSettleAt) {
-                atomicAdd(d_slots + tileBegin + 2 * i + 1, static_cast<unsigned long long>(hi));
-                hi = 0;
-            }
-            sharedCounters[i] = lo | (hi << 16);
+    uint4* q = counterQuads();
+    for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x) {
+        const uint4 v = q[i];
+        const std::uint32_t high = max(max(v.x, v.y), max(v.z, v.w));  // a word's high half dominates
+        std::uint32_t halves = max(max(v.x & 0xffffu, v.y & 0xffffu), max(v.z & 0xffffu, v.w & 0xffffu));
+        if ((high >> 16) >= kSettleAt || halves >= kSettleAt) {
+            const std::uint32_t slot = tileBegin + 8 * i;
+            uint4 kept;
+            kept.x = settleWord(v.x, slot, d_slots, largest);
+            kept.y = settleWord(v.y, slot + 2, d_slots, largest);
+            kept.z = settleWord(v.z, slot + 4, d_slots, largest);
+            kept.w = settleWord(v.w, slot + 6, d_slots, largest);
+            q[i] = kept;
+        } else {
+            largest = max(largest, max(high >> 16, halves));
         }
-        largest = max(largest, max(lo, hi));
     }
     for (int offset = 16; offset > 0; offset /= 2)  // __reduce_max_sync needs sm_80; the build takes sm_70 too
         largest = max(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
@@ -88,15 +112,17 @@ __device__ std::uint32_t settleCounters(std::uint32_t words, std::uint32_t tileB
 }
 
 template <typename T, int C, typename Mapper>
-__global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, PackedShape shape, std::uint32_t* d_rows)
+__global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, PackedShape shape, uint4* d_rows)
 {
     using Tracker = typename Mapper::template Tracker<C>;
     constexpr std::int64_t kPixelBytes = C * std::int64_t(sizeof(T));
     __shared__ std::uint32_t blockExtrema[kExtremaWords];
     __shared__ std::uint32_t s_largest;
     const std::uint32_t slots = a.tile_end - a.tile_begin;
-    const std::uint32_t words = (slots + 1) / 2;
-    zeroShared(sharedCounters, words);
+    const std::uint32_t quads = (slots + 7) / 8;
+    uint4* q = counterQuads();
+    for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x)
+        q[i] = make_uint4(0, 0, 0, 0);
     initBlockExtrema(blockExtrema);
     __syncthreads();
     PackedVisitor visitor{a.tile_begin, slots};
@@ -105,7 +131,7 @@ __global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, 
     for (std::int64_t r0 = 0; r0 < a.grid.rows; r0 += shape.segmentRows) {
         for (std::int64_t x0 = 0; x0 < a.grid.width; x0 += shape.segmentWidth) {
             if (bound + shape.segmentBound > kCounterMax)
-                bound = settleCounters(words, a.tile_begin, a.d_slots, &s_largest);
+                bound = settleCounters(quads, a.tile_begin, a.d_slots, &s_largest);
             SampleGrid part;
             part.d_origin = a.grid.d_origin + std::size_t(r0) * a.grid.pitch + std::size_t(x0 * kPixelBytes);
             part.pitch = a.grid.pitch;
@@ -117,58 +143,67 @@ __global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, 
     }
     tracker.foldIntoBlock(blockExtrema);
     __syncthreads();
-    std::uint32_t* row = d_rows + (std::size_t(blockIdx.y) * gridDim.x + blockIdx.x) * words;
-    for (std::uint32_t i = threadIdx.x; i < words; i += blockDim.x)
-        row[i] = sharedCounters[i];
+    uint4* row = d_rows + (std::size_t(blockIdx.y) * gridDim.x + blockIdx.x) * quads;
+    for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x)
+        row[i] = q[i];
     // Every tile walks every sample; the first one alone publishes what they all saw.
     if (Tracker::kTracks && a.tile_begin == 0)
         publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
     clearNextTotals(a);
 }
 
-// Adds the rows into the totals: a block takes 32 words, each of its warps every kReduceWarps-th
-// row (128-byte loads), and one lane a word adds the sums in. A column of r rows sums to at most
-// r x 65,535 < 2^32 for r < 65,537 rows (blocks).
-__global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const std::uint32_t* __restrict__ d_rows,
-                                                                        std::uint32_t rows, std::uint32_t words,
+__device__ __forceinline__ void addHalves(std::uint32_t w, std::uint32_t& low, std::uint32_t& high)
+{
+    low += w & 0xffffu;
+    high += w >> 16;
+}
+
+// Adds the rows into the totals: a block takes 32 quads (256 slots), each of its warps every
+// kReduceWarps-th row (512-byte loads, kReduceLoads rows issued before any is added), and one
+// lane a quad adds its eight sums in. A column of r rows sums to at most r x 65,535 < 2^32 for
+// r < 65,537 rows (blocks).
+__global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const uint4* __restrict__ d_rows,
+                                                                        std::uint32_t rows, std::uint32_t quads,
                                                                         std::uint32_t tileBegin, std::uint32_t slots,
                                                                         unsigned long long* d_slots)
 {
-    __shared__ std::uint32_t s_low[kReduceWarps][33];
-    __shared__ std::uint32_t s_high[kReduceWarps][33];
+    __shared__ std::uint32_t s_sums[kReduceWarps][8][33];
     const std::uint32_t lane = threadIdx.x & 31u;
     const std::uint32_t warp = threadIdx.x >> 5;
-    const std::uint32_t w = blockIdx.x * 32 + lane;
-    std::uint32_t low = 0, high = 0;
-    if (w < words) {
+    const std::uint32_t qi = blockIdx.x * 32 + lane;
+    std::uint32_t sums[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (qi < quads) {
         // Loads issued as a batch: one at a time, each waited for its own latency (10.9 us for
         // 132 rows of 65,536 slots on the H200, Nsight Compute, 21 % issue).
         for (std::uint32_t r0 = warp; r0 < rows; r0 += kReduceWarps * kReduceLoads) {
-            std::uint32_t x[kReduceLoads];
+            uint4 x[kReduceLoads];
 #pragma unroll
             for (int k = 0; k < kReduceLoads; ++k) {
                 const std::uint32_t r = r0 + k * kReduceWarps;
-                x[k] = r < rows ? __ldg(d_rows + std::size_t(r) * words + w) : 0u;
+                x[k] = r < rows ? __ldg(d_rows + std::size_t(r) * quads + qi) : make_uint4(0, 0, 0, 0);
             }
 #pragma unroll
             for (int k = 0; k < kReduceLoads; ++k) {
-                low += x[k] & 0xffffu;
-                high += x[k] >> 16;
+                addHalves(x[k].x, sums[0], sums[1]);
+                addHalves(x[k].y, sums[2], sums[3]);
+                addHalves(x[k].z, sums[4], sums[5]);
+                addHalves(x[k].w, sums[6], sums[7]);
             }
         }
     }
-    s_low[warp][lane] = low;
-    s_high[warp][lane] = high;
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+        s_sums[warp][j][lane] = sums[j];
     __syncthreads();
-    if (warp == 0 && w < words) {
-        for (int k = 1; k < kReduceWarps; ++k) {
-            low += s_low[k][lane];
-            high += s_high[k][lane];
-        }
-        if (low)
-            d_slots[tileBegin + 2 * w] += low;
-        if (high && 2 * w + 1 < slots)
-            d_slots[tileBegin + 2 * w + 1] += high;
+    if (warp == 0 && qi < quads) {
+        for (int k = 1; k < kReduceWarps; ++k)
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                sums[j] += s_sums[k][j][lane];
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            if (sums[j] && 8 * qi + j < slots)
+                d_slots[tileBegin + 8 * qi + j] += sums[j];
     }
 }
 
@@ -215,13 +250,14 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
         const void* entry = reinterpret_cast<const void*>(kernel);
         std::size_t fixed = 0;
         HS_TRY(ctx.cache.staticSharedBytes(entry, fixed));
-        const std::uint32_t maxTile = std::uint32_t((ctx.props.sharedPerBlockOptin - fixed) / sizeof(std::uint32_t)) * 2;
+        // Eight slots a 16-byte quad of counters.
+        const std::uint32_t maxTile = std::uint32_t((ctx.props.sharedPerBlockOptin - fixed) / sizeof(uint4)) * 8;
         const std::uint32_t tiles = (args.map.num_slots + maxTile - 1) / maxTile;
         if (tiles == 0)
             return Status::success();
-        // Even tiles, each an even number of slots, so every tile's words are alike.
-        const std::uint32_t tileSlots = std::min(maxTile, ((args.map.num_slots + tiles - 1) / tiles + 1) & ~1u);
-        const std::size_t smem = std::size_t(tileSlots / 2) * sizeof(std::uint32_t);
+        // Even tiles of whole quads, so that every tile's rows are alike.
+        const std::uint32_t tileSlots = std::min(maxTile, ((args.map.num_slots + tiles - 1) / tiles + 7) & ~7u);
+        const std::size_t smem = std::size_t(tileSlots / 8) * sizeof(uint4);
         HS_TRY(ctx.cache.allowDynamicShared(entry, smem, ctx.props.sharedPerBlockOptin));
         dim3 blocks;
         HS_TRY(gridFor(entry, kPackedThreads, smem, args.grid, ctx, groupPixels<T>(), blocks));
@@ -229,20 +265,20 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
         if (shape.segmentBound > kSegmentBound)
             return Status::error(ErrorCode::InvalidArgument, "packed: a segment could overflow a 16-bit counter");
         const std::uint32_t rows = blocks.x * blocks.y;
-        HS_TRY(scratch.rows.reserve(std::size_t(rows) * (tileSlots / 2) * sizeof(std::uint32_t)));
-        auto* d_rows = scratch.rows.get<std::uint32_t>();
+        HS_TRY(scratch.rows.reserve(std::size_t(rows) * (tileSlots / 8) * sizeof(uint4)));
+        auto* d_rows = scratch.rows.get<uint4>();
         KernelArgs a = args;
         a.replicas = 1;
         for (std::uint32_t begin = 0; begin < args.map.num_slots; begin += tileSlots) {
             a.tile_begin = begin;
             a.tile_end = std::min(args.map.num_slots, begin + tileSlots);
             const std::uint32_t slots = a.tile_end - begin;
-            const std::uint32_t words = (slots + 1) / 2;
-            kernel<<<blocks, kPackedThreads, std::size_t(words) * sizeof(std::uint32_t), ctx.stream>>>(a, shape, d_rows);
+            const std::uint32_t quads = (slots + 7) / 8;
+            kernel<<<blocks, kPackedThreads, std::size_t(quads) * sizeof(uint4), ctx.stream>>>(a, shape, d_rows);
             HS_TRY(lastLaunchStatus("packedKernel"));
             a.d_zero = nullptr;  // the first tile's launch cleared the next call's totals
             a.zero_words = 0;
-            packedReduceKernel<<<(words + 31) / 32, kReduceWarps * 32, 0, ctx.stream>>>(d_rows, rows, words, begin, slots,
+            packedReduceKernel<<<(quads + 31) / 32, kReduceWarps * 32, 0, ctx.stream>>>(d_rows, rows, quads, begin, slots,
                                                                                          args.d_slots);
             HS_TRY(lastLaunchStatus("packedReduceKernel"));
         }
