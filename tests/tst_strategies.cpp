@@ -309,6 +309,10 @@ void TestStrategies::strategiesRefuseWhatTheyCannotCount()
     QVERIFY(!strategyAccepts(Strategy::PerLane, SampleType::F32));
     QVERIFY(strategyAccepts(Strategy::Cub, SampleType::U32, kCubMaxBins));
     QVERIFY(!strategyAccepts(Strategy::Cub, SampleType::U32, kCubMaxBins + 1));
+    // `packed` takes every type and any bin count (beyond one pass of 16-bit counters, several).
+    QVERIFY(strategyAccepts(Strategy::Packed, SampleType::F32, kMaxBins));
+    QVERIFY(strategyAccepts(Strategy::Packed, SampleType::U8));
+    QCOMPARE(strategyFromName("packed"), std::optional<Strategy>(Strategy::Packed));
     std::vector<std::uint32_t> keys(64, 5);
     ChannelBinning huge;
     huge.bins = kMaxBins;
