@@ -103,7 +103,7 @@ void TestDispatch::bigSlotSetsFollowTheSample_data()
     QTest::newRow("100,000, 168 a slot") << k16M << 100000 << 4096 << 0 << 0 << false << Strategy::Packed;
     QTest::newRow("65,536, 127 a slot") << k8M << 65536 << 4096 << 0 << 0 << false << Strategy::Packed;
     QTest::newRow("65,536, 127 a slot, runs") << k8M << 65536 << 4096 << 0 << 0 << true << Strategy::Packed;
-    // Beyond one packed pass (116,224 slots on the H200): the 32-bit rule.
+    // Beyond one packed pass (about 116,000 slots on the H200): the 32-bit rule.
     QTest::newRow("131,072, 128 a slot") << k16M << 131072 << 4096 << 0 << 0 << false << Strategy::Partition;
     QTest::newRow("65,536, one key 40 %") << k16M << 65536 << 2458 << 1 << 777 << false << Strategy::LargeBins;
     QTest::newRow("1 M uniform, runs") << k16M << 1000000 << 4096 << 0 << 0 << true << Strategy::Auto;

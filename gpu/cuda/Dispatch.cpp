@@ -120,10 +120,9 @@ bool fitsOptinShared(const RequestPlan& plan, const DeviceProps& props)
     return std::size_t(plan.map.num_slots) * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
-// Passes of `packed`: two 16-bit counters a word of opt-in shared memory.
 std::uint64_t packedPasses(const RequestPlan& plan, const DeviceProps& props)
 {
-    const std::uint64_t perPass = (props.sharedPerBlockOptin - kStaticSharedReserve) / sizeof(std::uint32_t) * 2;
+    const std::uint64_t perPass = packedPassSlots(props.sharedPerBlockOptin, kStaticSharedReserve);
     return (std::uint64_t(plan.map.num_slots) + perPass - 1) / perPass;
 }
 

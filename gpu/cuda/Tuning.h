@@ -124,10 +124,11 @@ constexpr ArchTuning hopperTuning()
     // for `shared`, 8K RGB 0.038 against 0.065, 64 MiB of bytes 0.031 against 0.045, into 2 to
     // 64 bins 0.031-0.033 against 0.138.
     t.autoPerLane = true;
-    // One pass: in the engine on the H200 (session 18, run 2), 16 M keys into 65,536 bins 0.061
-    // ms uniform and Zipf against `replicated`'s 0.081 and 0.079; into 100,000 bins 0.072-0.073
-    // against `partition`'s 0.088-0.093; 4K 16-bit frames 0.037-0.038 noise and smooth against
-    // 0.056 and 0.046. Two passes lost: 131,072-id Zipf tokens 0.550 against 0.389.
+    // One pass: in the engine on the H200 (session 18, run 6), 16 M keys into 65,536 bins 0.050
+    // ms uniform and 0.051 Zipf against `replicated`'s 0.080 and 0.077; into 100,000 bins 0.059
+    // against `partition`'s 0.087-0.090; 4K 16-bit frames 0.031 noise and smooth against 0.049
+    // and 0.046. Two passes do not win: 131,072-id Zipf tokens 0.550 against 0.389 in run 2, 0.389
+    // against 0.384 in run 6.
     t.autoPackedPassesMax = 1;
     return t;
 }

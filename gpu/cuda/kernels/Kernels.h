@@ -37,7 +37,15 @@ struct PartitionScratch {
 };
 Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const LaunchContext& ctx);
 
-// `packed` (PackedKernels.cu): its scratch holds one row of packed 16-bit counters a block.
+// `packed` (PackedKernels.cu): slots a pass, eight a 16-byte quad of the opt-in shared memory left
+// after `fixedBytes` of static shared memory and a discard word for each lane of a warp (one
+// definition for the launcher and `auto`'s count of passes). Its scratch holds one row of packed
+// 16-bit counters a block.
+inline constexpr std::uint32_t kPackedDiscardQuads = 8;
+inline std::uint32_t packedPassSlots(std::size_t sharedOptin, std::size_t fixedBytes)
+{
+    return std::uint32_t((sharedOptin - fixedBytes) / 16 - kPackedDiscardQuads) * 8;
+}
 struct PackedScratch {
     DeviceBuffer rows;
 };

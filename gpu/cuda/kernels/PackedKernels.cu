@@ -1,5 +1,5 @@
 // `packed`: two 16-bit counters a shared word, so one block holds twice the slots of the 32-bit
-// families in one pass (up to 116,224 on the H200, where 65,536 and 100,000 bins take those two
+// families in one pass (about 116,000 on the H200, where 65,536 and 100,000 bins take those two
 // passes), merged by plain stores instead of atomics.
 //
 // A 16-bit counter must never wrap, whatever the skew, and without the atomic's return (which
@@ -7,8 +7,8 @@
 // walks its samples in segments, each of which can add at most kSegmentBound to any one counter,
 // and keeps an upper bound of its counters: before a segment could take one past 65,535, the
 // block stops, moves every counter at or above kSettleAt into the totals (64-bit atomics; only
-// skewed data has any) and takes the largest left as its bound. Uniform data settles once or
-// twice a block.
+// skewed data has any) and takes the largest left as its bound. 16 M uniform keys settle three
+// times a block.
 //
 // The merge: 132 blocks each adding 65,536 counters into the totals by 64-bit atomics took about
 // 21 us on the H200, the length of the whole read of 16 M keys. Here every block stores its packed
@@ -43,10 +43,9 @@ struct PackedShape {
 };
 
 // Without a branch: a sample outside the tile goes to its lane's own word past the tile's quads
-// (kDiscardQuads of them, never read), so that no update waits on a convergence barrier. The
-// branch cost the count about 10 % more instructions (BSSY/BSYNC around every update in the SASS
-// of session 18's run 5).
-constexpr std::uint32_t kDiscardQuads = 8;  // a word for each lane of a warp
+// (kPackedDiscardQuads of them, never read), so that no update waits on a convergence barrier.
+// The branch cost the count about 10 % more instructions (BSSY/BSYNC around every update in the
+// SASS of session 18's run 5).
 
 struct PackedVisitor {
     std::uint32_t tileBegin;
@@ -64,7 +63,6 @@ struct PackedVisitor {
 // A block's counters are quads of words (eight slots), so that its fixed work (the clear, the
 // settles, the row's store) takes one 16-byte access for four words: with one block an SM, a
 // thread owns 32 words of a 65,536-slot tile and counts only some 60-130 samples.
-__device__ __forceinline__ uint4* counterQuads() { return packedQuads; }
 
 __device__ __forceinline__ std::uint32_t settleWord(std::uint32_t w, std::uint32_t slot, unsigned long long* d_slots,
                                                     std::uint32_t& largest)
@@ -92,7 +90,7 @@ __device__ std::uint32_t settleCounters(std::uint32_t quads, std::uint32_t tileB
     if (threadIdx.x == 0)
         *s_largest = 0;
     std::uint32_t largest = 0;
-    uint4* q = counterQuads();
+    uint4* q = packedQuads;
     for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x) {
         const uint4 v = q[i];
         const std::uint32_t high = max(max(v.x, v.y), max(v.z, v.w));  // a word's high half dominates
@@ -127,7 +125,7 @@ __global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, 
     __shared__ std::uint32_t s_largest;
     const std::uint32_t slots = a.tile_end - a.tile_begin;
     const std::uint32_t quads = (slots + 7) / 8;
-    uint4* q = counterQuads();
+    uint4* q = packedQuads;
     for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x)
         q[i] = make_uint4(0, 0, 0, 0);
     initBlockExtrema(blockExtrema);
@@ -257,14 +255,13 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
         const void* entry = reinterpret_cast<const void*>(kernel);
         std::size_t fixed = 0;
         HS_TRY(ctx.cache.staticSharedBytes(entry, fixed));
-        // Eight slots a 16-byte quad of counters.
-        const std::uint32_t maxTile = std::uint32_t((ctx.props.sharedPerBlockOptin - fixed) / sizeof(uint4) - kDiscardQuads) * 8;
+        const std::uint32_t maxTile = packedPassSlots(ctx.props.sharedPerBlockOptin, fixed);
         const std::uint32_t tiles = (args.map.num_slots + maxTile - 1) / maxTile;
         if (tiles == 0)
             return Status::success();
         // Even tiles of whole quads, so that every tile's rows are alike.
         const std::uint32_t tileSlots = std::min(maxTile, ((args.map.num_slots + tiles - 1) / tiles + 7) & ~7u);
-        const std::size_t smem = std::size_t(tileSlots / 8 + kDiscardQuads) * sizeof(uint4);
+        const std::size_t smem = std::size_t(tileSlots / 8 + kPackedDiscardQuads) * sizeof(uint4);
         HS_TRY(ctx.cache.allowDynamicShared(entry, smem, ctx.props.sharedPerBlockOptin));
         dim3 blocks;
         HS_TRY(gridFor(entry, kPackedThreads, smem, args.grid, ctx, groupPixels<T>(), blocks));
@@ -281,7 +278,7 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
             a.tile_end = std::min(args.map.num_slots, begin + tileSlots);
             const std::uint32_t slots = a.tile_end - begin;
             const std::uint32_t quads = (slots + 7) / 8;
-            kernel<<<blocks, kPackedThreads, std::size_t(quads + kDiscardQuads) * sizeof(uint4), ctx.stream>>>(a, shape,
+            kernel<<<blocks, kPackedThreads, std::size_t(quads + kPackedDiscardQuads) * sizeof(uint4), ctx.stream>>>(a, shape,
                                                                                                             d_rows);
             HS_TRY(lastLaunchStatus("packedKernel"));
             a.d_zero = nullptr;  // the first tile's launch cleared the next call's totals
