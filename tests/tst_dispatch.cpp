@@ -95,7 +95,7 @@ void TestDispatch::bigSlotSetsFollowTheSample_data()
     QTest::addColumn<int>("hotFirst");
     QTest::addColumn<bool>("runs");
     QTest::addColumn<Strategy>("expected");  // Auto: anything but `partition`
-    const int k16M = 1 << 24, k8M = 3840 * 2160;
+    const int k16M = 1 << 24, k8M = 3840 * 2160, k32M = 1 << 25;
     QTest::newRow("1 M uniform") << k16M << 1000000 << 4096 << 0 << 0 << false << Strategy::Partition;
     // Two tiles of 32-bit counters, one pass of packed 16-bit ones: `packed` wherever no slot is
     // hot, runs of neighbours or not (H200, session 18).
@@ -103,8 +103,11 @@ void TestDispatch::bigSlotSetsFollowTheSample_data()
     QTest::newRow("100,000, 168 a slot") << k16M << 100000 << 4096 << 0 << 0 << false << Strategy::Packed;
     QTest::newRow("65,536, 127 a slot") << k8M << 65536 << 4096 << 0 << 0 << false << Strategy::Packed;
     QTest::newRow("65,536, 127 a slot, runs") << k8M << 65536 << 4096 << 0 << 0 << true << Strategy::Packed;
-    // Beyond one packed pass (about 116,000 slots on the H200): the 32-bit rule.
+    // Beyond one packed pass (about 116,000 slots on the H200): `partition` where it is sure to
+    // win, else two packed passes in place of `replicated`'s tiles (131,072-id tokens, session 19).
     QTest::newRow("131,072, 128 a slot") << k16M << 131072 << 4096 << 0 << 0 << false << Strategy::Partition;
+    QTest::newRow("131,072, 256 a slot") << k32M << 131072 << 4096 << 0 << 0 << false << Strategy::Packed;
+    QTest::newRow("131,072, 128 a slot, runs") << k16M << 131072 << 4096 << 0 << 0 << true << Strategy::Packed;
     QTest::newRow("65,536, one key 40 %") << k16M << 65536 << 2458 << 1 << 777 << false << Strategy::LargeBins;
     QTest::newRow("1 M uniform, runs") << k16M << 1000000 << 4096 << 0 << 0 << true << Strategy::Auto;
     QTest::newRow("1 M, one key 40 %") << k16M << 1000000 << 2458 << 1 << 777 << false << Strategy::LargeBins;

@@ -244,11 +244,12 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
         return pick(Strategy::LargeBins, [&] {
             return why() + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache";
         });
-    if (packedPasses(plan, props) <= std::uint64_t(tuning.autoPackedPassesMax))
-        return pick(Strategy::Packed, [&] {
-            return why() + ": <= " + std::to_string(tuning.autoPackedPassesMax)
-                 + " passes of 16-bit counters: packed";
-        });
+    // `packed` in one pass before anything else; in more passes (up to autoPackedPassesMax) in
+    // place of `replicated`'s tiles, where `partition` is not sure to win.
+    const std::uint64_t passes = packedPasses(plan, props);
+    const bool packedFits = passes <= std::uint64_t(tuning.autoPackedPassesMax);
+    if (packedFits && passes <= 1)
+        return pick(Strategy::Packed, [&] { return why() + ": one pass of 16-bit counters: packed"; });
     if (tiles <= std::uint64_t(tuning.autoTilesMax)) {
         // Few tiles: `replicated`, unless `partition` is sure to beat it (ArchTuning says when).
         const BucketBalance balance = partitionBalance(plan, tuning.autoPartitionFewTilesImbalanceMax, skew);
@@ -266,6 +267,11 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
                 return why() + ": " + figures + ": partition";
             });
     }
+    if (tiles <= std::uint64_t(tuning.autoTilesMax) && packedFits)
+        return pick(Strategy::Packed, [&] {
+            return why() + ": " + std::to_string(passes) + " passes of 16-bit counters (<= "
+                 + std::to_string(tuning.autoPackedPassesMax) + "): packed";
+        });
     if (tiles <= std::uint64_t(tuning.autoTilesMax))
         return pick(Strategy::Replicated, [&] {
             return why() + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles";
@@ -292,6 +298,8 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
 
 Status launchStrategy(Strategy strategy, const KernelArgs& args, StrategyScratch& scratch, const LaunchContext& ctx)
 {
+    if (args.channels == 1 && !args.map.ch[0].active)  // the walker counts a single channel untested
+        return Status::error(ErrorCode::InvalidArgument, "no channel is active");
     switch (strategy) {
     case Strategy::GlobalAtomic: return launchGlobalAtomic(args, ctx);
     case Strategy::Shared: return launchShared(args, ctx);

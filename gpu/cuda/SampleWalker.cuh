@@ -23,8 +23,8 @@ template <> struct SampleBits<float> { __device__ static float from(std::uint32_
 
 // How a sample is read: through the read-only cache (ld.global.nc), or evict-first
 // (ld.global.cs) for input read by a pass whose own output the next pass reads back
-// (`partition`'s places), so that the input streams through L2 instead of pushing that output out
-// to DRAM.
+// (`partition`'s places, `packed`'s rows), so that the input streams through L2 instead of
+// pushing that output out to DRAM.
 enum class Load { Cached, Streaming };
 
 template <Load L, typename W>
@@ -100,21 +100,25 @@ struct IdentityMapper {
     }
 };
 
-template <int c, typename Mapper, typename T, typename Visitor, typename Tracker>
+// A single channel is always active (RequestPlan and launchStrategy refuse one that is not), so
+// its samples are counted without the test: a branch around every update made the compiler
+// rebuild the shared counters' address after each (27 instructions a sample in `packed`'s
+// count, session 19).
+template <int c, int C, typename Mapper, typename T, typename Visitor, typename Tracker>
 __device__ __forceinline__ void visitSample(const SlotMap& map, T v, Visitor& visitor, Tracker& tracker)
 {
-    if (map.ch[c].active) {
+    if (C == 1 || map.ch[c].active) {
         tracker.template see<c>(v);
         visitor.template count<c>(Mapper::slot(map.ch[c], v));
     }
 }
 
-template <typename T, int C, typename Mapper, typename Visitor, typename Tracker>
+template <typename T, int C, typename Mapper, Load L, typename Visitor, typename Tracker>
 __device__ __forceinline__ void visitPixel(const SlotMap& map, const unsigned char* p, Visitor& visitor, Tracker& tracker)
 {
     staticFor<C>([&](auto channel) {
         constexpr int c = decltype(channel)::value;
-        visitSample<c, Mapper>(map, loadSample<T>(p + c * sizeof(T)), visitor, tracker);
+        visitSample<c, C, Mapper>(map, loadSample<T, L>(p + c * sizeof(T)), visitor, tracker);
     });
 }
 
@@ -135,7 +139,7 @@ __device__ __forceinline__ std::int64_t alignedHead(const unsigned char* row, in
 template <int C>
 constexpr int walkDepth() { return C >= 4 ? 1 : 4 / C; }
 
-template <typename T, int C, typename Mapper, typename Visitor, typename Tracker>
+template <typename T, int C, typename Mapper, Load L = Load::Cached, typename Visitor, typename Tracker>
 __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMap& map, Visitor& visitor, Tracker& tracker)
 {
     constexpr int kPixelBytes = C * int(sizeof(T));
@@ -153,13 +157,13 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
         const std::int64_t tail = head + groups * kGroupPixels;
 
         for (std::int64_t i = first; i < head; i += step)
-            visitPixel<T, C, Mapper>(map, row + i * kPixelBytes, visitor, tracker);
+            visitPixel<T, C, Mapper, L>(map, row + i * kPixelBytes, visitor, tracker);
 
         const uint4* vec = reinterpret_cast<const uint4*>(row + head * kPixelBytes);
         const auto load = [&](std::uint32_t(&w)[kWords], std::int64_t g) {
 #pragma unroll
             for (int k = 0; k < C; ++k) {
-                const uint4 q = __ldg(vec + g * C + k);
+                const uint4 q = loadWord<L>(vec + g * C + k);
                 w[4 * k + 0] = q.x;
                 w[4 * k + 1] = q.y;
                 w[4 * k + 2] = q.z;
@@ -169,7 +173,7 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
         const auto visitGroup = [&](const std::uint32_t(&w)[kWords]) {
             staticFor<kWords * kSamplesPerWord>([&](auto element) {
                 constexpr int e = decltype(element)::value;
-                visitSample<e % C, Mapper>(map, SampleBits<T>::from(w[e / kSamplesPerWord], e), visitor, tracker);
+                visitSample<e % C, C, Mapper>(map, SampleBits<T>::from(w[e / kSamplesPerWord], e), visitor, tracker);
             });
         };
         std::int64_t g = first;
@@ -189,7 +193,7 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
         }
 
         for (std::int64_t i = tail + first; i < grid.width; i += step)
-            visitPixel<T, C, Mapper>(map, row + i * kPixelBytes, visitor, tracker);
+            visitPixel<T, C, Mapper, L>(map, row + i * kPixelBytes, visitor, tracker);
     }
 }
 

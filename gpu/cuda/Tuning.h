@@ -50,8 +50,9 @@ struct ArchTuning {
     // autoHotSetShare of the samples, else to plain global atomics.
     int autoTilesMax = 3;
     // `auto` beyond opt-in shared memory, below autoHotCacheShare: `packed` where its 16-bit
-    // counters take the slots in at most this many passes (0: never). Off by default: measured on
-    // sm_90 only (hopperTuning).
+    // counters take the slots in at most this many passes (0: never): one pass before any other
+    // rule, more in place of `replicated`'s tiles. Off by default: measured on sm_90 only
+    // (hopperTuning).
     int autoPackedPassesMax = 0;
     double autoHotSetShare = 0.5;
     // `auto` beyond autoTilesMax tiles, below autoHotCacheShare: `partition` where the sampled
@@ -127,9 +128,9 @@ constexpr ArchTuning hopperTuning()
     // One pass: in the engine on the H200 (session 18, run 6), 16 M keys into 65,536 bins 0.050
     // ms uniform and 0.051 Zipf against `replicated`'s 0.080 and 0.077; into 100,000 bins 0.059
     // against `partition`'s 0.087-0.090; 4K 16-bit frames 0.031 noise and smooth against 0.049
-    // and 0.046. Two passes do not win: 131,072-id Zipf tokens 0.550 against 0.389 in run 2, 0.389
-    // against 0.384 in run 6.
-    t.autoPackedPassesMax = 1;
+    // and 0.046. Two passes: 131,072-id Zipf tokens 0.317 ms against `replicated`'s 0.359
+    // (session 19, run 2, the count without a branch an update; 0.389 against 0.384 before).
+    t.autoPackedPassesMax = 2;
     return t;
 }
 

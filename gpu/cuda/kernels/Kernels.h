@@ -40,7 +40,7 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
 // `packed` (PackedKernels.cu): slots a pass, eight a 16-byte quad of the opt-in shared memory left
 // after `fixedBytes` of static shared memory and a discard word for each lane of a warp (one
 // definition for the launcher and `auto`'s count of passes). Its scratch holds one row of packed
-// 16-bit counters a block.
+// counters a block and each row's width in bits.
 inline constexpr std::uint32_t kPackedDiscardQuads = 8;
 inline std::uint32_t packedPassSlots(std::size_t sharedOptin, std::size_t fixedBytes)
 {
@@ -48,6 +48,7 @@ inline std::uint32_t packedPassSlots(std::size_t sharedOptin, std::size_t fixedB
 }
 struct PackedScratch {
     DeviceBuffer rows;
+    DeviceBuffer widths;
 };
 Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const LaunchContext& ctx);
 

@@ -12,10 +12,14 @@
 //
 // The merge: 132 blocks each adding 65,536 counters into the totals by 64-bit atomics took about
 // 21 us on the H200, the length of the whole read of 16 M keys. Here every block stores its packed
-// words as one row of a scratch table, and a second kernel adds the rows up, column by column, and
-// adds each sum into the totals once: no atomics, rows x slots x 2 bytes read.
+// words as one row of a scratch table, at the fewest bits that hold its largest counter (a last
+// settle finds it), and a second kernel adds the rows up, column by column, and adds each sum into
+// the totals once: no atomics, rows x slots x 2 bytes at most read, a quarter of that for uniform
+// keys. The input is read evict-first, so that the rows stay in L2 for the sum.
 #include "../LaunchSupport.cuh"
 #include "Kernels.h"
+
+#include <cub/block/block_reduce.cuh>
 
 namespace hs::detail {
 
@@ -45,8 +49,9 @@ struct PackedShape {
 // Without a branch: a sample outside the tile goes to its lane's own word past the tile's quads
 // (kPackedDiscardQuads of them, never read), so that no update waits on a convergence barrier.
 // The branch cost the count about 10 % more instructions (BSSY/BSYNC around every update in the
-// SASS of session 18's run 5).
-
+// SASS of session 18's run 5). A tile of every slot (kWhole: one pass) needs no test at all.
+// The increment is arithmetic, 1 or 2^16: a select took four instructions where this takes two.
+template <bool kWhole>
 struct PackedVisitor {
     std::uint32_t tileBegin;
     std::uint32_t tileSlots;
@@ -54,9 +59,16 @@ struct PackedVisitor {
     template <int C>
     __device__ void count(std::uint32_t slot)
     {
-        const std::uint32_t s = slot - tileBegin;  // wraps past tileSlots when below the tile
-        const std::uint32_t word = s < tileSlots ? s >> 1 : discardWord;
-        atomicAdd(reinterpret_cast<std::uint32_t*>(packedQuads) + word, (s & 1u) ? 0x10000u : 1u);
+        std::uint32_t word;
+        std::uint32_t s;
+        if constexpr (kWhole) {
+            s = slot;  // tileBegin is 0 and every slot is in the tile
+            word = s >> 1;
+        } else {
+            s = slot - tileBegin;  // wraps past tileSlots when below the tile
+            word = s < tileSlots ? s >> 1 : discardWord;
+        }
+        atomicAdd(reinterpret_cast<std::uint32_t*>(packedQuads) + word, 1u + (s & 1u) * 0xffffu);
     }
 };
 
@@ -81,14 +93,14 @@ __device__ __forceinline__ std::uint32_t settleWord(std::uint32_t w, std::uint32
     return lo | (hi << 16);
 }
 
+using PackedMax = cub::BlockReduce<std::uint32_t, kPackedThreads>;
+
 // Moves every counter at or above kSettleAt into the totals; returns the largest left, the same
 // in every thread of the block.
 __device__ std::uint32_t settleCounters(std::uint32_t quads, std::uint32_t tileBegin, unsigned long long* d_slots,
-                                        std::uint32_t* s_largest)
+                                        PackedMax::TempStorage& maxStorage, std::uint32_t* s_largest)
 {
     __syncthreads();  // the segment's updates have landed, and the last bound has been read
-    if (threadIdx.x == 0)
-        *s_largest = 0;
     std::uint32_t largest = 0;
     uint4* q = packedQuads;
     for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x) {
@@ -107,21 +119,48 @@ __device__ std::uint32_t settleCounters(std::uint32_t quads, std::uint32_t tileB
             largest = max(largest, max(high >> 16, halves));
         }
     }
-    for (int offset = 16; offset > 0; offset /= 2)  // __reduce_max_sync needs sm_80; the build takes sm_70 too
-        largest = max(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
-    __syncthreads();
-    if ((threadIdx.x & 31u) == 0)
-        atomicMax(s_largest, largest);
+    largest = PackedMax(maxStorage).Reduce(largest, ::cuda::maximum<>{});  // thread 0's alone
+    if (threadIdx.x == 0)
+        *s_largest = largest;
     __syncthreads();
     return *s_largest;
 }
 
-template <typename T, int C, typename Mapper>
-__global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, PackedShape shape, uint4* d_rows)
+// A block's row holds its counters at the fewest bits that hold its largest: 4, 8 or 16. 16 M
+// uniform keys leave a block of 65,536 slots counters of about 2 (at most a dozen), so its row
+// takes a quarter of the 16-bit one; a 4K 16-bit frame's rows are as large as the frame at 16
+// bits. Slot 8i + j of the quad i: byte j of the 8-bit pair (bytes 0-3 the first word, 4-7 the
+// second); the low nibble of byte j, or the high nibble of byte j - 4, of the 4-bit word.
+__device__ __forceinline__ std::uint32_t lowBytes(std::uint32_t a, std::uint32_t b)
+{
+    return __byte_perm(a, b, 0x6420);  // the low byte of each 16-bit counter of a, then of b
+}
+
+__device__ void storeRow(uint4* d_row, std::uint32_t quads, std::uint32_t largest, std::uint32_t* d_width)
+{
+    const uint4* q = packedQuads;
+    const std::uint32_t bits = largest <= 0xfu ? 4 : largest <= 0xffu ? 8 : 16;
+    for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x) {
+        const uint4 v = q[i];
+        if (bits == 4)
+            reinterpret_cast<std::uint32_t*>(d_row)[i] = lowBytes(v.x, v.y) | (lowBytes(v.z, v.w) << 4);
+        else if (bits == 8)
+            reinterpret_cast<uint2*>(d_row)[i] = make_uint2(lowBytes(v.x, v.y), lowBytes(v.z, v.w));
+        else
+            d_row[i] = v;
+    }
+    if (threadIdx.x == 0)
+        *d_width = bits;
+}
+
+template <typename T, int C, typename Mapper, bool kWhole>
+__global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, PackedShape shape, uint4* d_rows,
+                                                                  std::uint32_t* d_widths)
 {
     using Tracker = typename Mapper::template Tracker<C>;
     constexpr std::int64_t kPixelBytes = C * std::int64_t(sizeof(T));
     __shared__ std::uint32_t blockExtrema[kExtremaWords];
+    __shared__ typename PackedMax::TempStorage maxStorage;
     __shared__ std::uint32_t s_largest;
     const std::uint32_t slots = a.tile_end - a.tile_begin;
     const std::uint32_t quads = (slots + 7) / 8;
@@ -130,49 +169,86 @@ __global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, 
         q[i] = make_uint4(0, 0, 0, 0);
     initBlockExtrema(blockExtrema);
     __syncthreads();
-    PackedVisitor visitor{a.tile_begin, slots, 4 * quads + (threadIdx.x & 31u)};
+    PackedVisitor<kWhole> visitor{a.tile_begin, slots, 4 * quads + (threadIdx.x & 31u)};
     Tracker tracker;
     std::uint32_t bound = 0;  // no counter of this block exceeds it
     for (std::int64_t r0 = 0; r0 < a.grid.rows; r0 += shape.segmentRows) {
         for (std::int64_t x0 = 0; x0 < a.grid.width; x0 += shape.segmentWidth) {
             if (bound + shape.segmentBound > kCounterMax)
-                bound = settleCounters(quads, a.tile_begin, a.d_slots, &s_largest);
+                bound = settleCounters(quads, a.tile_begin, a.d_slots, maxStorage, &s_largest);
             SampleGrid part;
             part.d_origin = a.grid.d_origin + std::size_t(r0) * a.grid.pitch + std::size_t(x0 * kPixelBytes);
             part.pitch = a.grid.pitch;
             part.width = min(shape.segmentWidth, a.grid.width - x0);
             part.rows = min(shape.segmentRows, a.grid.rows - r0);
-            walkSamples<T, C, Mapper>(part, a.map, visitor, tracker);
+            walkSamples<T, C, Mapper, Load::Streaming>(part, a.map, visitor, tracker);
             bound += shape.segmentBound;
         }
     }
     tracker.foldIntoBlock(blockExtrema);
-    __syncthreads();
-    uint4* row = d_rows + (std::size_t(blockIdx.y) * gridDim.x + blockIdx.x) * quads;
-    for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x)
-        row[i] = q[i];
+    const std::uint32_t rowIndex = blockIdx.y * gridDim.x + blockIdx.x;
+    storeRow(d_rows + std::size_t(rowIndex) * quads, quads, settleCounters(quads, a.tile_begin, a.d_slots, maxStorage, &s_largest),
+             d_widths + rowIndex);
     // Every tile walks every sample; the first one alone publishes what they all saw.
     if (Tracker::kTracks && a.tile_begin == 0)
         publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
     clearNextTotals(a);
 }
 
-__device__ __forceinline__ void addHalves(std::uint32_t w, std::uint32_t& low, std::uint32_t& high)
+// One row's eight counters of quad qi, added into sums, at the row's width (storeRow).
+__device__ __forceinline__ void addQuad(const uint4& x, std::uint32_t bits, std::uint32_t (&sums)[8])
 {
-    low += w & 0xffffu;
-    high += w >> 16;
+    if (bits == 16) {
+        const std::uint32_t w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            sums[2 * j] += w[j] & 0xffffu;
+            sums[2 * j + 1] += w[j] >> 16;
+        }
+    } else if (bits == 8) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            sums[j] += (x.x >> (8 * j)) & 0xffu;
+            sums[4 + j] += (x.y >> (8 * j)) & 0xffu;
+        }
+    } else if (bits == 4) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            sums[j] += (x.x >> (8 * j)) & 0xfu;
+            sums[4 + j] += (x.x >> (8 * j + 4)) & 0xfu;
+        }
+    }
+}
+
+__device__ __forceinline__ uint4 loadQuad(const uint4* d_row, std::uint32_t qi, std::uint32_t bits)
+{
+    // Read once: evict-first, so that the rows still to be read stay in L2.
+    if (bits == 16)
+        return __ldcs(d_row + qi);
+    if (bits == 8) {
+        const uint2 v = __ldcs(reinterpret_cast<const uint2*>(d_row) + qi);
+        return make_uint4(v.x, v.y, 0, 0);
+    }
+    if (bits == 4)
+        return make_uint4(__ldcs(reinterpret_cast<const unsigned int*>(d_row) + qi), 0, 0, 0);
+    return make_uint4(0, 0, 0, 0);
 }
 
 // Adds the rows into the totals: a block takes 32 quads (256 slots), each of its warps every
-// kReduceWarps-th row (512-byte loads, kReduceLoads rows issued before any is added), and one
-// lane a quad adds its eight sums in. A column of r rows sums to at most r x 65,535 < 2^32 for
-// r < 65,537 rows (blocks).
+// kReduceWarps-th row (kReduceLoads rows issued before any is added; a row's width is the same
+// for the whole warp), and one lane a quad adds its eight sums in. A column of r rows sums to at
+// most r x 65,535 < 2^32 for r < 65,537 rows (blocks).
 __global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const uint4* __restrict__ d_rows,
+                                                                        const std::uint32_t* __restrict__ d_widths,
                                                                         std::uint32_t rows, std::uint32_t quads,
                                                                         std::uint32_t tileBegin, std::uint32_t slots,
                                                                         unsigned long long* d_slots)
 {
     __shared__ std::uint32_t s_sums[kReduceWarps][8][33];
+    auto* s_widths = reinterpret_cast<std::uint32_t*>(packedQuads);  // rows of them
+    for (std::uint32_t r = threadIdx.x; r < rows; r += blockDim.x)
+        s_widths[r] = d_widths[r];
+    __syncthreads();
     const std::uint32_t lane = threadIdx.x & 31u;
     const std::uint32_t warp = threadIdx.x >> 5;
     const std::uint32_t qi = blockIdx.x * 32 + lane;
@@ -182,18 +258,16 @@ __global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const ui
         // 132 rows of 65,536 slots on the H200, Nsight Compute, 21 % issue).
         for (std::uint32_t r0 = warp; r0 < rows; r0 += kReduceWarps * kReduceLoads) {
             uint4 x[kReduceLoads];
+            std::uint32_t bits[kReduceLoads];
 #pragma unroll
             for (int k = 0; k < kReduceLoads; ++k) {
                 const std::uint32_t r = r0 + k * kReduceWarps;
-                x[k] = r < rows ? __ldg(d_rows + std::size_t(r) * quads + qi) : make_uint4(0, 0, 0, 0);
+                bits[k] = r < rows ? s_widths[r] : 0;
+                x[k] = loadQuad(d_rows + std::size_t(r) * quads, qi, bits[k]);
             }
 #pragma unroll
-            for (int k = 0; k < kReduceLoads; ++k) {
-                addHalves(x[k].x, sums[0], sums[1]);
-                addHalves(x[k].y, sums[2], sums[3]);
-                addHalves(x[k].z, sums[4], sums[5]);
-                addHalves(x[k].w, sums[6], sums[7]);
-            }
+            for (int k = 0; k < kReduceLoads; ++k)
+                addQuad(x[k], bits[k], sums);
         }
     }
 #pragma unroll
@@ -251,14 +325,14 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
         using T = decltype(tag);
         constexpr int C = decltype(channels)::value;
         using M = decltype(mapper);
-        const auto kernel = packedKernel<T, C, M>;
-        const void* entry = reinterpret_cast<const void*>(kernel);
-        std::size_t fixed = 0;
-        HS_TRY(ctx.cache.staticSharedBytes(entry, fixed));
+        std::size_t fixed = 0;  // the same static shared memory in both kernels
+        HS_TRY(ctx.cache.staticSharedBytes(reinterpret_cast<const void*>(packedKernel<T, C, M, true>), fixed));
         const std::uint32_t maxTile = packedPassSlots(ctx.props.sharedPerBlockOptin, fixed);
         const std::uint32_t tiles = (args.map.num_slots + maxTile - 1) / maxTile;
         if (tiles == 0)
             return Status::success();
+        const auto kernel = tiles == 1 ? packedKernel<T, C, M, true> : packedKernel<T, C, M, false>;
+        const void* entry = reinterpret_cast<const void*>(kernel);
         // Even tiles of whole quads, so that every tile's rows are alike.
         const std::uint32_t tileSlots = std::min(maxTile, ((args.map.num_slots + tiles - 1) / tiles + 7) & ~7u);
         const std::size_t smem = std::size_t(tileSlots / 8 + kPackedDiscardQuads) * sizeof(uint4);
@@ -270,7 +344,9 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
             return Status::error(ErrorCode::InvalidArgument, "packed: a segment could overflow a 16-bit counter");
         const std::uint32_t rows = blocks.x * blocks.y;
         HS_TRY(scratch.rows.reserve(std::size_t(rows) * (tileSlots / 8) * sizeof(uint4)));
+        HS_TRY(scratch.widths.reserve(std::size_t(rows) * sizeof(std::uint32_t)));
         auto* d_rows = scratch.rows.get<uint4>();
+        auto* d_widths = scratch.widths.get<std::uint32_t>();
         KernelArgs a = args;
         a.replicas = 1;
         for (std::uint32_t begin = 0; begin < args.map.num_slots; begin += tileSlots) {
@@ -278,13 +354,13 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
             a.tile_end = std::min(args.map.num_slots, begin + tileSlots);
             const std::uint32_t slots = a.tile_end - begin;
             const std::uint32_t quads = (slots + 7) / 8;
-            kernel<<<blocks, kPackedThreads, std::size_t(quads + kPackedDiscardQuads) * sizeof(uint4), ctx.stream>>>(a, shape,
-                                                                                                            d_rows);
+            kernel<<<blocks, kPackedThreads, std::size_t(quads + kPackedDiscardQuads) * sizeof(uint4), ctx.stream>>>(
+                a, shape, d_rows, d_widths);
             HS_TRY(lastLaunchStatus("packedKernel"));
             a.d_zero = nullptr;  // the first tile's launch cleared the next call's totals
             a.zero_words = 0;
-            packedReduceKernel<<<(quads + 31) / 32, kReduceWarps * 32, 0, ctx.stream>>>(d_rows, rows, quads, begin, slots,
-                                                                                         args.d_slots);
+            packedReduceKernel<<<(quads + 31) / 32, kReduceWarps * 32, rows * sizeof(std::uint32_t), ctx.stream>>>(
+                d_rows, d_widths, rows, quads, begin, slots, args.d_slots);
             HS_TRY(lastLaunchStatus("packedReduceKernel"));
         }
         return Status::success();
