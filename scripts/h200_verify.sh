@@ -116,6 +116,8 @@ if [ "${NCU:-0}" = 1 ]; then
     NCU_LAUNCHES="2 2" ncu_run packed-65536 'packedKernel|packedReduceKernel' --only keys16M/uniform --bins 65536 --strategies packed
     NCU_LAUNCHES="2 2" ncu_run packed-100000 'packedKernel|packedReduceKernel' --only keys16M/uniform --bins 100000 --strategies packed
     NCU_LAUNCHES="2 2" ncu_run packed-gray16 'packedKernel|packedReduceKernel' --only gray16/noise --strategies packed
+    # Two passes a call (131,072 ids): the second call's first pass, its count and sum.
+    NCU_LAUNCHES="4 2" ncu_run packed-tokens 'packedKernel|packedReduceKernel' --only tokens128K/zipf --strategies packed
   fi
   stamp ncu
 fi

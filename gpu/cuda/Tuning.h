@@ -128,8 +128,9 @@ constexpr ArchTuning hopperTuning()
     // One pass: in the engine on the H200 (session 18, run 6), 16 M keys into 65,536 bins 0.050
     // ms uniform and 0.051 Zipf against `replicated`'s 0.080 and 0.077; into 100,000 bins 0.059
     // against `partition`'s 0.087-0.090; 4K 16-bit frames 0.031 noise and smooth against 0.049
-    // and 0.046. Two passes: 131,072-id Zipf tokens 0.317 ms against `replicated`'s 0.359
-    // (session 19, run 2, the count without a branch an update; 0.389 against 0.384 before).
+    // and 0.046. Two passes: 131,072-id Zipf tokens 0.290 ms against `replicated`'s 0.360
+    // (session 19, run 4: the count without a branch an update, narrow rows, fewer settles;
+    // 0.389 against 0.384 before).
     t.autoPackedPassesMax = 2;
     return t;
 }

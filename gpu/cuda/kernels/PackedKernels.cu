@@ -7,15 +7,15 @@
 // walks its samples in segments, each of which can add at most kSegmentBound to any one counter,
 // and keeps an upper bound of its counters: before a segment could take one past 65,535, the
 // block stops, moves every counter at or above kSettleAt into the totals (64-bit atomics; only
-// skewed data has any) and takes the largest left as its bound. 16 M uniform keys settle three
-// times a block.
+// skewed data has any) and takes the largest left as its bound. 16 M uniform keys settle twice a
+// block, and once more at the end.
 //
 // The merge: 132 blocks each adding 65,536 counters into the totals by 64-bit atomics took about
 // 21 us on the H200, the length of the whole read of 16 M keys. Here every block stores its packed
 // words as one row of a scratch table, at the fewest bits that hold its largest counter (a last
 // settle finds it), and a second kernel adds the rows up, column by column, and adds each sum into
-// the totals once: no atomics, rows x slots x 2 bytes at most read, a quarter of that for uniform
-// keys. The input is read evict-first, so that the rows stay in L2 for the sum.
+// the totals once (an atomic nothing reads back): rows x slots x 2 bytes read at most, a quarter
+// of that for uniform keys. The input is read evict-first, so that the rows stay in L2 for the sum.
 #include "../LaunchSupport.cuh"
 #include "Kernels.h"
 
@@ -31,11 +31,14 @@ namespace {
 constexpr int kPackedThreads = 1024;
 constexpr std::uint32_t kCounterMax = 0xffffu;
 // kSettleAt - 1 + kSegmentBound <= kCounterMax: after a settle any segment fits. The bound is a
-// little over 2^15 so that a segment of 32-bit keys is eight 16-byte groups a thread (two rounds
-// of the walker's four loads in flight), not seven, whose last three would each wait for their load.
-constexpr std::uint32_t kSettleAt = 32512;
+// little over 3 x 2^14 so that a segment of 32-bit keys is twelve 16-byte groups a thread (three
+// rounds of the walker's four loads in flight): every settle stops the block's loads, and 131,072
+// Zipf tokens took 23 a block and pass at eight groups (session 19, run 3). Counters from 16,364
+// up move to the totals at a settle, which only skewed data has.
+constexpr std::uint32_t kSettleAt = 16364;
 constexpr std::uint32_t kSegmentBound = kCounterMax + 1 - kSettleAt;
-constexpr int kReduceWarps = 16;
+// 17 warps of 8 loads take up to 136 rows in one round trip: the H200's 132 (one a block).
+constexpr int kReduceWarps = 17;
 constexpr int kReduceLoads = 8;  // rows a warp loads before it adds any
 
 // How a block's walk is cut: segments of segmentRows rows (a multiple of gridDim.y, unless all)
@@ -282,7 +285,7 @@ __global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const ui
 #pragma unroll
         for (int j = 0; j < 8; ++j)
             if (sums[j] && 8 * qi + j < slots)
-                d_slots[tileBegin + 8 * qi + j] += sums[j];
+                atomicAdd(d_slots + tileBegin + 8 * qi + j, static_cast<unsigned long long>(sums[j]));  // no read back
     }
 }
 
