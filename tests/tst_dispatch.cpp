@@ -25,6 +25,8 @@ private slots:
     void eightBitAutoFitsTheDevice();
     void bigSlotSetsFollowTheSample_data();
     void bigSlotSetsFollowTheSample();
+    void twoPackedPassesTakeOneChannel();
+    void aLoneInactiveChannelIsRefused();
     void partitionFoldsTheClearOnlyOverEnoughSamples_data();
     void partitionFoldsTheClearOnlyOverEnoughSamples();
     void neighbourPairsAreComparedChannelByChannel();
@@ -186,6 +188,51 @@ void TestDispatch::partitionFoldsTheClearOnlyOverEnoughSamples_data()
     QTest::newRow("1 M keys, 65,536 bins") << (1 << 20) << 65536 << true;
     QTest::newRow("65,536 keys, 65,536 bins") << 65536 << 65536 << false;  // 65,539 slots with the margins
     QTest::newRow("65,539 keys, 65,536 bins") << 65539 << 65536 << true;
+}
+
+// Two passes of `packed` were measured on one channel of 32-bit tokens only: a frame of two
+// 16-bit channels into 65,536 bins each (131,078 slots, two passes, three 32-bit tiles, 256
+// samples a slot, too many for `partition`) keeps `replicated`'s tiles.
+void TestDispatch::twoPackedPassesTakeOneChannel()
+{
+    constexpr int kSide = 4096;
+    std::vector<std::uint16_t> pixels(std::size_t(kSide) * kSide * 2, 5);
+    ImageView view;
+    view.data = pixels.data();
+    view.type = SampleType::U16;
+    view.width = kSide;
+    view.height = kSide;
+    view.channels = 2;
+    HistogramRequest request = makeRequest(view, ChannelBinning{true, 65536, 0.0, 65536.0, true});
+    detail::RequestPlan plan;
+    QVERIFY(detail::buildPlan(request, plan).ok());
+    QCOMPARE(plan.map.num_slots, 2u * (65536u + 3u));
+    detail::DeviceProps props;
+    props.computeMajor = 9;
+    props.multiprocessors = 132;
+    props.sharedPerBlockOptin = 227 * 1024;
+    props.sharedPerMultiprocessor = 228 * 1024;
+    const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, detail::tuningFor(9), nullptr);
+    QVERIFY2(choice.strategy == Strategy::Replicated, choice.reason.c_str());
+}
+
+// The sample walker counts a single channel without testing it (SampleWalker.cuh), so the
+// launcher refuses one that is inactive before any kernel, for every strategy.
+void TestDispatch::aLoneInactiveChannelIsRefused()
+{
+    detail::KernelArgs args;
+    args.channels = 1;
+    args.map.num_channels = 1;
+    args.map.ch[0].active = false;
+    detail::DeviceProps props;
+    detail::LaunchCache cache;
+    const detail::LaunchContext ctx{props, detail::tuningFor(9), nullptr, cache};
+    detail::StrategyScratch scratch;
+    for (Strategy strategy : {Strategy::Shared, Strategy::Packed, Strategy::Partition, Strategy::Cub}) {
+        const Status status = detail::launchStrategy(strategy, args, scratch, ctx);
+        QVERIFY(!status.ok());
+        QVERIFY(status.code == ErrorCode::InvalidArgument);
+    }
 }
 
 void TestDispatch::partitionFoldsTheClearOnlyOverEnoughSamples()

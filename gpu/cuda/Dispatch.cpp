@@ -189,8 +189,8 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     auto pick = [explain](Strategy strategy, auto&& why) { return StrategyChoice{strategy, explain ? why() : std::string()}; };
     // Measured on the H200 (docs/STRATEGIES.md): few slots -> `shared` on every distribution (the
     // run-length path wins single-value frames by less than the run-to-run spread); up to opt-in
-    // shared memory -> one `large-bins` pass; beyond it, tiles of opt-in shared memory for flat
-    // data and the hot cache for skewed data. Only the last needs the skew estimate.
+    // shared memory -> one `large-bins` pass; beyond it, `packed` or tiles of opt-in shared memory
+    // for flat data and the hot cache for skewed data. Only the last needs the skew estimate.
     if (plan.type == SampleType::U8 && tuning.autoPerLane && perLaneFits(plan, props))
         return pick(Strategy::PerLane, [] {
             return std::string("auto: 8-bit samples: per-lane (lane-column counters, no update waits on another)");
@@ -225,11 +225,12 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
             return "auto: " + slots() + " fit in opt-in shared memory (" + std::to_string(props.sharedPerBlockOptin / 1024)
                  + " KiB): one large-bins pass";
         });
-    // Beyond opt-in shared memory: one hot bin -> the hot cache; few tiles -> tiles (one pass
-    // each), or `partition` where few samples a slot, balanced buckets and spread neighbours make
-    // it faster; many tiles -> `partition` where no bucket is full and neighbours spread, else the
-    // hot cache where the sampled hot set holds most samples, else plain global atomics, which
-    // spread over that many bins anyway.
+    // Beyond opt-in shared memory: one hot bin -> the hot cache; one pass of 16-bit counters ->
+    // `packed` (where the architecture's tuning takes it); few tiles -> `partition` where few
+    // samples a slot, balanced buckets and spread neighbours make it faster, else two `packed`
+    // passes for one channel (where tuned), else tiles (one pass each); many tiles -> `partition`
+    // where no bucket is full and neighbours spread, else the hot cache where the sampled hot set
+    // holds most samples, else plain global atomics, which spread over that many bins anyway.
     const double share = skew ? skew->topShare : 0.0;
     const double hot = skew ? skew->hotShare : 0.0;
     const std::uint64_t tiles = (std::uint64_t(plan.map.num_slots) * sizeof(std::uint32_t) + props.sharedPerBlockOptin - 1)
@@ -244,11 +245,12 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
         return pick(Strategy::LargeBins, [&] {
             return why() + ": top share >= " + std::to_string(int(100 * tuning.autoHotCacheShare)) + "%: large-bins hot cache";
         });
-    // `packed` in one pass before anything else; in more passes (up to autoPackedPassesMax) in
-    // place of `replicated`'s tiles, where `partition` is not sure to win.
+    // `packed` in one pass before the tile and partition rules; in more passes (up to
+    // autoPackedPassesMax) in place of `replicated`'s tiles where `partition` is not sure to win,
+    // for one channel: more passes were measured on 32-bit tokens only.
     const std::uint64_t passes = packedPasses(plan, props);
     const bool packedFits = passes <= std::uint64_t(tuning.autoPackedPassesMax);
-    if (packedFits && passes <= 1)
+    if (passes == 1 && packedFits)
         return pick(Strategy::Packed, [&] { return why() + ": one pass of 16-bit counters: packed"; });
     if (tiles <= std::uint64_t(tuning.autoTilesMax)) {
         // Few tiles: `replicated`, unless `partition` is sure to beat it (ArchTuning says when).
@@ -267,7 +269,7 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
                 return why() + ": " + figures + ": partition";
             });
     }
-    if (tiles <= std::uint64_t(tuning.autoTilesMax) && packedFits)
+    if (tiles <= std::uint64_t(tuning.autoTilesMax) && packedFits && plan.channels == 1)
         return pick(Strategy::Packed, [&] {
             return why() + ": " + std::to_string(passes) + " passes of 16-bit counters (<= "
                  + std::to_string(tuning.autoPackedPassesMax) + "): packed";

@@ -50,9 +50,9 @@ struct ArchTuning {
     // autoHotSetShare of the samples, else to plain global atomics.
     int autoTilesMax = 3;
     // `auto` beyond opt-in shared memory, below autoHotCacheShare: `packed` where its 16-bit
-    // counters take the slots in at most this many passes (0: never): one pass before any other
-    // rule, more in place of `replicated`'s tiles. Off by default: measured on sm_90 only
-    // (hopperTuning).
+    // counters take the slots in at most this many passes (0: never): one pass before the tile
+    // and partition rules, more (one channel) in place of `replicated`'s tiles. Off by default:
+    // measured on sm_90 only (hopperTuning).
     int autoPackedPassesMax = 0;
     double autoHotSetShare = 0.5;
     // `auto` beyond autoTilesMax tiles, below autoHotCacheShare: `partition` where the sampled

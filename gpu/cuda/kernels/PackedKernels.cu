@@ -33,10 +33,12 @@ constexpr std::uint32_t kCounterMax = 0xffffu;
 // kSettleAt - 1 + kSegmentBound <= kCounterMax: after a settle any segment fits. The bound is a
 // little over 3 x 2^14 so that a segment of 32-bit keys is twelve 16-byte groups a thread (three
 // rounds of the walker's four loads in flight): every settle stops the block's loads, and 131,072
-// Zipf tokens took 23 a block and pass at eight groups (session 19, run 3). Counters from 16,364
-// up move to the totals at a settle, which only skewed data has.
+// Zipf tokens took 23 settles a block and pass at eight groups (session 19, run 3). Counters from
+// 16,364 up move to the totals at a settle, which only skewed data has.
 constexpr std::uint32_t kSettleAt = 16364;
 constexpr std::uint32_t kSegmentBound = kCounterMax + 1 - kSettleAt;
+// The segment of packedShape: a thread's groups of four 32-bit keys, plus the head (< 16) and tail.
+static_assert((kSegmentBound - 16 - 4) / (kPackedThreads * 4) == 12, "twelve groups of 32-bit keys a segment");
 // 17 warps of 8 loads take up to 136 rows in one round trip: the H200's 132 (one a block).
 constexpr int kReduceWarps = 17;
 constexpr int kReduceLoads = 8;  // rows a warp loads before it adds any
@@ -189,9 +191,10 @@ __global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, 
         }
     }
     tracker.foldIntoBlock(blockExtrema);
+    // The last settle gives the row's width; its barriers also order the fold before the publish.
+    const std::uint32_t largest = settleCounters(quads, a.tile_begin, a.d_slots, maxStorage, &s_largest);
     const std::uint32_t rowIndex = blockIdx.y * gridDim.x + blockIdx.x;
-    storeRow(d_rows + std::size_t(rowIndex) * quads, quads, settleCounters(quads, a.tile_begin, a.d_slots, maxStorage, &s_largest),
-             d_widths + rowIndex);
+    storeRow(d_rows + std::size_t(rowIndex) * quads, quads, largest, d_widths + rowIndex);
     // Every tile walks every sample; the first one alone publishes what they all saw.
     if (Tracker::kTracks && a.tile_begin == 0)
         publishBlockExtrema<C>(a.map, blockExtrema, a.d_extrema);
@@ -248,7 +251,8 @@ __global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const ui
                                                                         unsigned long long* d_slots)
 {
     __shared__ std::uint32_t s_sums[kReduceWarps][8][33];
-    auto* s_widths = reinterpret_cast<std::uint32_t*>(packedQuads);  // rows of them
+    // The dynamic shared memory (declared once, as the count's quads) holds each row's width here.
+    auto* s_widths = reinterpret_cast<std::uint32_t*>(packedQuads);
     for (std::uint32_t r = threadIdx.x; r < rows; r += blockDim.x)
         s_widths[r] = d_widths[r];
     __syncthreads();
@@ -285,7 +289,8 @@ __global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const ui
 #pragma unroll
         for (int j = 0; j < 8; ++j)
             if (sums[j] && 8 * qi + j < slots)
-                atomicAdd(d_slots + tileBegin + 8 * qi + j, static_cast<unsigned long long>(sums[j]));  // no read back
+                // One writer a slot: the atomic only spares the warp a wait for the total's load.
+                atomicAdd(d_slots + tileBegin + 8 * qi + j, static_cast<unsigned long long>(sums[j]));
     }
 }
 
