@@ -9,6 +9,8 @@
 #include <link.h>
 #include <mutex>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace decoderlog {
 
@@ -91,24 +93,28 @@ void* findSymbol(const char* name)
 {
     if (void* symbol = dlsym(RTLD_DEFAULT, name))
         return symbol;
-    void* found = nullptr;
-    struct Search {
-        const char* name;
-        void** found;
-    } search{name, &found};
+    // dl_iterate_phdr calls back holding the loader's write lock (dl_load_write_lock); dlopen,
+    // dlsym and dlclose take its load lock (dl_load_lock). Called from the callback, they take the
+    // two in the order opposite to a dlopen on another thread (load lock, then write lock to add
+    // each object it maps), and both threads wait for ever: a batch that opened its first video
+    // while another worker loaded the image module hung. So the callback only notes the names;
+    // they are opened once the iteration has let go of the lock.
+    std::vector<std::string> candidates;
     dl_iterate_phdr(
         [](dl_phdr_info* info, size_t, void* data) {
-            auto* s = static_cast<Search*>(data);
-            if (!info->dlpi_name || !std::strstr(info->dlpi_name, "libavutil"))
-                return 0;
-            if (void* handle = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD)) {
-                *s->found = dlsym(handle, s->name);
-                dlclose(handle);
-            }
-            return *s->found ? 1 : 0;
+            if (info->dlpi_name && std::strstr(info->dlpi_name, "libavutil"))
+                static_cast<std::vector<std::string>*>(data)->emplace_back(info->dlpi_name);
+            return 0;
         },
-        &search);
-    return found;
+        &candidates);
+    for (const std::string& library : candidates)
+        if (void* handle = dlopen(library.c_str(), RTLD_LAZY | RTLD_NOLOAD)) {
+            void* found = dlsym(handle, name);
+            dlclose(handle);  // RTLD_NOLOAD took a reference to a loaded library: this gives it back
+            if (found)
+                return found;
+        }
+    return nullptr;
 }
 
 }  // namespace
