@@ -31,6 +31,7 @@ private slots:
     void csvMatchesJsonLines();
     void perFrameRecords();
     void shardsMergeBackExactly();
+    void aVideoAndTheImageModuleLoadTogether();
     void mergeOfOneRecordEqualsIt_data();
     void mergeOfOneRecordEqualsIt();
     void globFiltersAndExitCodes_data();
@@ -211,6 +212,45 @@ void TestBatch::perFrameRecords()
         }
     }
     QCOMPARE(blueSum, reference(clip).value("B"));
+}
+
+// The first video's decoder-log hook looks for FFmpeg among the loaded libraries while another
+// worker may be loading the image module. It once called dlopen inside dl_iterate_phdr's
+// callback, which holds the loader's write lock, and the two workers deadlocked (a shard run in
+// CI; twice in 900 runs under load). The preloaded shim (LoaderRaceShim.c) makes the two meet
+// every time: that code hung on each of five tries.
+void TestBatch::aVideoAndTheImageModuleLoadTogether()
+{
+#ifndef HISTOSCOPE_LOADER_RACE_SHIM
+    QSKIP("the loader race shim is built on Linux only");
+#else
+    if (!m_haveVideo)
+        QSKIP("this OpenCV writes no MJPG video");
+    const QString dir = m_dir.filePath("race");
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(QFile::copy(m_root + "/2024/clip.avi", dir + "/clip.avi"));
+    QVERIFY(QFile::copy(m_root + "/b.tif", dir + "/b.tif"));
+    const QString output = m_dir.filePath("race.jsonl");
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LD_PRELOAD"), QStringLiteral(HISTOSCOPE_LOADER_RACE_SHIM));
+    env.insert(QStringLiteral("LOADER_RACE_ITERATE_MS"), QStringLiteral("1000"));
+    env.insert(QStringLiteral("LOADER_RACE_IMAGE_MS"), QStringLiteral("300"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(HISTOSCOPE_CLI),
+            {"batch", "-j", "2", "--cpu", "--bins", "64", "--range", "0:65536", "-o", output, dir});
+    const bool finished = p.waitForFinished(60000);
+    if (!finished) {
+        p.kill();
+        p.waitForFinished();
+    }
+    QVERIFY2(finished, "histoscope-cli batch did not finish: a loader deadlock");
+    QCOMPARE(p.exitCode(), 0);
+    QFile f(output);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QJsonObject> list = records(f.readAll());
+    QCOMPARE(list.size(), 1 + 3);  // the 16-bit frame's one channel, the video's three
+#endif
 }
 
 void TestBatch::shardsMergeBackExactly()
