@@ -269,15 +269,16 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
                 return why() + ": " + figures + ": partition";
             });
     }
-    if (tiles <= std::uint64_t(tuning.autoTilesMax) && packedFits && plan.channels == 1)
-        return pick(Strategy::Packed, [&] {
-            return why() + ": " + std::to_string(passes) + " passes of 16-bit counters (<= "
-                 + std::to_string(tuning.autoPackedPassesMax) + "): packed";
-        });
-    if (tiles <= std::uint64_t(tuning.autoTilesMax))
+    if (tiles <= std::uint64_t(tuning.autoTilesMax)) {
+        if (packedFits && plan.channels == 1)
+            return pick(Strategy::Packed, [&] {
+                return why() + ": " + std::to_string(passes) + " passes of 16-bit counters (<= "
+                     + std::to_string(tuning.autoPackedPassesMax) + "): packed";
+            });
         return pick(Strategy::Replicated, [&] {
             return why() + ": <= " + std::to_string(tuning.autoTilesMax) + " tiles: replicated slot tiles";
         });
+    }
     // Many tiles: `partition` unless the sample shows a bucket of 4,096 slots that its counting
     // blocks would be slow on.
     const BucketBalance balance = partitionBalance(plan, tuning.autoPartitionImbalanceMax, skew);
