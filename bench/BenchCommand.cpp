@@ -16,7 +16,7 @@ void printUsage()
     std::cout << "usage: histoscope-bench [--list-strategies]\n"
                  "       histoscope-bench selfcheck [--big] [--host-only] [--filter TEXT]\n"
                  "       histoscope-bench fault   (a real GPU fault, then the engines' recovery; never under a sanitizer)\n"
-                 "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT[,TEXT...]] [--bins N] [--strategies A,B]\n"
+                 "       histoscope-bench run [--csv FILE] [--plot FILE.svg] [--repeats N] [--quick] [--only TEXT[,TEXT...]] [--bins N[,N...]] [--strategies A,B]\n"
                  "       histoscope-bench cpu   (CPU backend on a 4K RGB frame)\n"
                  "       histoscope-bench keys FILE --type u32 --bins N [--strategy S] [--counts OUT] [--repeats N]\n"
                  "       histoscope-bench calls [--repeats N]   (where a device count's wall time goes)\n";
@@ -84,7 +84,11 @@ int runBenchCommand(const std::vector<std::string>& args)
             else if (args[i] == "--strategies") { if (!takeValue(args, i, options.strategies)) return 2; }
             else if (args[i] == "--bins") {
                 if (!takeValue(args, i, value)) return 2;
-                options.bins = unsigned(std::atoi(value.c_str()));
+                for (std::size_t start = 0; start < value.size();) {
+                    const std::size_t comma = std::min(value.find(',', start), value.size());
+                    options.bins.push_back(unsigned(std::strtoul(value.substr(start, comma - start).c_str(), nullptr, 10)));
+                    start = comma + 1;
+                }
             }
             else if (args[i] == "--repeats") {
                 if (!takeValue(args, i, value)) return 2;

@@ -30,7 +30,7 @@ struct BenchmarkOptions {
     bool quick = false;        // smaller matrix, for a smoke run
     bool cpuMode = false;      // time the CPU backend on a 4K RGB frame
     std::string only;          // run only workloads whose name contains one of these (comma-separated)
-    unsigned bins = 0;         // run only workloads with this bin count (0: all)
+    std::vector<unsigned> bins; // run only workloads with one of these bin counts (empty: all)
     std::string strategies;    // comma-separated strategy names to time (empty: all)
 };
 int runBenchmark(const BenchmarkOptions& options);

@@ -385,7 +385,7 @@ int runBenchmark(const BenchmarkOptions& options)
         const std::size_t firstRow = rows.size();
         if (!matchesFilter(w.name + "/" + w.distribution, options.only))
             continue;
-        if (options.bins && w.bins != options.bins)
+        if (!options.bins.empty() && std::find(options.bins.begin(), options.bins.end(), w.bins) == options.bins.end())
             continue;
         const std::size_t bytes = frameBytes(w);
         std::vector<unsigned char> host(bytes);

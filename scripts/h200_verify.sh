@@ -30,7 +30,7 @@ grep -m 20 FAIL "$out/selfcheck.log" >> "$summary"
 stamp selfcheck
 
 san_filter=${SANITIZE_FILTER:-equalize,type-,roi-x3,float-specials-f16-7,channels-3-only,channels-4-no-alpha,channels-4-u8,bins-65536-u16,dist-hot90-u8,size-1x1,stride-odd,extremes-}
-for tool in memcheck racecheck; do
+for tool in $( [ "${SKIP_SANITIZE:-0}" = 1 ] || echo memcheck racecheck); do
   compute-sanitizer --tool $tool --error-exitcode 3 "$bench" selfcheck --filter "$san_filter" > "$out/sanitize-$tool.log" 2>&1
   rc=$?
   echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize-$tool.log" | tail -1); $(grep -E '^selfcheck:' "$out/sanitize-$tool.log")" >> "$summary"
@@ -66,10 +66,11 @@ for t in ${TUNE_THREADS:-}; do
 done
 
 # Optional tuning A/B: TUNE_ENV="HISTOSCOPE_TUNE_PARTITION_WORDS=2 HISTOSCOPE_TUNE_PARTITION_WORDS=4"
-# reruns part of the matrix (TUNE_ONLY, TUNE_BINS) once per setting.
+# reruns part of the matrix (TUNE_ONLY, TUNE_BINS: one or more bin counts, comma-separated) once
+# per setting; '+' joins settings of one pass (A=1+B=2).
 for setting in ${TUNE_ENV:-}; do
-  name=$(echo "$setting" | tr -c 'A-Za-z0-9=.\n' '_' | tr '=' '-')
-  env "$setting" "$bench" run --csv "$out/tune-$name.csv" --repeats 10 --only "${TUNE_ONLY:-keys16M}" \
+  name=$(echo "$setting" | sed 's/HISTOSCOPE_TUNE_//g' | tr -c 'A-Za-z0-9=.+\n' '_' | tr '=' '-')
+  env $(echo "$setting" | tr '+' ' ') "$bench" run --csv "$out/tune-$name.csv" --repeats 10 --only "${TUNE_ONLY:-keys16M}" \
     ${TUNE_BINS:+--bins $TUNE_BINS} ${TUNE_STRATEGIES:+--strategies $TUNE_STRATEGIES} > "$out/tune-$name.log" 2>&1
   echo "tune $setting: exit $?" >> "$summary"
 done

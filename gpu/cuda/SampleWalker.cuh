@@ -139,6 +139,37 @@ __device__ __forceinline__ std::int64_t alignedHead(const unsigned char* row, in
 template <int C>
 constexpr int walkDepth() { return C >= 4 ? 1 : 4 / C; }
 
+// Asks L2 for the block's first `groups` 16-byte groups of its first row of the grid, in the
+// order walkSamples loads them (group d: every thread's d-th), so that DRAM streams a walk's first
+// loads while the block is still busy with something else. Called by one warp; a hint only, on
+// sm_90's bulk prefetch (the walker's own loads stay the read), nothing on older architectures.
+template <typename T, int C>
+__device__ __forceinline__ void prefetchWalkStart(const SampleGrid& grid, int groups)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int kPixelBytes = C * int(sizeof(T));
+    constexpr int kGroupPixels = 16 / int(sizeof(T));
+    if (std::int64_t(blockIdx.y) >= grid.rows)
+        return;
+    const unsigned char* row = grid.d_origin + std::size_t(blockIdx.y) * grid.pitch;
+    const std::int64_t head = alignedHead(row, kPixelBytes, grid.width);
+    const std::int64_t rowGroups = (grid.width - head) / kGroupPixels;
+    const unsigned char* vec = row + head * kPixelBytes;
+    const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
+    for (int d = int(threadIdx.x & 31u); d < groups; d += 32) {
+        const std::int64_t g = std::int64_t(blockIdx.x) * blockDim.x + d * step;
+        if (g >= rowGroups)
+            break;
+        const std::int64_t n = min(std::int64_t(blockDim.x), rowGroups - g);
+        const unsigned char* p = vec + g * 16 * C;
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(std::uint32_t(n * 16 * C)) : "memory");
+    }
+#else
+    (void)grid;
+    (void)groups;
+#endif
+}
+
 template <typename T, int C, typename Mapper, Load L = Load::Cached, typename Visitor, typename Tracker>
 __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMap& map, Visitor& visitor, Tracker& tracker)
 {
@@ -186,10 +217,20 @@ __device__ __forceinline__ void walkSamples(const SampleGrid& grid, const SlotMa
             for (int d = 0; d < kDepth; ++d)
                 visitGroup(w[d]);
         }
-        for (; g < groups; g += step) {
-            std::uint32_t w[kWords];
-            load(w, g);
-            visitGroup(w);
+        if constexpr (kDepth > 1) {
+            // Fewer than kDepth groups left: their loads in flight together as well, so that a
+            // walk need not be a whole number of rounds (`packed`'s segments) to keep its depth.
+            if (g < groups) {
+                std::uint32_t w[kDepth - 1][kWords];
+#pragma unroll
+                for (int d = 0; d < kDepth - 1; ++d)
+                    if (g + d * step < groups)
+                        load(w[d], g + d * step);
+#pragma unroll
+                for (int d = 0; d < kDepth - 1; ++d)
+                    if (g + d * step < groups)
+                        visitGroup(w[d]);
+            }
         }
 
         for (std::int64_t i = tail + first; i < grid.width; i += step)

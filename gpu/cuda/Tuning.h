@@ -86,6 +86,17 @@ struct ArchTuning {
     // 100,000 0.084 against 0.085, 65,536 0.086 against 0.089, 16 M 0.531 against 0.535, a 4K
     // 16-bit noise frame 0.047 against 0.048), exact there and in run 6's self-check and sanitizers.
     int partitionCountWordsInFlight = 2;
+    // `packed`'s count: before each segment (and before the clear), one warp of the block asks L2
+    // for this many of the walker's rounds of the segment's first loads (a bulk prefetch, sm_90),
+    // so that DRAM keeps streaming while the block settles its counters behind its barriers
+    // instead of waiting for the first loads after them. 0: no prefetch.
+    int packedPrefetchRounds = 0;
+    // `packed`'s count: the most pixels a block walks between two settles of its 16-bit counters
+    // (16,400 ... 65,535). 49,172 is twelve 16-byte groups of 32-bit keys a thread; 131,072 Zipf
+    // tokens took 23 settles a block and pass at eight groups, 15 at twelve (session 19).
+    std::uint32_t packedSegmentBound = 49172;
+    // `packed`'s rows' sum: blocks an SM its launch bound asks registers for (1 or 2).
+    int packedReduceBlocksPerSm = 1;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
     // 25 % share to within about 1.4 % (binomial standard error) for one small gather. They are
     // 2,048 pairs of neighbours (samplePixel); where neighbours are near copies (smooth frames)
@@ -178,7 +189,10 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 
 // For tuning runs of the benchmark only (scripts/h200_verify.sh, TUNE_THREADS and TUNE_ENV):
 // HISTOSCOPE_TUNE_THREADS (256 ... 1024) overrides the block-private block size, and
-// HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight; the shipped values are above.
+// HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight,
+// HISTOSCOPE_TUNE_PACKED_PREFETCH (0 ... 8), HISTOSCOPE_TUNE_PACKED_SEGMENT (16,400 ... 65,535)
+// and HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS (1 or 2) `packed`'s prefetch rounds, segment and its
+// sum's blocks an SM; the shipped values are above.
 inline ArchTuning tuningFor(int computeMajor)
 {
     ArchTuning best = kArchTunings[0];
@@ -192,6 +206,12 @@ inline ArchTuning tuningFor(int computeMajor)
         if (w == 2 || w == 4)
             best.partitionCountWordsInFlight = w;
     }
+    if (const char* rounds = std::getenv("HISTOSCOPE_TUNE_PACKED_PREFETCH"))
+        best.packedPrefetchRounds = std::clamp(std::atoi(rounds), 0, 8);
+    if (const char* bound = std::getenv("HISTOSCOPE_TUNE_PACKED_SEGMENT"))
+        best.packedSegmentBound = std::uint32_t(std::clamp(std::atol(bound), 16400L, 65535L));
+    if (const char* blocks = std::getenv("HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS"))
+        best.packedReduceBlocksPerSm = std::clamp(std::atoi(blocks), 1, 2);
     return best;
 }
 

@@ -4,9 +4,9 @@
 //
 // A 16-bit counter must never wrap, whatever the skew, and without the atomic's return (which
 // costs each update about two: scripts/bigbin_variants.cu, packed16 against rows16). So a block
-// walks its samples in segments, each of which can add at most kSegmentBound to any one counter,
+// walks its samples in segments, each of which can add at most segmentBound to any one counter,
 // and keeps an upper bound of its counters: before a segment could take one past 65,535, the
-// block stops, moves every counter at or above kSettleAt into the totals (64-bit atomics; only
+// block stops, moves every counter at or above settleAt into the totals (64-bit atomics; only
 // skewed data has any) and takes the largest left as its bound. 16 M uniform keys settle twice a
 // block, and once more at the end.
 //
@@ -30,15 +30,10 @@ namespace {
 
 constexpr int kPackedThreads = 1024;
 constexpr std::uint32_t kCounterMax = 0xffffu;
-// kSettleAt - 1 + kSegmentBound <= kCounterMax: after a settle any segment fits. The bound is a
-// little over 3 x 2^14 so that a segment of 32-bit keys is twelve 16-byte groups a thread (three
-// rounds of the walker's four loads in flight): every settle stops the block's loads, and 131,072
-// Zipf tokens took 23 settles a block and pass at eight groups (session 19, run 3). Counters from
-// 16,364 up move to the totals at a settle, which only skewed data has.
-constexpr std::uint32_t kSettleAt = 16364;
-constexpr std::uint32_t kSegmentBound = kCounterMax + 1 - kSettleAt;
-// The segment of packedShape: a thread's groups of four 32-bit keys, plus the head (< 16) and tail.
-static_assert((kSegmentBound - 16 - 4) / (kPackedThreads * 4) == 12, "twelve groups of 32-bit keys a segment");
+// A segment adds at most segmentBound (ArchTuning::packedSegmentBound, cut to whole groups by
+// packedShape) to a counter, so a settle moves every counter at or above settleAt = 2^16 -
+// segmentBound into the totals: after it, any segment fits. Every settle stops the block's loads,
+// so segments are as long as a 16-bit counter allows; only skewed data has counters to move.
 // 17 warps of 8 loads take up to 136 rows in one round trip: the H200's 132 (one a block).
 constexpr int kReduceWarps = 17;
 constexpr int kReduceLoads = 8;  // rows a warp loads before it adds any
@@ -49,6 +44,8 @@ struct PackedShape {
     std::int64_t segmentRows = 1;
     std::int64_t segmentWidth = 1;
     std::uint32_t segmentBound = 0;
+    std::uint32_t settleAt = 0;  // kCounterMax + 1 - segmentBound
+    int prefetchGroups = 0;  // of each segment's first loads, asked of L2 before its settle
 };
 
 // Without a branch: a sample outside the tile goes to its lane's own word past the tile's quads
@@ -81,16 +78,16 @@ struct PackedVisitor {
 // settles, the row's store) takes one 16-byte access for four words: with one block an SM, a
 // thread owns 32 words of a 65,536-slot tile and counts only some 60-130 samples.
 
-__device__ __forceinline__ std::uint32_t settleWord(std::uint32_t w, std::uint32_t slot, unsigned long long* d_slots,
-                                                    std::uint32_t& largest)
+__device__ __forceinline__ std::uint32_t settleWord(std::uint32_t w, std::uint32_t slot, std::uint32_t settleAt,
+                                                    unsigned long long* d_slots, std::uint32_t& largest)
 {
     std::uint32_t lo = w & 0xffffu;
     std::uint32_t hi = w >> 16;
-    if (lo >= kSettleAt) {
+    if (lo >= settleAt) {
         atomicAdd(d_slots + slot, static_cast<unsigned long long>(lo));
         lo = 0;
     }
-    if (hi >= kSettleAt) {
+    if (hi >= settleAt) {
         atomicAdd(d_slots + slot + 1, static_cast<unsigned long long>(hi));
         hi = 0;
     }
@@ -100,10 +97,11 @@ __device__ __forceinline__ std::uint32_t settleWord(std::uint32_t w, std::uint32
 
 using PackedMax = cub::BlockReduce<std::uint32_t, kPackedThreads>;
 
-// Moves every counter at or above kSettleAt into the totals; returns the largest left, the same
+// Moves every counter at or above settleAt into the totals; returns the largest left, the same
 // in every thread of the block.
-__device__ std::uint32_t settleCounters(std::uint32_t quads, std::uint32_t tileBegin, unsigned long long* d_slots,
-                                        PackedMax::TempStorage& maxStorage, std::uint32_t* s_largest)
+__device__ std::uint32_t settleCounters(std::uint32_t quads, std::uint32_t tileBegin, std::uint32_t settleAt,
+                                        unsigned long long* d_slots, PackedMax::TempStorage& maxStorage,
+                                        std::uint32_t* s_largest)
 {
     __syncthreads();  // the segment's updates have landed, and the last bound has been read
     std::uint32_t largest = 0;
@@ -112,13 +110,13 @@ __device__ std::uint32_t settleCounters(std::uint32_t quads, std::uint32_t tileB
         const uint4 v = q[i];
         const std::uint32_t high = max(max(v.x, v.y), max(v.z, v.w));  // a word's high half dominates
         std::uint32_t halves = max(max(v.x & 0xffffu, v.y & 0xffffu), max(v.z & 0xffffu, v.w & 0xffffu));
-        if ((high >> 16) >= kSettleAt || halves >= kSettleAt) {
+        if ((high >> 16) >= settleAt || halves >= settleAt) {
             const std::uint32_t slot = tileBegin + 8 * i;
             uint4 kept;
-            kept.x = settleWord(v.x, slot, d_slots, largest);
-            kept.y = settleWord(v.y, slot + 2, d_slots, largest);
-            kept.z = settleWord(v.z, slot + 4, d_slots, largest);
-            kept.w = settleWord(v.w, slot + 6, d_slots, largest);
+            kept.x = settleWord(v.x, slot, settleAt, d_slots, largest);
+            kept.y = settleWord(v.y, slot + 2, settleAt, d_slots, largest);
+            kept.z = settleWord(v.z, slot + 4, settleAt, d_slots, largest);
+            kept.w = settleWord(v.w, slot + 6, settleAt, d_slots, largest);
             q[i] = kept;
         } else {
             largest = max(largest, max(high >> 16, halves));
@@ -169,6 +167,17 @@ __global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, 
     __shared__ std::uint32_t s_largest;
     const std::uint32_t slots = a.tile_end - a.tile_begin;
     const std::uint32_t quads = (slots + 7) / 8;
+    const auto segment = [&](std::int64_t r0, std::int64_t x0) {
+        SampleGrid part;
+        part.d_origin = a.grid.d_origin + std::size_t(r0) * a.grid.pitch + std::size_t(x0 * kPixelBytes);
+        part.pitch = a.grid.pitch;
+        part.width = min(shape.segmentWidth, a.grid.width - x0);
+        part.rows = min(shape.segmentRows, a.grid.rows - r0);
+        return part;
+    };
+    // The first segment's loads stream in while the block clears its counters.
+    if (shape.prefetchGroups > 0 && threadIdx.x < 32)
+        prefetchWalkStart<T, C>(segment(0, 0), shape.prefetchGroups);
     uint4* q = packedQuads;
     for (std::uint32_t i = threadIdx.x; i < quads; i += blockDim.x)
         q[i] = make_uint4(0, 0, 0, 0);
@@ -179,20 +188,20 @@ __global__ void __launch_bounds__(kPackedThreads, 1) packedKernel(KernelArgs a, 
     std::uint32_t bound = 0;  // no counter of this block exceeds it
     for (std::int64_t r0 = 0; r0 < a.grid.rows; r0 += shape.segmentRows) {
         for (std::int64_t x0 = 0; x0 < a.grid.width; x0 += shape.segmentWidth) {
-            if (bound + shape.segmentBound > kCounterMax)
-                bound = settleCounters(quads, a.tile_begin, a.d_slots, maxStorage, &s_largest);
-            SampleGrid part;
-            part.d_origin = a.grid.d_origin + std::size_t(r0) * a.grid.pitch + std::size_t(x0 * kPixelBytes);
-            part.pitch = a.grid.pitch;
-            part.width = min(shape.segmentWidth, a.grid.width - x0);
-            part.rows = min(shape.segmentRows, a.grid.rows - r0);
+            const SampleGrid part = segment(r0, x0);
+            if (bound + shape.segmentBound > kCounterMax) {
+                // The settle's barriers would stop this SM's reads: its next loads stream in meanwhile.
+                if (shape.prefetchGroups > 0 && threadIdx.x < 32)
+                    prefetchWalkStart<T, C>(part, shape.prefetchGroups);
+                bound = settleCounters(quads, a.tile_begin, shape.settleAt, a.d_slots, maxStorage, &s_largest);
+            }
             walkSamples<T, C, Mapper, Load::Streaming>(part, a.map, visitor, tracker);
             bound += shape.segmentBound;
         }
     }
     tracker.foldIntoBlock(blockExtrema);
     // The last settle gives the row's width; its barriers also order the fold before the publish.
-    const std::uint32_t largest = settleCounters(quads, a.tile_begin, a.d_slots, maxStorage, &s_largest);
+    const std::uint32_t largest = settleCounters(quads, a.tile_begin, shape.settleAt, a.d_slots, maxStorage, &s_largest);
     const std::uint32_t rowIndex = blockIdx.y * gridDim.x + blockIdx.x;
     storeRow(d_rows + std::size_t(rowIndex) * quads, quads, largest, d_widths + rowIndex);
     // Every tile walks every sample; the first one alone publishes what they all saw.
@@ -244,7 +253,8 @@ __device__ __forceinline__ uint4 loadQuad(const uint4* d_row, std::uint32_t qi, 
 // kReduceWarps-th row (kReduceLoads rows issued before any is added; a row's width is the same
 // for the whole warp), and one lane a quad adds its eight sums in. A column of r rows sums to at
 // most r x 65,535 < 2^32 for r < 65,537 rows (blocks).
-__global__ void __launch_bounds__(kReduceWarps * 32) packedReduceKernel(const uint4* __restrict__ d_rows,
+template <int kBlocksPerSm>
+__global__ void __launch_bounds__(kReduceWarps * 32, kBlocksPerSm) packedReduceKernel(const uint4* __restrict__ d_rows,
                                                                         const std::uint32_t* __restrict__ d_widths,
                                                                         std::uint32_t rows, std::uint32_t quads,
                                                                         std::uint32_t tileBegin, std::uint32_t slots,
@@ -304,24 +314,23 @@ std::int64_t blockRowPixels(std::int64_t width, std::int64_t blocksX, int groupP
     return std::min<std::int64_t>(width, perThread * kPackedThreads * groupPixels + 16 + groupPixels);
 }
 
-// Segments a block walks at most kSegmentBound pixels of (a pixel adds one to one counter of
-// each channel, never two to one counter). A thread's groups in a segment are a multiple of the
-// walker's loads in flight (`depth`) where they can be.
-PackedShape packedShape(const SampleGrid& grid, dim3 blocks, int groupPixels, int depth)
+// Segments a block walks at most `bound` pixels of (a pixel adds one to one counter of each
+// channel, never two to one counter): as many whole groups a thread as fit, since the walker
+// keeps a last partial round's loads in flight together too.
+PackedShape packedShape(const SampleGrid& grid, dim3 blocks, int groupPixels, std::uint32_t bound)
 {
     PackedShape shape;
     shape.segmentWidth = std::max<std::int64_t>(1, grid.width);
-    if (blockRowPixels(shape.segmentWidth, blocks.x, groupPixels) > std::int64_t(kSegmentBound)) {
-        std::int64_t groupsPerThread = (std::int64_t(kSegmentBound) - 16 - groupPixels) / (std::int64_t(kPackedThreads) * groupPixels);
-        if (groupsPerThread >= depth)
-            groupsPerThread -= groupsPerThread % depth;
+    if (blockRowPixels(shape.segmentWidth, blocks.x, groupPixels) > std::int64_t(bound)) {
+        const std::int64_t groupsPerThread = (std::int64_t(bound) - 16 - groupPixels) / (std::int64_t(kPackedThreads) * groupPixels);
         shape.segmentWidth = std::max<std::int64_t>(1, groupsPerThread) * blocks.x * kPackedThreads * groupPixels;
     }
     const std::int64_t rowPixels = blockRowPixels(shape.segmentWidth, blocks.x, groupPixels);
-    const std::int64_t rowsPerBlock = std::max<std::int64_t>(1, std::int64_t(kSegmentBound) / rowPixels);
+    const std::int64_t rowsPerBlock = std::max<std::int64_t>(1, std::int64_t(bound) / rowPixels);
     shape.segmentRows = std::max<std::int64_t>(1, std::min<std::int64_t>(grid.rows, rowsPerBlock * blocks.y));
     const std::int64_t blockRows = (shape.segmentRows + blocks.y - 1) / blocks.y;
-    shape.segmentBound = std::uint32_t(blockRows * rowPixels);
+    shape.segmentBound = std::uint32_t(std::min<std::int64_t>(blockRows * rowPixels, kCounterMax + 1));
+    shape.settleAt = kCounterMax + 1 - shape.segmentBound;
     return shape;
 }
 
@@ -347,8 +356,9 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
         HS_TRY(ctx.cache.allowDynamicShared(entry, smem, ctx.props.sharedPerBlockOptin));
         dim3 blocks;
         HS_TRY(gridFor(entry, kPackedThreads, smem, args.grid, ctx, groupPixels<T>(), blocks));
-        const PackedShape shape = packedShape(args.grid, blocks, groupPixels<T>(), walkDepth<C>());
-        if (shape.segmentBound > kSegmentBound)
+        PackedShape shape = packedShape(args.grid, blocks, groupPixels<T>(), ctx.tuning.packedSegmentBound);
+        shape.prefetchGroups = ctx.tuning.packedPrefetchRounds * walkDepth<C>();
+        if (shape.segmentBound > kCounterMax)
             return Status::error(ErrorCode::InvalidArgument, "packed: a segment could overflow a 16-bit counter");
         const std::uint32_t rows = blocks.x * blocks.y;
         HS_TRY(scratch.rows.reserve(std::size_t(rows) * (tileSlots / 8) * sizeof(uint4)));
@@ -367,7 +377,8 @@ Status launchPacked(const KernelArgs& args, PackedScratch& scratch, const Launch
             HS_TRY(lastLaunchStatus("packedKernel"));
             a.d_zero = nullptr;  // the first tile's launch cleared the next call's totals
             a.zero_words = 0;
-            packedReduceKernel<<<(quads + 31) / 32, kReduceWarps * 32, rows * sizeof(std::uint32_t), ctx.stream>>>(
+            const auto reduce = ctx.tuning.packedReduceBlocksPerSm >= 2 ? packedReduceKernel<2> : packedReduceKernel<1>;
+            reduce<<<(quads + 31) / 32, kReduceWarps * 32, rows * sizeof(std::uint32_t), ctx.stream>>>(
                 d_rows, d_widths, rows, quads, begin, slots, args.d_slots);
             HS_TRY(lastLaunchStatus("packedReduceKernel"));
         }
