@@ -26,6 +26,8 @@ private slots:
     void bigSlotSetsFollowTheSample_data();
     void bigSlotSetsFollowTheSample();
     void twoPackedPassesTakeOneChannel();
+    void autoSamplesInsideOptinWherePackedMayWin_data();
+    void autoSamplesInsideOptinWherePackedMayWin();
     void aLoneInactiveChannelIsRefused();
     void partitionFoldsTheClearOnlyOverEnoughSamples_data();
     void partitionFoldsTheClearOnlyOverEnoughSamples();
@@ -110,6 +112,13 @@ void TestDispatch::bigSlotSetsFollowTheSample_data()
     QTest::newRow("131,072, 128 a slot") << k16M << 131072 << 4096 << 0 << 0 << false << Strategy::Partition;
     QTest::newRow("131,072, 256 a slot") << k32M << 131072 << 4096 << 0 << 0 << false << Strategy::Packed;
     QTest::newRow("131,072, 128 a slot, runs") << k16M << 131072 << 4096 << 0 << 0 << true << Strategy::Packed;
+    // Inside opt-in shared memory: one `packed` pass where no slot is hot, else `large-bins`,
+    // whose increments of one same-address updates do not serialise (H200, session 20).
+    QTest::newRow("32,768 uniform") << k16M << 32768 << 4096 << 0 << 0 << false << Strategy::Packed;
+    QTest::newRow("32,768 uniform, runs") << k16M << 32768 << 4096 << 0 << 0 << true << Strategy::Packed;
+    QTest::newRow("32,768, one key 10 %") << k16M << 32768 << 3686 << 1 << 777 << false << Strategy::Packed;
+    QTest::newRow("32,768, one key 25 %") << k16M << 32768 << 3072 << 1 << 777 << false << Strategy::LargeBins;
+    QTest::newRow("32,768, one key 90 %") << k16M << 32768 << 410 << 1 << 777 << false << Strategy::LargeBins;
     QTest::newRow("65,536, one key 40 %") << k16M << 65536 << 2458 << 1 << 777 << false << Strategy::LargeBins;
     QTest::newRow("1 M uniform, runs") << k16M << 1000000 << 4096 << 0 << 0 << true << Strategy::Auto;
     QTest::newRow("1 M, one key 40 %") << k16M << 1000000 << 2458 << 1 << 777 << false << Strategy::LargeBins;
@@ -214,6 +223,52 @@ void TestDispatch::twoPackedPassesTakeOneChannel()
     props.sharedPerMultiprocessor = 228 * 1024;
     const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, detail::tuningFor(9), nullptr);
     QVERIFY2(choice.strategy == Strategy::Replicated, choice.reason.c_str());
+}
+
+// A skew sample costs a gather (and, for an input never seen, a wait), so `auto` takes one
+// inside opt-in shared memory only where the tuning lets `packed` take that plan: sm_90, one
+// channel, above the default shared memory.
+void TestDispatch::autoSamplesInsideOptinWherePackedMayWin_data()
+{
+    QTest::addColumn<int>("computeMajor");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<bool>("samples");
+    QTest::newRow("sm_90, 32,768 bins") << 9 << 1 << 32768 << true;
+    QTest::newRow("sm_90, 4,096 bins") << 9 << 1 << 4096 << false;
+    QTest::newRow("sm_90, two channels of 16,384 bins") << 9 << 2 << 16384 << false;
+    QTest::newRow("sm_80, 32,768 bins") << 8 << 1 << 32768 << false;
+    QTest::newRow("sm_90, 65,536 bins") << 9 << 1 << 65536 << true;  // beyond opt-in: always
+    QTest::newRow("sm_80, 65,536 bins") << 8 << 1 << 65536 << true;
+}
+
+void TestDispatch::autoSamplesInsideOptinWherePackedMayWin()
+{
+    QFETCH(int, computeMajor);
+    QFETCH(int, channels);
+    QFETCH(int, bins);
+    QFETCH(bool, samples);
+    std::vector<std::uint16_t> pixels(std::size_t(1024) * 1024 * std::size_t(channels), 5);
+    ImageView view;
+    view.data = pixels.data();
+    view.type = SampleType::U16;
+    view.width = 1024;
+    view.height = 1024;
+    view.channels = channels;
+    HistogramRequest request = makeRequest(view, ChannelBinning{true, std::uint32_t(bins), 0.0, 65536.0, false});
+    detail::RequestPlan plan;
+    QVERIFY(detail::buildPlan(request, plan).ok());
+    detail::DeviceProps props;
+    props.computeMajor = computeMajor;
+    props.multiprocessors = 132;
+    props.sharedPerBlockOptin = 227 * 1024;
+    props.sharedPerMultiprocessor = 228 * 1024;
+    QCOMPARE(detail::needsSkewEstimate(Strategy::Auto, plan, props, detail::tuningFor(computeMajor)), samples);
+    // Without a sample the rule keeps `large-bins` inside opt-in memory.
+    if (plan.map.num_slots * 4 + 1024 < props.sharedPerBlockOptin && plan.map.num_slots > 12288) {
+        const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, detail::tuningFor(computeMajor), nullptr);
+        QVERIFY2(choice.strategy == Strategy::LargeBins, choice.reason.c_str());
+    }
 }
 
 // The sample walker counts a single channel without testing it (SampleWalker.cuh), so the

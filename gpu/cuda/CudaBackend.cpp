@@ -229,7 +229,7 @@ Status CudaBackend::resolve(const RequestPlan& plan, Strategy requested, Resolut
 {
     resolution = {};
     const bool counts = plan.pixels() > 0;
-    if (counts && needsSkewEstimate(requested, plan, m_props))
+    if (counts && needsSkewEstimate(requested, plan, m_props, m_tuning))
         HS_TRY(skewEstimate(plan, resolution.skew));
     if (requested != Strategy::Auto) {
         resolution.choice = {requested, explain ? requestedReason(requested) : std::string()};
@@ -238,7 +238,7 @@ Status CudaBackend::resolve(const RequestPlan& plan, Strategy requested, Resolut
     resolution.choice = chooseAutoStrategy(plan, m_props, m_tuning, resolution.skew.get(), explain);
     // The rule asks for a sample wherever its choice needs one; this keeps "at most one sample"
     // true should a future rule pick a sampling strategy without having asked.
-    if (counts && !resolution.skew && needsSkewEstimate(resolution.choice.strategy, plan, m_props))
+    if (counts && !resolution.skew && needsSkewEstimate(resolution.choice.strategy, plan, m_props, m_tuning))
         HS_TRY(skewEstimate(plan, resolution.skew));
     return Status::success();
 }

@@ -133,13 +133,22 @@ bool perLaneFits(const RequestPlan& plan, const DeviceProps& props)
     return std::size_t(plan.channels) * 256 * 33 * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
+// Inside opt-in shared memory, `auto` may take one `packed` pass over one channel where the
+// sample shows no hot slot (ArchTuning::autoPackedOptinShareMax), and so needs the sample there.
+bool packedMayTakeOptin(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning)
+{
+    return tuning.autoPackedOptinShareMax > 0 && tuning.autoPackedPassesMax >= 1 && plan.channels == 1
+        && plan.map.num_slots > tuning.autoSharedSlotsMax && packedPasses(plan, props) == 1;
+}
+
 }  // namespace
 
-bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props)
+bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning)
 {
-    // `auto` only asks about skew where the answer changes its choice: beyond opt-in shared memory.
-    return strategy == Strategy::RunLength
-        || ((strategy == Strategy::LargeBins || strategy == Strategy::Auto) && !fitsOptinShared(plan, props));
+    // `auto` only asks about skew where the answer changes its choice.
+    if (strategy == Strategy::Auto)
+        return !fitsOptinShared(plan, props) || packedMayTakeOptin(plan, props, tuning);
+    return strategy == Strategy::RunLength || (strategy == Strategy::LargeBins && !fitsOptinShared(plan, props));
 }
 
 bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props)
@@ -220,11 +229,24 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
             return "auto: " + slots() + " fit in default shared memory (<= " + std::to_string(tuning.autoSharedSlotsMax)
                  + "): shared";
         });
-    if (fitsOptinShared(plan, props))
-        return pick(Strategy::LargeBins, [&] {
+    if (fitsOptinShared(plan, props)) {
+        auto optin = [&] {
             return "auto: " + slots() + " fit in opt-in shared memory (" + std::to_string(props.sharedPerBlockOptin / 1024)
-                 + " KiB): one large-bins pass";
-        });
+                 + " KiB)";
+        };
+        if (skew && packedMayTakeOptin(plan, props, tuning)) {
+            auto share = [&](const char* relation) {
+                char figures[96];
+                std::snprintf(figures, sizeof figures, "; top-slot share %.1f%% %s %.0f%%", 100.0 * skew->topShare, relation,
+                              100.0 * tuning.autoPackedOptinShareMax);
+                return optin() + figures;
+            };
+            if (skew->topShare < tuning.autoPackedOptinShareMax)
+                return pick(Strategy::Packed, [&] { return share("<") + ": one packed pass"; });
+            return pick(Strategy::LargeBins, [&] { return share(">=") + ": one large-bins pass"; });
+        }
+        return pick(Strategy::LargeBins, [&] { return optin() + ": one large-bins pass"; });
+    }
     // Beyond opt-in shared memory: one hot bin -> the hot cache; one pass of 16-bit counters ->
     // `packed` (where the architecture's tuning takes it); few tiles -> `partition` where few
     // samples a slot, balanced buckets and spread neighbours make it faster, else two `packed`

@@ -44,8 +44,9 @@ std::vector<std::uint32_t> sampleHostSlots(const RequestPlan& plan, std::uint32_
 
 // Whether running `strategy` (`auto` included) on the plan needs a skew sample: `run-length` for
 // its register-counted heavy hitter, `large-bins` beyond opt-in shared memory for its hot-slot
-// table, and `auto` exactly where the sample changes its choice.
-bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
+// table, and `auto` exactly where the sample changes its choice (beyond opt-in shared memory, and
+// inside it where the tuning lets one pass of `packed` take flat data).
+bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning);
 // Whether a resolved strategy reads the sampled hot-slot table (`large-bins` beyond opt-in memory).
 bool needsHotKeys(Strategy strategy, const RequestPlan& plan, const DeviceProps& props);
 // Whether a resolved strategy's launch clears the next call's totals (KernelArgs::d_zero): the

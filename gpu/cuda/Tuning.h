@@ -54,6 +54,12 @@ struct ArchTuning {
     // and partition rules, more (one channel) in place of `replicated`'s tiles. Off by default:
     // measured on sm_90 only (hopperTuning).
     int autoPackedPassesMax = 0;
+    // `auto` inside opt-in shared memory (above autoSharedSlotsMax), one channel: one `packed`
+    // pass in place of `large-bins` where the skew sample's top slot holds less than this share
+    // (0: never; it then takes no sample there). Same-address updates of `packed`'s 16-bit halves
+    // are serialised (a per-lane increment of 1 or 2^16) where `large-bins`' increments of 1 are
+    // not, so a hot slot costs it. Off by default: measured on sm_90 only (hopperTuning).
+    double autoPackedOptinShareMax = 0.0;
     double autoHotSetShare = 0.5;
     // `auto` beyond autoTilesMax tiles, below autoHotCacheShare: `partition` where the sampled
     // fullest bucket of 4,096 slots holds at most this many times a bucket's mean (or, for
@@ -92,9 +98,11 @@ struct ArchTuning {
     // instead of waiting for the first loads after them. 0: no prefetch.
     int packedPrefetchRounds = 0;
     // `packed`'s count: the most pixels a block walks between two settles of its 16-bit counters
-    // (16,400 ... 65,535). 49,172 is twelve 16-byte groups of 32-bit keys a thread; 131,072 Zipf
-    // tokens took 23 settles a block and pass at eight groups, 15 at twelve (session 19).
-    std::uint32_t packedSegmentBound = 49172;
+    // (16,400 ... 65,535); every settle stops the block's loads. 61,460 is fifteen 16-byte groups
+    // of 32-bit keys a thread, the most a 16-bit counter allows: 131,072 Zipf tokens 0.276 ms
+    // against 0.292 at twelve (49,172), and 23 settles a block and pass at eight (H200, session
+    // 20, run 1, each A/B pass in one process).
+    std::uint32_t packedSegmentBound = 61460;
     // `packed`'s rows' sum: blocks an SM its launch bound asks registers for (1 or 2).
     int packedReduceBlocksPerSm = 1;
     // Pixels of the skew sample behind `auto` and the hot-slot tables: 4,096 pixels estimate a
@@ -143,6 +151,16 @@ constexpr ArchTuning hopperTuning()
     // (session 19, run 4: the count without a branch an update, narrow rows, fewer settles;
     // 0.389 against 0.384 before).
     t.autoPackedPassesMax = 2;
+    // H200, session 20, run 1 (A/B passes of `packed` alone, one process): one prefetch round
+    // 0.285 ms on tokens against 0.292 without (two rounds 0.288, three 0.288), 16 M keys into
+    // 65,536 bins 0.039 against 0.042, into 100,000 0.046 against 0.048; the sum in two blocks an
+    // SM (56 registers, a 16-byte spill, one wave instead of two) 0.287 on tokens, 0.040 and 0.046.
+    t.packedPrefetchRounds = 1;
+    t.packedReduceBlocksPerSm = 2;
+    // Same run (its matrix, before the two settings above), 16 M keys into 32,768 bins, `packed`
+    // against `large-bins`: no hot key 0.035 against 0.038, Zipf (top slot 9 %) 0.038 against
+    // 0.040, 10 % on one key 0.037 against 0.039, 25 % 0.044 against 0.040, 90 % 0.084 against 0.038.
+    t.autoPackedOptinShareMax = 0.15;
     return t;
 }
 
