@@ -93,7 +93,7 @@ std::vector<Case> exactnessMatrix()
         cases.push_back(d);
     }
     for (std::uint32_t bins : {1u, 16u, 256u, 4096u, 32768u, 65536u}) {
-        for (SampleType t : {SampleType::U16, SampleType::U32}) {
+        for (SampleType t : {SampleType::U16, SampleType::U32, SampleType::I32}) {
             Case c = base("bins-" + std::to_string(bins) + "-" + typeName(t), t, 1024, 300);
             c.bins = bins;
             c.identity = false;
@@ -104,6 +104,15 @@ std::vector<Case> exactnessMatrix()
         Case f = base("bins-" + std::to_string(bins) + "-f32", SampleType::F32, 1024, 300);
         f.bins = bins;
         cases.push_back(f);
+    }
+    // Signed keys one bin a value beyond opt-in shared memory: every kernel of the general and
+    // identity mappers at the block size it is launched with (the hot cache's int32 instance once
+    // took more registers than 1,024 threads allow, and did not launch).
+    for (std::uint32_t bins : {65536u, 100000u}) {
+        Case c = base("bins-" + std::to_string(bins) + "-i32-identity", SampleType::I32, 1024, 300);
+        c.bins = bins;
+        c.hi = double(bins);
+        cases.push_back(c);
     }
     {
         // The correct path's upper limit: 2^24 bins per channel.

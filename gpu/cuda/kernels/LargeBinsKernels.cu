@@ -26,8 +26,10 @@ struct HotCacheVisitor {
     }
 };
 
+// Launched with the block-private block size (up to kPrivatizedThreadsMax): compiled to fit it, or a
+// register-hungry instance (the general mapper's) would not launch at 1,024 threads at all.
 template <typename T, int C, typename M>
-__global__ void hotCacheKernel(KernelArgs a)
+__global__ void __launch_bounds__(kPrivatizedThreadsMax) hotCacheKernel(KernelArgs a)
 {
     using Tracker = typename M::template Tracker<C>;
     __shared__ std::uint32_t blockExtrema[kExtremaWords];
