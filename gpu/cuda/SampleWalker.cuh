@@ -139,6 +139,22 @@ __device__ __forceinline__ std::int64_t alignedHead(const unsigned char* row, in
 template <int C>
 constexpr int walkDepth() { return C >= 4 ? 1 : 4 / C; }
 
+// Asks L2 for the 16-byte aligned interior of [begin, begin + bytes) (sm_90's bulk prefetch, a
+// hint; nothing on older architectures). Only the interior: the bytes around it may lie outside
+// the allocation.
+__device__ __forceinline__ void prefetchBytesL2(const unsigned char* begin, std::size_t bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + 15u) & ~std::uintptr_t(15);
+    const std::uintptr_t last = (reinterpret_cast<std::uintptr_t>(begin) + bytes) & ~std::uintptr_t(15);
+    if (last > first)
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(first), "r"(std::uint32_t(last - first)) : "memory");
+#else
+    (void)begin;
+    (void)bytes;
+#endif
+}
+
 // Asks L2 for the block's first `groups` 16-byte groups of its first row of the grid, in the
 // order walkSamples loads them (group d: every thread's d-th), so that DRAM streams a walk's first
 // loads while the block is still busy with something else. Called by one warp; a hint only, on
@@ -161,8 +177,7 @@ __device__ __forceinline__ void prefetchWalkStart(const SampleGrid& grid, int gr
         if (g >= rowGroups)
             break;
         const std::int64_t n = min(std::int64_t(blockDim.x), rowGroups - g);
-        const unsigned char* p = vec + g * 16 * C;
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(std::uint32_t(n * 16 * C)) : "memory");
+        prefetchBytesL2(vec + g * 16 * C, std::size_t(n) * 16 * C);
     }
 #else
     (void)grid;
