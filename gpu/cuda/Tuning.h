@@ -92,9 +92,6 @@ struct ArchTuning {
     // 100,000 0.084 against 0.085, 65,536 0.086 against 0.089, 16 M 0.531 against 0.535, a 4K
     // 16-bit noise frame 0.047 against 0.048), exact there and in run 6's self-check and sanitizers.
     int partitionCountWordsInFlight = 2;
-    // `partition`'s split: each block asks L2 for its next tile (a bulk prefetch, sm_90) when it
-    // starts one, so that the tile's loads find it there after the rank, scan and copy-out.
-    bool partitionPrefetchNextTile = false;
     // `packed`'s count: before each segment (and before the clear), one warp of the block asks L2
     // for this many of the walker's rounds of the segment's first loads (a bulk prefetch, sm_90),
     // so that DRAM keeps streaming while the block settles its counters behind its barriers
@@ -164,7 +161,6 @@ constexpr ArchTuning hopperTuning()
     // against `large-bins`: no hot key 0.035 against 0.038, Zipf (top slot 9 %) 0.038 against
     // 0.040, 10 % on one key 0.037 against 0.039, 25 % 0.044 against 0.040, 90 % 0.084 against 0.038.
     t.autoPackedOptinShareMax = 0.15;
-    t.partitionPrefetchNextTile = true;
     return t;
 }
 
@@ -212,7 +208,6 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 // For tuning runs of the benchmark only (scripts/h200_verify.sh, TUNE_THREADS and TUNE_ENV):
 // HISTOSCOPE_TUNE_THREADS (256 ... 1024) overrides the block-private block size, and
 // HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight,
-// HISTOSCOPE_TUNE_PARTITION_PREFETCH (0 or 1) its split's prefetch of the next tile,
 // HISTOSCOPE_TUNE_PACKED_PREFETCH (0 ... 8), HISTOSCOPE_TUNE_PACKED_SEGMENT (16,400 ... 65,535)
 // and HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS (1 or 2) `packed`'s prefetch rounds, segment and its
 // sum's blocks an SM; the shipped values are above.
@@ -229,8 +224,6 @@ inline ArchTuning tuningFor(int computeMajor)
         if (w == 2 || w == 4)
             best.partitionCountWordsInFlight = w;
     }
-    if (const char* prefetch = std::getenv("HISTOSCOPE_TUNE_PARTITION_PREFETCH"))
-        best.partitionPrefetchNextTile = std::atoi(prefetch) != 0;
     if (const char* rounds = std::getenv("HISTOSCOPE_TUNE_PACKED_PREFETCH"))
         best.packedPrefetchRounds = std::clamp(std::atoi(rounds), 0, 8);
     if (const char* bound = std::getenv("HISTOSCOPE_TUNE_PACKED_SEGMENT"))

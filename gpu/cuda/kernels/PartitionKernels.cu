@@ -46,7 +46,6 @@ struct SplitShape {
     std::uint32_t numTiles = 0;       // in the chunk
     std::uint32_t firstBucket = 0;    // this pass's buckets
     std::uint32_t numBuckets = 0;
-    bool prefetchNextTile = false;    // ArchTuning::partitionPrefetchNextTile
 };
 
 template <typename T, int C, typename M>
@@ -76,14 +75,6 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         const std::int64_t x0 = (tile - r * s.tilesPerRow) * kTilePixels;
         const std::int64_t pixels = min(kTilePixels, a.grid.width - x0);
         const unsigned char* row = a.grid.d_origin + std::size_t(r) * a.grid.pitch + std::size_t(x0) * C * sizeof(T);
-        if (s.prefetchNextTile && threadIdx.x == 0 && t + gridDim.x < s.numTiles) {
-            // The block's next tile streams into L2 while this one is ranked, scanned and written.
-            const std::int64_t next = tile + gridDim.x;
-            const std::int64_t nr = next / s.tilesPerRow;
-            const std::int64_t nx0 = (next - nr * s.tilesPerRow) * kTilePixels;
-            prefetchBytesL2(a.grid.d_origin + std::size_t(nr) * a.grid.pitch + std::size_t(nx0) * C * sizeof(T),
-                            std::size_t(min(kTilePixels, a.grid.width - nx0)) * C * sizeof(T));
-        }
         for (std::uint32_t b = threadIdx.x; b < s.numBuckets; b += kSplitThreads)
             s_count[b] = 0;
         __syncthreads();
@@ -331,7 +322,6 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
             shape.tilesPerRow = tilesPerRow;
             shape.firstBucket = firstBucket;
             shape.numBuckets = std::min(kPartitionMaxBuckets, allBuckets - firstBucket);
-            shape.prefetchNextTile = ctx.tuning.partitionPrefetchNextTile;
             CountShape count;
             count.numBuckets = shape.numBuckets;
             count.firstSlot = firstBucket << kPartitionBucketShift;
