@@ -84,9 +84,11 @@ int runBenchCommand(const std::vector<std::string>& args)
             else if (args[i] == "--strategies") { if (!takeValue(args, i, options.strategies)) return 2; }
             else if (args[i] == "--bins") {
                 if (!takeValue(args, i, value)) return 2;
+                // A list; 0 (or an empty item) names no bin count, so `--bins 0` still means all.
                 for (std::size_t start = 0; start < value.size();) {
                     const std::size_t comma = std::min(value.find(',', start), value.size());
-                    options.bins.push_back(unsigned(std::strtoul(value.substr(start, comma - start).c_str(), nullptr, 10)));
+                    if (const unsigned bins = unsigned(std::strtoul(value.substr(start, comma - start).c_str(), nullptr, 10)))
+                        options.bins.push_back(bins);
                     start = comma + 1;
                 }
             }

@@ -265,8 +265,10 @@ void TestDispatch::autoSamplesInsideOptinWherePackedMayWin()
     props.sharedPerMultiprocessor = 228 * 1024;
     QCOMPARE(detail::needsSkewEstimate(Strategy::Auto, plan, props, detail::tuningFor(computeMajor)), samples);
     // Without a sample the rule keeps `large-bins` inside opt-in memory.
-    if (plan.map.num_slots * 4 + 1024 < props.sharedPerBlockOptin && plan.map.num_slots > 12288) {
-        const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, detail::tuningFor(computeMajor), nullptr);
+    const detail::ArchTuning tuning = detail::tuningFor(computeMajor);
+    if (plan.map.num_slots * sizeof(std::uint32_t) + detail::kStaticSharedReserve <= props.sharedPerBlockOptin
+        && plan.map.num_slots > tuning.autoSharedSlotsMax) {
+        const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, tuning, nullptr);
         QVERIFY2(choice.strategy == Strategy::LargeBins, choice.reason.c_str());
     }
 }
