@@ -17,6 +17,34 @@ using namespace hs;
 
 Q_DECLARE_METATYPE(hs::Strategy)
 
+namespace {
+
+// An interleaved host frame, tightly packed.
+ImageView frameView(const void* data, SampleType type, std::int64_t width, std::int64_t height, int channels)
+{
+    ImageView view;
+    view.data = data;
+    view.type = type;
+    view.width = width;
+    view.height = height;
+    view.channels = channels;
+    return view;
+}
+
+// The H200's properties (132 SMs, 227 KiB of opt-in shared memory a block) under a given
+// architecture's tuning.
+detail::DeviceProps h200Props(int computeMajor = 9)
+{
+    detail::DeviceProps props;
+    props.computeMajor = computeMajor;
+    props.multiprocessors = 132;
+    props.sharedPerBlockOptin = 227 * 1024;
+    props.sharedPerMultiprocessor = 228 * 1024;
+    return props;
+}
+
+}  // namespace
+
 class TestDispatch : public QObject {
     Q_OBJECT
 
@@ -64,12 +92,7 @@ void TestDispatch::eightBitAutoFitsTheDevice()
     QFETCH(int, bins);
     QFETCH(bool, perLane);
     std::vector<unsigned char> pixels(std::size_t(64) * 16 * std::size_t(channels), 7);
-    ImageView view;
-    view.data = pixels.data();
-    view.type = SampleType::U8;
-    view.width = 64;
-    view.height = 16;
-    view.channels = channels;
+    const ImageView view = frameView(pixels.data(), SampleType::U8, 64, 16, channels);
     HistogramRequest request = makeRequest(view, ChannelBinning{true, std::uint32_t(bins), 0.0, 256.0, bins == 256});
     detail::RequestPlan plan;
     QVERIFY(detail::buildPlan(request, plan).ok());
@@ -171,11 +194,7 @@ void TestDispatch::bigSlotSetsFollowTheSample()
         equalPairs += (sample[i] >> 12) == (sample[i + 1] >> 12) ? 1 : 0;
     QCOMPARE(estimate.neighbourBucketShare, double(equalPairs) / 2048.0);
 
-    detail::DeviceProps props;
-    props.computeMajor = 9;
-    props.multiprocessors = 132;
-    props.sharedPerBlockOptin = 227 * 1024;
-    props.sharedPerMultiprocessor = 228 * 1024;
+    const detail::DeviceProps props = h200Props();
     const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, detail::tuningFor(9), &estimate);
     // `packed` is measured on sm_90 only: other architectures keep the 32-bit rule.
     const StrategyChoice ampere = detail::chooseAutoStrategy(plan, props, detail::tuningFor(8), &estimate);
@@ -206,21 +225,12 @@ void TestDispatch::twoPackedPassesTakeOneChannel()
 {
     constexpr int kSide = 4096;
     std::vector<std::uint16_t> pixels(std::size_t(kSide) * kSide * 2, 5);
-    ImageView view;
-    view.data = pixels.data();
-    view.type = SampleType::U16;
-    view.width = kSide;
-    view.height = kSide;
-    view.channels = 2;
+    const ImageView view = frameView(pixels.data(), SampleType::U16, kSide, kSide, 2);
     HistogramRequest request = makeRequest(view, ChannelBinning{true, 65536, 0.0, 65536.0, true});
     detail::RequestPlan plan;
     QVERIFY(detail::buildPlan(request, plan).ok());
     QCOMPARE(plan.map.num_slots, 2u * (65536u + 3u));
-    detail::DeviceProps props;
-    props.computeMajor = 9;
-    props.multiprocessors = 132;
-    props.sharedPerBlockOptin = 227 * 1024;
-    props.sharedPerMultiprocessor = 228 * 1024;
+    const detail::DeviceProps props = h200Props();
     const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, detail::tuningFor(9), nullptr);
     QVERIFY2(choice.strategy == Strategy::Replicated, choice.reason.c_str());
 }
@@ -249,23 +259,14 @@ void TestDispatch::autoSamplesInsideOptinWherePackedMayWin()
     QFETCH(int, bins);
     QFETCH(bool, samples);
     std::vector<std::uint16_t> pixels(std::size_t(1024) * 1024 * std::size_t(channels), 5);
-    ImageView view;
-    view.data = pixels.data();
-    view.type = SampleType::U16;
-    view.width = 1024;
-    view.height = 1024;
-    view.channels = channels;
+    const ImageView view = frameView(pixels.data(), SampleType::U16, 1024, 1024, channels);
     HistogramRequest request = makeRequest(view, ChannelBinning{true, std::uint32_t(bins), 0.0, 65536.0, false});
     detail::RequestPlan plan;
     QVERIFY(detail::buildPlan(request, plan).ok());
-    detail::DeviceProps props;
-    props.computeMajor = computeMajor;
-    props.multiprocessors = 132;
-    props.sharedPerBlockOptin = 227 * 1024;
-    props.sharedPerMultiprocessor = 228 * 1024;
-    QCOMPARE(detail::needsSkewEstimate(Strategy::Auto, plan, props, detail::tuningFor(computeMajor)), samples);
-    // Without a sample the rule keeps `large-bins` inside opt-in memory.
+    const detail::DeviceProps props = h200Props(computeMajor);
     const detail::ArchTuning tuning = detail::tuningFor(computeMajor);
+    QCOMPARE(detail::needsSkewEstimate(Strategy::Auto, plan, props, tuning), samples);
+    // Without a sample the rule keeps `large-bins` inside opt-in memory.
     if (plan.map.num_slots * sizeof(std::uint32_t) + detail::kStaticSharedReserve <= props.sharedPerBlockOptin
         && plan.map.num_slots > tuning.autoSharedSlotsMax) {
         const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, tuning, nullptr);
