@@ -198,8 +198,9 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     auto pick = [explain](Strategy strategy, auto&& why) { return StrategyChoice{strategy, explain ? why() : std::string()}; };
     // Measured on the H200 (docs/STRATEGIES.md): few slots -> `shared` on every distribution (the
     // run-length path wins single-value frames by less than the run-to-run spread); up to opt-in
-    // shared memory -> one `large-bins` pass; beyond it, `packed` or tiles of opt-in shared memory
-    // for flat data and the hot cache for skewed data. Only the last needs the skew estimate.
+    // shared memory -> one `large-bins` pass, or one `packed` pass for one flat channel (where
+    // tuned); beyond it, `packed` or tiles of opt-in shared memory for flat data and the hot cache
+    // for skewed data. Only the last two need the skew estimate (needsSkewEstimate).
     if (plan.type == SampleType::U8 && tuning.autoPerLane && perLaneFits(plan, props))
         return pick(Strategy::PerLane, [] {
             return std::string("auto: 8-bit samples: per-lane (lane-column counters, no update waits on another)");
