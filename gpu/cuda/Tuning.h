@@ -92,6 +92,11 @@ struct ArchTuning {
     // 100,000 0.084 against 0.085, 65,536 0.086 against 0.089, 16 M 0.531 against 0.535, a 4K
     // 16-bit noise frame 0.047 against 0.048), exact there and in run 6's self-check and sanitizers.
     int partitionCountWordsInFlight = 2;
+    // `partition`: samples a chunk (split, then count) at most, a multiple of 8,192. The places
+    // take two bytes a sample; 2^25 takes any input up to 32 M samples in one chunk.
+    std::uint32_t partitionChunkSamples = 1u << 25;
+    // `partition`'s count: lanes a segment (1 ... 32); 0 picks them from the expected segment.
+    int partitionCountLanes = 0;
     // `packed`'s count: before each segment (and before the clear), one warp of the block asks L2
     // for this many of the walker's rounds of the segment's first loads (a bulk prefetch, sm_90),
     // so that DRAM keeps streaming while the block settles its counters behind its barriers
@@ -208,6 +213,8 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 // For tuning runs of the benchmark only (scripts/h200_verify.sh, TUNE_THREADS and TUNE_ENV):
 // HISTOSCOPE_TUNE_THREADS (256 ... 1024) overrides the block-private block size, and
 // HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight,
+// HISTOSCOPE_TUNE_PARTITION_CHUNK (log2 of its chunk's samples, 16 ... 25),
+// HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS (1 ... 16) and HISTOSCOPE_TUNE_PARTITION_LANES (1 ... 32),
 // HISTOSCOPE_TUNE_PACKED_PREFETCH (0 ... 8), HISTOSCOPE_TUNE_PACKED_SEGMENT (16,400 ... 65,535)
 // and HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS (1 or 2) `packed`'s prefetch rounds, segment and its
 // sum's blocks an SM; the shipped values are above.
@@ -224,6 +231,12 @@ inline ArchTuning tuningFor(int computeMajor)
         if (w == 2 || w == 4)
             best.partitionCountWordsInFlight = w;
     }
+    if (const char* chunk = std::getenv("HISTOSCOPE_TUNE_PARTITION_CHUNK"))  // log2 of the samples
+        best.partitionChunkSamples = 1u << std::clamp(std::atoi(chunk), 16, 25);
+    if (const char* blocks = std::getenv("HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS"))
+        best.partitionCountBlocksPerSm = std::clamp(std::atoi(blocks), 1, 16);
+    if (const char* lanes = std::getenv("HISTOSCOPE_TUNE_PARTITION_LANES"))
+        best.partitionCountLanes = std::clamp(std::atoi(lanes), 0, 32);
     if (const char* rounds = std::getenv("HISTOSCOPE_TUNE_PACKED_PREFETCH"))
         best.packedPrefetchRounds = std::clamp(std::atoi(rounds), 0, 8);
     if (const char* bound = std::getenv("HISTOSCOPE_TUNE_PACKED_SEGMENT"))

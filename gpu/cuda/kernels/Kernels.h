@@ -25,12 +25,11 @@ Status launchLargeBins(const KernelArgs& args, const LaunchContext& ctx);
 Status launchPerLane(const KernelArgs& args, const LaunchContext& ctx);
 
 // `partition` (PartitionKernels.cu): a slot's bucket is slot >> kPartitionBucketShift. Its
-// scratch holds the places of up to kPartitionChunkSamples samples (two bytes each) and every
-// tile's bucket starts; a pass takes up to kPartitionMaxBuckets buckets (4 M slots).
+// scratch holds the places of up to ArchTuning::partitionChunkSamples samples (two bytes each)
+// and every tile's bucket starts; a pass takes up to kPartitionMaxBuckets buckets (4 M slots).
 inline constexpr std::uint32_t kPartitionBucketShift = 12;
 inline constexpr std::uint32_t kPartitionBucketSlots = 1u << kPartitionBucketShift;
 inline constexpr std::uint32_t kPartitionMaxBuckets = 1024;
-inline constexpr std::uint32_t kPartitionChunkSamples = 1u << 25;
 struct PartitionScratch {
     DeviceBuffer places;
     DeviceBuffer starts;

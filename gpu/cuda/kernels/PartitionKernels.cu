@@ -13,7 +13,7 @@
 //          block merges 4,096 counters instead of a copy of every bin.
 // The first split launch of a call also clears the next call's totals where the backend asks it
 // to (KernelArgs::d_zero, clearsNextTotals in Dispatch.h).
-// The scratch holds kPartitionChunkSamples samples; a bigger piece goes chunk by chunk. Slot
+// The scratch holds ArchTuning::partitionChunkSamples samples; a bigger piece goes chunk by chunk. Slot
 // sets of more than kPartitionMaxBuckets buckets go in passes of that many buckets, each one a
 // read of the input.
 #include "../LaunchSupport.cuh"
@@ -275,13 +275,16 @@ Status launchBucketCountOf(int g, std::uint32_t parts, const std::uint16_t* d_pl
 
 // Lanes a segment: about four 16-byte loads each for a segment of the expected size, taken
 // `wordsInFlight` (2 or 4) at a time.
-Status launchCount(std::uint32_t samplesPerTile, std::uint32_t parts, int wordsInFlight, const std::uint16_t* d_places,
-                   const std::uint32_t* d_starts, const CountShape& shape, unsigned long long* d_slots, cudaStream_t stream)
+Status launchCount(std::uint32_t samplesPerTile, std::uint32_t parts, int wordsInFlight, int lanes,
+                   const std::uint16_t* d_places, const std::uint32_t* d_starts, const CountShape& shape,
+                   unsigned long long* d_slots, cudaStream_t stream)
 {
     const double vecsPerSegment = double(samplesPerTile) / shape.numBuckets / 8 + 1;
     int g = 1;
     while (g < 32 && 2 * g * 4 <= vecsPerSegment)
         g *= 2;
+    if (lanes > 0)
+        g = lanes;
     if (wordsInFlight == 2)
         return launchBucketCountOf<2>(g, parts, d_places, d_starts, shape, d_slots, stream);
     return launchBucketCountOf<4>(g, parts, d_places, d_starts, shape, d_slots, stream);
@@ -298,7 +301,7 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
         constexpr int C = decltype(channels)::value;
         using M = decltype(mapper);
         constexpr std::int64_t tilePixels = splitTilePixels<C>();
-        constexpr std::uint32_t chunkTiles = kPartitionChunkSamples / kTileSamples;
+        const std::uint32_t chunkTiles = std::max<std::uint32_t>(1, ctx.tuning.partitionChunkSamples / kTileSamples);
         const std::int64_t tilesPerRow = (args.grid.width + tilePixels - 1) / tilePixels;
         const std::int64_t totalTiles = tilesPerRow * args.grid.rows;
         const std::uint32_t allBuckets = std::uint32_t((std::uint64_t(args.map.num_slots) + kBucketSlots - 1) >> kPartitionBucketShift);
@@ -339,7 +342,7 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
                 splitArgs.zero_words = 0;
                 count.numTiles = shape.numTiles;
                 HS_TRY(launchCount(std::uint32_t(tilePixels * C), std::min(parts, shape.numTiles),
-                                   ctx.tuning.partitionCountWordsInFlight, d_places, d_starts,
+                                   ctx.tuning.partitionCountWordsInFlight, ctx.tuning.partitionCountLanes, d_places, d_starts,
                                    count, args.d_slots, ctx.stream));
             }
         }
