@@ -16,6 +16,7 @@
 using namespace hs;
 
 Q_DECLARE_METATYPE(hs::Strategy)
+Q_DECLARE_METATYPE(hs::SampleType)
 
 namespace {
 
@@ -241,31 +242,41 @@ void TestDispatch::twoPackedPassesTakeOneChannel()
 void TestDispatch::autoSamplesInsideOptinWherePackedMayWin_data()
 {
     QTest::addColumn<int>("computeMajor");
+    QTest::addColumn<SampleType>("type");
     QTest::addColumn<int>("channels");
     QTest::addColumn<int>("bins");
     QTest::addColumn<bool>("samples");
-    QTest::newRow("sm_90, 32,768 bins") << 9 << 1 << 32768 << true;
-    QTest::newRow("sm_90, 4,096 bins") << 9 << 1 << 4096 << false;
-    QTest::newRow("sm_90, two channels of 16,384 bins") << 9 << 2 << 16384 << false;
-    QTest::newRow("sm_80, 32,768 bins") << 8 << 1 << 32768 << false;
-    QTest::newRow("sm_90, 65,536 bins") << 9 << 1 << 65536 << true;  // beyond opt-in: always
-    QTest::newRow("sm_80, 65,536 bins") << 8 << 1 << 65536 << true;
+    QTest::newRow("sm_90, 32,768 bins") << 9 << SampleType::U16 << 1 << 32768 << true;
+    QTest::newRow("sm_90, 4,096 bins") << 9 << SampleType::U16 << 1 << 4096 << false;
+    QTest::newRow("sm_90, two channels of 16,384 bins") << 9 << SampleType::U16 << 2 << 16384 << false;
+    QTest::newRow("sm_80, 32,768 bins") << 8 << SampleType::U16 << 1 << 32768 << false;
+    QTest::newRow("sm_90, 65,536 bins") << 9 << SampleType::U16 << 1 << 65536 << true;  // beyond opt-in: always
+    QTest::newRow("sm_80, 65,536 bins") << 8 << SampleType::U16 << 1 << 65536 << true;
+    // 8-bit samples go to `per-lane` whatever their bins: a sample would change nothing.
+    QTest::newRow("sm_90, 8-bit into 32,768 bins") << 9 << SampleType::U8 << 1 << 32768 << false;
+    QTest::newRow("sm_90, 8-bit into 65,536 bins") << 9 << SampleType::U8 << 1 << 65536 << false;
 }
 
 void TestDispatch::autoSamplesInsideOptinWherePackedMayWin()
 {
     QFETCH(int, computeMajor);
+    QFETCH(SampleType, type);
     QFETCH(int, channels);
     QFETCH(int, bins);
     QFETCH(bool, samples);
     std::vector<std::uint16_t> pixels(std::size_t(1024) * 1024 * std::size_t(channels), 5);
-    const ImageView view = frameView(pixels.data(), SampleType::U16, 1024, 1024, channels);
+    const ImageView view = frameView(pixels.data(), type, 1024, 1024, channels);
     HistogramRequest request = makeRequest(view, ChannelBinning{true, std::uint32_t(bins), 0.0, 65536.0, false});
     detail::RequestPlan plan;
     QVERIFY(detail::buildPlan(request, plan).ok());
     const detail::DeviceProps props = h200Props(computeMajor);
     const detail::ArchTuning tuning = detail::tuningFor(computeMajor);
     QCOMPARE(detail::needsSkewEstimate(Strategy::Auto, plan, props, tuning), samples);
+    if (type == SampleType::U8) {
+        const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, tuning, nullptr);
+        QVERIFY2(choice.strategy == Strategy::PerLane, choice.reason.c_str());
+        return;
+    }
     // Without a sample the rule keeps `large-bins` inside opt-in memory.
     if (plan.map.num_slots * sizeof(std::uint32_t) + detail::kStaticSharedReserve <= props.sharedPerBlockOptin
         && plan.map.num_slots > tuning.autoSharedSlotsMax) {

@@ -133,6 +133,13 @@ bool perLaneFits(const RequestPlan& plan, const DeviceProps& props)
     return std::size_t(plan.channels) * 256 * 33 * sizeof(std::uint32_t) + kStaticSharedReserve <= props.sharedPerBlockOptin;
 }
 
+// `auto` counts 8-bit samples with `per-lane` whatever their bins (it counts values, and folds
+// them into bins once a block), so it never needs a skew sample for them.
+bool autoTakesPerLane(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning)
+{
+    return plan.type == SampleType::U8 && tuning.autoPerLane && perLaneFits(plan, props);
+}
+
 // Inside opt-in shared memory, `auto` may take one `packed` pass over one channel where the
 // sample shows no hot slot (ArchTuning::autoPackedOptinShareMax), and so needs the sample there.
 bool packedMayTakeOptin(const RequestPlan& plan, const DeviceProps& props, const ArchTuning& tuning)
@@ -147,7 +154,8 @@ bool needsSkewEstimate(Strategy strategy, const RequestPlan& plan, const DeviceP
 {
     // `auto` only asks about skew where the answer changes its choice.
     if (strategy == Strategy::Auto)
-        return !fitsOptinShared(plan, props) || packedMayTakeOptin(plan, props, tuning);
+        return !autoTakesPerLane(plan, props, tuning)
+            && (!fitsOptinShared(plan, props) || packedMayTakeOptin(plan, props, tuning));
     return strategy == Strategy::RunLength || (strategy == Strategy::LargeBins && !fitsOptinShared(plan, props));
 }
 
@@ -201,7 +209,7 @@ StrategyChoice chooseAutoStrategy(const RequestPlan& plan, const DeviceProps& pr
     // shared memory -> one `large-bins` pass, or one `packed` pass for one flat channel (where
     // tuned); beyond it, `packed` or tiles of opt-in shared memory for flat data and the hot cache
     // for skewed data. Only the last two need the skew estimate (needsSkewEstimate).
-    if (plan.type == SampleType::U8 && tuning.autoPerLane && perLaneFits(plan, props))
+    if (autoTakesPerLane(plan, props, tuning))
         return pick(Strategy::PerLane, [] {
             return std::string("auto: 8-bit samples: per-lane (lane-column counters, no update waits on another)");
         });
