@@ -26,14 +26,21 @@ Status visitTypeAndChannels(SampleType type, int channels, F&& f)
     });
 }
 
-// True when every active channel bins one unsigned value per bin inside 32 bits.
+// True when every active channel bins one integer value per bin inside its type's 32 bits: the
+// range [lo, lo + bins) within [0, 2^32) for unsigned samples, within [-2^31, 2^31) for int32
+// (IdentityMapper's one compare is exact only there).
 inline bool usesIdentityMapper(SampleType type, const SlotMap& map)
 {
-    if (type != SampleType::U8 && type != SampleType::U16 && type != SampleType::U32)
+    std::int64_t first = 0, end = std::int64_t(1) << 32;
+    if (type == SampleType::I32) {
+        first = -(std::int64_t(1) << 31);
+        end = std::int64_t(1) << 31;
+    } else if (type != SampleType::U8 && type != SampleType::U16 && type != SampleType::U32) {
         return false;
+    }
     for (int c = 0; c < map.num_channels; ++c) {
         const ChannelMap& m = map.ch[c];
-        if (m.active && (m.mode != MapMode::Identity || m.ilo < 0 || m.ilo + std::int64_t(m.num_bins) > (std::int64_t(1) << 32)))
+        if (m.active && (m.mode != MapMode::Identity || m.ilo < first || m.ilo + std::int64_t(m.num_bins) > end))
             return false;
     }
     return true;

@@ -63,7 +63,7 @@ __device__ __forceinline__ void staticFor(F&& f)
 
 // How a kernel turns a sample into a slot, and whether it must track the extremes. GeneralMapper
 // is the shared definition (any type, any binning); IdentityMapper is the same function
-// specialised for unsigned samples with one bin per value, where the range checks and the mode
+// specialised for 32-bit-or-narrower integers with one bin per value, where the range checks and the mode
 // switch fold into one 32-bit compare; CoveredMapper is it again where the bins cover every value
 // of an 8- or 16-bit type (extremaFromCounts): no checks at all, and the counts give the extremes.
 struct GeneralMapper {
@@ -94,6 +94,12 @@ struct IdentityMapper {
             // Valid because lo + bins <= 2^32 (see usesIdentityMapper): below lo wraps past bins.
             const std::uint32_t d = std::uint32_t(v) - std::uint32_t(m.ilo);
             return d < m.num_bins ? m.base + d : m.base + m.num_bins + (std::uint32_t(v) < std::uint32_t(m.ilo) ? 0u : 1u);
+        } else if constexpr (std::is_same_v<T, std::int32_t>) {
+            // Valid because -2^31 <= lo and lo + bins <= 2^31 (see usesIdentityMapper): below lo
+            // wraps past bins. The general path's 64-bit arithmetic cost int32 keys registers and
+            // spills (`packed`'s count: 96 bytes a thread).
+            const std::uint32_t d = std::uint32_t(v) - std::uint32_t(m.ilo);
+            return d < m.num_bins ? m.base + d : m.base + m.num_bins + (v < std::int32_t(m.ilo) ? 0u : 1u);
         } else {
             return slotOf(m, v);
         }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <iomanip>
 #include <sstream>
+#include <utility>
 
 namespace hs::testing {
 
@@ -242,6 +243,18 @@ std::vector<Case> exactnessMatrix()
         c.bins = 300;
         c.floatSpecials = true;  // for integers: values beyond [lo, hi) on both sides
         cases.push_back(c);
+        // One bin a value for signed keys (the identity mapper's one unsigned compare): below
+        // zero, and at either end of int32, with samples beyond the range on both sides.
+        for (const auto& [name, lo] : {std::pair<const char*, double>{"int-out-of-range-i32-identity", -1000.0},
+                                       {"i32-identity-lowest", -2147483648.0 + 50},
+                                       {"i32-identity-highest", 2147483648.0 - 4096}}) {
+            Case i = base(name, SampleType::I32, 513, 65);
+            i.lo = lo;
+            i.bins = lo == -1000.0 ? 2000 : 4096;
+            i.hi = lo + i.bins;
+            i.floatSpecials = true;
+            cases.push_back(i);
+        }
         Case d = base("int-out-of-range-u8-general", SampleType::U8, 513, 65, 3);
         d.identity = false;
         d.lo = 10;
