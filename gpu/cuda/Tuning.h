@@ -83,7 +83,8 @@ struct ArchTuning {
     double autoPartitionFewTilesImbalanceMax = 1.5;  // the margin over `replicated` is some 10 %
     double autoPartitionNeighbourBucketShareMax = 0.25;
     // `partition`: counting blocks an SM (each merges 4,096 counters): 4 beat 1 and 2 on every
-    // input up to 131,072 bins and tied at 1 M bins (same run).
+    // input up to 131,072 bins and tied at 1 M bins (same run). Session 21: 2 gained 2 us at 1 M
+    // uniform bins and lost 0.174 -> 0.251 ms on 1 M Zipf; 8 lost 0.104 -> 0.108 ms uniform.
     int partitionCountBlocksPerSm = 4;
     // `partition`'s count: 16-byte words of places each lane loads at a time (2 or 4). A segment
     // of 1 M bins' bucket is some 33 places (five or six words), which four at a time take in two
@@ -93,9 +94,13 @@ struct ArchTuning {
     // 16-bit noise frame 0.047 against 0.048), exact there and in run 6's self-check and sanitizers.
     int partitionCountWordsInFlight = 2;
     // `partition`: samples a chunk (split, then count) at most, a multiple of 8,192. The places
-    // take two bytes a sample; 2^25 takes any input up to 32 M samples in one chunk.
+    // take two bytes a sample; 2^25 takes any input up to 32 M samples in one chunk. Smaller
+    // chunks, whose places could stay in L2, lost: each relaunches both passes and merges every
+    // bucket again (H200, session 21: 16 M keys into 1 M bins 0.104 ms, 2^23 0.115, 2^22 0.132).
     std::uint32_t partitionChunkSamples = 1u << 25;
-    // `partition`'s count: lanes a segment (1 ... 32); 0 picks them from the expected segment.
+    // `partition`'s count: lanes a segment (1 ... 32); 0 picks them from the expected segment
+    // (about four 16-byte loads a lane). Two at 1 M bins: 0.100-0.102 against 0.104-0.106 ms, but
+    // 65,536 keys 90 % hot 0.328 against 0.218 (session 21), so the rule stays.
     int partitionCountLanes = 0;
     // `packed`'s count: before each segment (and before the clear), one warp of the block asks L2
     // for this many of the walker's rounds of the segment's first loads (a bulk prefetch, sm_90),
