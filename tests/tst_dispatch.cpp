@@ -255,6 +255,8 @@ void TestDispatch::autoSamplesInsideOptinWherePackedMayWin_data()
     // 8-bit samples go to `per-lane` whatever their bins: a sample would change nothing.
     QTest::newRow("sm_90, 8-bit into 32,768 bins") << 9 << SampleType::U8 << 1 << 32768 << false;
     QTest::newRow("sm_90, 8-bit into 65,536 bins") << 9 << SampleType::U8 << 1 << 65536 << false;
+    // Without `autoPerLane` (sm_80) 8-bit data beyond opt-in memory is sampled as any other.
+    QTest::newRow("sm_80, 8-bit into 65,536 bins") << 8 << SampleType::U8 << 1 << 65536 << true;
 }
 
 void TestDispatch::autoSamplesInsideOptinWherePackedMayWin()
@@ -272,7 +274,7 @@ void TestDispatch::autoSamplesInsideOptinWherePackedMayWin()
     const detail::DeviceProps props = h200Props(computeMajor);
     const detail::ArchTuning tuning = detail::tuningFor(computeMajor);
     QCOMPARE(detail::needsSkewEstimate(Strategy::Auto, plan, props, tuning), samples);
-    if (type == SampleType::U8) {
+    if (type == SampleType::U8 && tuning.autoPerLane) {
         const StrategyChoice choice = detail::chooseAutoStrategy(plan, props, tuning, nullptr);
         QVERIFY2(choice.strategy == Strategy::PerLane, choice.reason.c_str());
         return;

@@ -219,7 +219,7 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 // HISTOSCOPE_TUNE_THREADS (256 ... 1024) overrides the block-private block size, and
 // HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight,
 // HISTOSCOPE_TUNE_PARTITION_CHUNK (log2 of its chunk's samples, 16 ... 25),
-// HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS (1 ... 16) and HISTOSCOPE_TUNE_PARTITION_LANES (1 ... 32),
+// HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS (1 ... 16) and HISTOSCOPE_TUNE_PARTITION_LANES (1, 2, 4 ... 32),
 // HISTOSCOPE_TUNE_PACKED_PREFETCH (0 ... 8), HISTOSCOPE_TUNE_PACKED_SEGMENT (16,400 ... 65,535)
 // and HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS (1 or 2) `packed`'s prefetch rounds, segment and its
 // sum's blocks an SM; the shipped values are above.
@@ -236,12 +236,23 @@ inline ArchTuning tuningFor(int computeMajor)
         if (w == 2 || w == 4)
             best.partitionCountWordsInFlight = w;
     }
-    if (const char* chunk = std::getenv("HISTOSCOPE_TUNE_PARTITION_CHUNK"))  // log2 of the samples
-        best.partitionChunkSamples = 1u << std::clamp(std::atoi(chunk), 16, 25);
-    if (const char* blocks = std::getenv("HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS"))
-        best.partitionCountBlocksPerSm = std::clamp(std::atoi(blocks), 1, 16);
-    if (const char* lanes = std::getenv("HISTOSCOPE_TUNE_PARTITION_LANES"))
-        best.partitionCountLanes = std::clamp(std::atoi(lanes), 0, 32);
+    // A value outside the knob's set is ignored, so that a mistyped A/B pass runs the shipped value
+    // under its own name rather than some other setting.
+    if (const char* chunk = std::getenv("HISTOSCOPE_TUNE_PARTITION_CHUNK")) {  // log2 of the samples
+        const int log2 = std::atoi(chunk);
+        if (log2 >= 16 && log2 <= 25)
+            best.partitionChunkSamples = 1u << log2;
+    }
+    if (const char* blocks = std::getenv("HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS")) {
+        const int b = std::atoi(blocks);
+        if (b >= 1 && b <= 16)
+            best.partitionCountBlocksPerSm = b;
+    }
+    if (const char* lanes = std::getenv("HISTOSCOPE_TUNE_PARTITION_LANES")) {
+        const int g = std::atoi(lanes);
+        if (g == 1 || g == 2 || g == 4 || g == 8 || g == 16 || g == 32)
+            best.partitionCountLanes = g;
+    }
     if (const char* rounds = std::getenv("HISTOSCOPE_TUNE_PACKED_PREFETCH"))
         best.packedPrefetchRounds = std::clamp(std::atoi(rounds), 0, 8);
     if (const char* bound = std::getenv("HISTOSCOPE_TUNE_PACKED_SEGMENT"))

@@ -244,7 +244,8 @@ std::vector<Case> exactnessMatrix()
         c.floatSpecials = true;  // for integers: values beyond [lo, hi) on both sides
         cases.push_back(c);
         // One bin a value for signed keys (the identity mapper's one unsigned compare): below
-        // zero, and at either end of int32, with samples beyond the range on both sides.
+        // zero, and at either end of int32, with samples beyond the range on each side int32 has
+        // (none can lie above a range that ends at 2^31; INT32_MIN lies below the lowest one's).
         for (const auto& [name, lo] : {std::pair<const char*, double>{"int-out-of-range-i32-identity", -1000.0},
                                        {"i32-identity-lowest", -2147483648.0 + 50},
                                        {"i32-identity-highest", 2147483648.0 - 4096}}) {
