@@ -34,7 +34,7 @@ else
   stamp selfcheck
 fi
 
-san_filter=${SANITIZE_FILTER:-equalize,type-,roi-x3,float-specials-f16-7,channels-3-only,channels-4-no-alpha,channels-4-u8,bins-65536-u16,dist-hot90-u8,size-1x1,stride-odd,extremes-}
+san_filter=${SANITIZE_FILTER:-equalize,type-,long-rows-u16,long-rows-f32,roi-x3,float-specials-f16-7,channels-3-only,channels-4-no-alpha,channels-4-u8,bins-65536-u16,dist-hot90-u8,size-1x1,stride-odd,extremes-}
 [ "${SKIP_SANITIZE:-0}" = 1 ] && echo "compute-sanitizer: skipped (SKIP_SANITIZE=1)" >> "$summary"
 for tool in $( [ "${SKIP_SANITIZE:-0}" = 1 ] || echo memcheck racecheck); do
   compute-sanitizer --tool $tool --error-exitcode 3 "$bench" selfcheck --filter "$san_filter" > "$out/sanitize-$tool.log" 2>&1

@@ -102,6 +102,10 @@ struct ArchTuning {
     // (about four 16-byte loads a lane). Two at 1 M bins: 0.100-0.102 against 0.104-0.106 ms, but
     // 65,536 keys 90 % hot 0.328 against 0.218 (session 21), so the rule stays.
     int partitionCountLanes = 0;
+    // `partition`'s count: 16-byte loads a lane from which a segment takes twice the lanes.
+    int partitionCountLoadsPerLane = 4;
+    // `partition`'s split: whole tiles of one channel on a 16-byte boundary read in 16-byte words.
+    bool partitionSplitVectorLoads = true;
     // `packed`'s count: before each segment (and before the clear), one warp of the block asks L2
     // for this many of the walker's rounds of the segment's first loads (a bulk prefetch, sm_90),
     // so that DRAM keeps streaming while the block settles its counters behind its barriers
@@ -219,7 +223,8 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
 // HISTOSCOPE_TUNE_THREADS (256 ... 1024) overrides the block-private block size, and
 // HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight,
 // HISTOSCOPE_TUNE_PARTITION_CHUNK (log2 of its chunk's samples, 16 ... 25),
-// HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS (1 ... 16) and HISTOSCOPE_TUNE_PARTITION_LANES (1, 2, 4 ... 32),
+// HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS (1 ... 16), HISTOSCOPE_TUNE_PARTITION_LANES (1, 2, 4 ... 32),
+// HISTOSCOPE_TUNE_PARTITION_LOADS (1 ... 8) and HISTOSCOPE_TUNE_PARTITION_VECTOR (0 or 1),
 // HISTOSCOPE_TUNE_PACKED_PREFETCH (0 ... 8), HISTOSCOPE_TUNE_PACKED_SEGMENT (16,400 ... 65,535)
 // and HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS (1 or 2) `packed`'s prefetch rounds, segment and its
 // sum's blocks an SM; the shipped values are above.
@@ -252,6 +257,15 @@ inline ArchTuning tuningFor(int computeMajor)
         const int g = std::atoi(lanes);
         if (g == 1 || g == 2 || g == 4 || g == 8 || g == 16 || g == 32)
             best.partitionCountLanes = g;
+    }
+    if (const char* loads = std::getenv("HISTOSCOPE_TUNE_PARTITION_LOADS")) {
+        const int l = std::atoi(loads);
+        if (l >= 1 && l <= 8)
+            best.partitionCountLoadsPerLane = l;
+    }
+    if (const char* vector = std::getenv("HISTOSCOPE_TUNE_PARTITION_VECTOR")) {
+        if (vector[0] == '0' || vector[0] == '1')
+            best.partitionSplitVectorLoads = vector[0] == '1';
     }
     if (const char* rounds = std::getenv("HISTOSCOPE_TUNE_PACKED_PREFETCH"))
         best.packedPrefetchRounds = std::clamp(std::atoi(rounds), 0, 8);

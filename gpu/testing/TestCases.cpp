@@ -106,6 +106,13 @@ std::vector<Case> exactnessMatrix()
         f.bins = bins;
         cases.push_back(f);
     }
+    // Rows longer than three of `partition`'s split tiles (8,192 pixels of one channel): whole
+    // tiles on a 16-byte boundary are read in 16-byte words, the rest sample by sample (rows of
+    // 8- and 16-bit samples here start off that boundary after the first).
+    for (SampleType t : types) {
+        Case c = base("long-rows-" + typeName(t), t, 3 * 8192 + 100, 3);
+        cases.push_back(c);
+    }
     // Signed keys one bin a value beyond opt-in shared memory: every kernel of the general and
     // identity mappers at the block size it is launched with (the hot cache's int32 instance once
     // took more registers than 1,024 threads allow, and did not launch).

@@ -46,6 +46,7 @@ struct SplitShape {
     std::uint32_t numTiles = 0;       // in the chunk
     std::uint32_t firstBucket = 0;    // this pass's buckets
     std::uint32_t numBuckets = 0;
+    bool vectorLoads = true;          // ArchTuning::partitionSplitVectorLoads
 };
 
 template <typename T, int C, typename M>
@@ -56,6 +57,13 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
     constexpr int kSamples = kPixels * C;
     constexpr std::int64_t kTilePixels = splitTilePixels<C>();
     static_assert(kTilePixels * C <= kTileSamples, "a tile's samples fit its scratch");
+    // A whole tile of one channel on a 16-byte boundary (long rows: 1-D keys) is read in 16-byte
+    // words, the block's threads interleaved word by word: a load and no address arithmetic per
+    // sample, where the split is bound by issue slots.
+    // (Not for 8-bit samples through the general mapper: that instance then spilled 104 bytes.)
+    constexpr bool kVectorLoads = C == 1 && (kSamples * sizeof(T)) % 16 == 0
+                               && !(sizeof(T) == 1 && std::is_same_v<M, GeneralMapper>);
+    constexpr int kSamplesPerWord = 4 / int(sizeof(T));
     using Scan = cub::BlockScan<std::uint32_t, kSplitThreads>;
     using Tracker = typename M::template Tracker<C>;
     __shared__ typename Scan::TempStorage scanStorage;
@@ -71,8 +79,13 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
 
     for (std::uint32_t t = blockIdx.x; t < s.numTiles; t += gridDim.x) {
         const std::int64_t tile = s.firstTile + t;
-        const std::int64_t r = tile / s.tilesPerRow;
-        const std::int64_t x0 = (tile - r * s.tilesPerRow) * kTilePixels;
+        // One row (1-D keys) needs no 64-bit division.
+        std::int64_t r = 0, column = tile;
+        if (tile >= s.tilesPerRow) {
+            r = tile / s.tilesPerRow;
+            column = tile - r * s.tilesPerRow;
+        }
+        const std::int64_t x0 = column * kTilePixels;
         const std::int64_t pixels = min(kTilePixels, a.grid.width - x0);
         const unsigned char* row = a.grid.d_origin + std::size_t(r) * a.grid.pitch + std::size_t(x0) * C * sizeof(T);
         for (std::uint32_t b = threadIdx.x; b < s.numBuckets; b += kSplitThreads)
@@ -87,21 +100,37 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         // Offsets within the tile are 32-bit: 64-bit index arithmetic cost a dozen instructions a
         // sample.
         const std::uint32_t tilePixels = std::uint32_t(pixels);
+        const bool vectorTile = kVectorLoads && s.vectorLoads && tilePixels == std::uint32_t(kTilePixels)
+                             && (reinterpret_cast<std::uintptr_t>(row) & 15u) == 0;
         T v[kSamples];
+        if (vectorTile) {
+            if constexpr (kVectorLoads) {
+                const uint4* words = reinterpret_cast<const uint4*>(row);
 #pragma unroll
-        for (int j = 0; j < kPixels; ++j) {
-            const std::uint32_t p = std::uint32_t(j) * kSplitThreads + threadIdx.x;
-            const unsigned char* pixel = row + (p < tilePixels ? p : 0u) * std::uint32_t(C * sizeof(T));
+                for (int q = 0; q < int(kSamples * sizeof(T) / 16); ++q) {
+                    const uint4 w = loadWord<Load::Streaming>(words + q * kSplitThreads + threadIdx.x);
+                    const std::uint32_t parts[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
-            for (int c = 0; c < C; ++c)
-                v[j * C + c] = loadSample<T, Load::Streaming>(pixel + c * sizeof(T));
+                    for (int e = 0; e < 4 * kSamplesPerWord; ++e)
+                        v[q * 4 * kSamplesPerWord + e] = SampleBits<T>::from(parts[e / kSamplesPerWord], e);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < kPixels; ++j) {
+                const std::uint32_t p = std::uint32_t(j) * kSplitThreads + threadIdx.x;
+                const unsigned char* pixel = row + (p < tilePixels ? p : 0u) * std::uint32_t(C * sizeof(T));
+#pragma unroll
+                for (int c = 0; c < C; ++c)
+                    v[j * C + c] = loadSample<T, Load::Streaming>(pixel + c * sizeof(T));
+            }
         }
         // (bucket << 16) | place, or kNoBucket << 16 for no sample, an inactive channel or a
         // slot outside this pass's buckets.
         std::uint32_t packed[kSamples];
 #pragma unroll
         for (int j = 0; j < kPixels; ++j) {
-            const bool present = std::uint32_t(j) * kSplitThreads + threadIdx.x < tilePixels;
+            const bool present = vectorTile || std::uint32_t(j) * kSplitThreads + threadIdx.x < tilePixels;
             staticFor<C>([&](auto channel) {
                 constexpr int c = decltype(channel)::value;
                 packed[j * C + c] = kNoBucket << 16;
@@ -273,18 +302,19 @@ Status launchBucketCountOf(int g, std::uint32_t parts, const std::uint16_t* d_pl
     }
 }
 
-// Lanes a segment: about four 16-byte loads each for a segment of the expected size, taken
-// `wordsInFlight` (2 or 4) at a time.
-Status launchCount(std::uint32_t samplesPerTile, std::uint32_t parts, int wordsInFlight, int lanes,
+// Lanes a segment: about tuning.partitionCountLoadsPerLane 16-byte loads each for a segment of
+// the expected size, taken partitionCountWordsInFlight (2 or 4) at a time.
+Status launchCount(std::uint32_t samplesPerTile, std::uint32_t parts, const ArchTuning& tuning,
                    const std::uint16_t* d_places, const std::uint32_t* d_starts, const CountShape& shape,
                    unsigned long long* d_slots, cudaStream_t stream)
 {
     const double vecsPerSegment = double(samplesPerTile) / shape.numBuckets / 8 + 1;
     int g = 1;
-    while (g < 32 && 2 * g * 4 <= vecsPerSegment)
+    while (g < 32 && 2 * g * tuning.partitionCountLoadsPerLane <= vecsPerSegment)
         g *= 2;
-    if (lanes > 0)
-        g = lanes;
+    if (tuning.partitionCountLanes > 0)
+        g = tuning.partitionCountLanes;
+    const int wordsInFlight = tuning.partitionCountWordsInFlight;
     if (wordsInFlight == 2)
         return launchBucketCountOf<2>(g, parts, d_places, d_starts, shape, d_slots, stream);
     return launchBucketCountOf<4>(g, parts, d_places, d_starts, shape, d_slots, stream);
@@ -325,6 +355,7 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
             shape.tilesPerRow = tilesPerRow;
             shape.firstBucket = firstBucket;
             shape.numBuckets = std::min(kPartitionMaxBuckets, allBuckets - firstBucket);
+            shape.vectorLoads = ctx.tuning.partitionSplitVectorLoads;
             CountShape count;
             count.numBuckets = shape.numBuckets;
             count.firstSlot = firstBucket << kPartitionBucketShift;
@@ -341,9 +372,8 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
                 splitArgs.d_zero = nullptr;  // the first launch cleared the next call's totals
                 splitArgs.zero_words = 0;
                 count.numTiles = shape.numTiles;
-                HS_TRY(launchCount(std::uint32_t(tilePixels * C), std::min(parts, shape.numTiles),
-                                   ctx.tuning.partitionCountWordsInFlight, ctx.tuning.partitionCountLanes, d_places, d_starts,
-                                   count, args.d_slots, ctx.stream));
+                HS_TRY(launchCount(std::uint32_t(tilePixels * C), std::min(parts, shape.numTiles), ctx.tuning,
+                                   d_places, d_starts, count, args.d_slots, ctx.stream));
             }
         }
         return Status::success();
