@@ -102,9 +102,14 @@ struct ArchTuning {
     // (about four 16-byte loads a lane). Two at 1 M bins: 0.100-0.102 against 0.104-0.106 ms, but
     // 65,536 keys 90 % hot 0.328 against 0.218 (session 21), so the rule stays.
     int partitionCountLanes = 0;
-    // `partition`'s count: 16-byte loads a lane from which a segment takes twice the lanes.
+    // `partition`'s count: 16-byte loads a lane from which a segment takes twice the lanes. 2 was
+    // equal or faster on every `partition` cell of an A/B pass (H200, session 21, run 4: a smooth
+    // 4K 16-bit frame 0.061 against 0.077 ms, 1 M uniform keys 0.097 against 0.098) but is not yet
+    // verified by the self-check and sanitizers; the next run's candidate.
     int partitionCountLoadsPerLane = 4;
-    // `partition`'s split: whole tiles of one channel on a 16-byte boundary read in 16-byte words.
+    // `partition`'s split: whole tiles of one channel on a 16-byte boundary read in 16-byte words:
+    // 16 M keys into 1 M bins, the split 60.7 us against 65.4 (Nsight Compute), `partition` 0.098
+    // ms against 0.100 in the same process (session 21, run 4).
     bool partitionSplitVectorLoads = true;
     // `packed`'s count: before each segment (and before the clear), one warp of the block asks L2
     // for this many of the walker's rounds of the segment's first loads (a bulk prefetch, sm_90),
