@@ -13,9 +13,9 @@
 //          block merges 4,096 counters instead of a copy of every bin.
 // The first split launch of a call also clears the next call's totals where the backend asks it
 // to (KernelArgs::d_zero, clearsNextTotals in Dispatch.h).
-// The scratch holds ArchTuning::partitionChunkSamples samples; a bigger piece goes chunk by chunk. Slot
-// sets of more than kPartitionMaxBuckets buckets go in passes of that many buckets, each one a
-// read of the input.
+// The scratch holds ArchTuning::partitionChunkSamples samples; a bigger piece goes chunk by
+// chunk. Slot sets of more than kPartitionMaxBuckets buckets go in passes of that many buckets,
+// each one a read of the input.
 #include "../LaunchSupport.cuh"
 #include "Kernels.h"
 
