@@ -32,19 +32,28 @@ bool takeValue(const std::vector<std::string>& args, std::size_t& i, std::string
     return true;
 }
 
+// The non-empty items of a comma-separated list.
+std::vector<std::string> commaItems(const std::string& list)
+{
+    std::vector<std::string> items;
+    for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start)
+            items.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
 }  // namespace
 
 bool matchesFilter(const std::string& name, const std::string& filter)
 {
     if (filter.empty())
         return true;
-    std::size_t start = 0;
-    while (start <= filter.size()) {
-        const std::size_t comma = std::min(filter.find(',', start), filter.size());
-        if (comma > start && name.find(filter.substr(start, comma - start)) != std::string::npos)
+    for (const std::string& item : commaItems(filter))
+        if (name.find(item) != std::string::npos)
             return true;
-        start = comma + 1;
-    }
     return false;
 }
 
@@ -85,12 +94,9 @@ int runBenchCommand(const std::vector<std::string>& args)
             else if (args[i] == "--bins") {
                 if (!takeValue(args, i, value)) return 2;
                 // A list; 0 (or an empty item) names no bin count, so `--bins 0` still means all.
-                for (std::size_t start = 0; start < value.size();) {
-                    const std::size_t comma = std::min(value.find(',', start), value.size());
-                    if (const unsigned bins = unsigned(std::strtoul(value.substr(start, comma - start).c_str(), nullptr, 10)))
+                for (const std::string& item : commaItems(value))
+                    if (const unsigned bins = unsigned(std::strtoul(item.c_str(), nullptr, 10)))
                         options.bins.push_back(bins);
-                    start = comma + 1;
-                }
             }
             else if (args[i] == "--repeats") {
                 if (!takeValue(args, i, value)) return 2;
