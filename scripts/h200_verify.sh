@@ -43,6 +43,32 @@ for tool in $( [ "${SKIP_SANITIZE:-0}" = 1 ] || echo memcheck racecheck); do
   stamp "$tool"
 done
 
+# The self-check and both sanitizers again under a tuning override (SELFCHECK_ENV, space-separated
+# passes, '+' joins settings of one pass), for a kernel variant that the shipped rule takes only
+# on some inputs (HISTOSCOPE_TUNE_PARTITION_RUNS=0: `partition`'s split without warp runs on
+# every case).
+for setting in ${SELFCHECK_ENV:-}; do
+  name=$(echo "$setting" | sed 's/HISTOSCOPE_TUNE_//g' | tr -c 'A-Za-z0-9=.+\n' '_' | tr '=' '-')
+  settings=$(echo "$setting" | tr '+' ' ')
+  env $settings "$bench" selfcheck > "$out/selfcheck-$name.log" 2>&1
+  echo "selfcheck $setting: exit $?; $(grep -E '^selfcheck:' "$out/selfcheck-$name.log")" >> "$summary"
+  grep -m 20 FAIL "$out/selfcheck-$name.log" >> "$summary"
+  for tool in $( [ "${SKIP_SANITIZE:-0}" = 1 ] || echo memcheck racecheck); do
+    env $settings compute-sanitizer --tool $tool --error-exitcode 3 "$bench" selfcheck --filter "$san_filter" > "$out/sanitize-$tool-$name.log" 2>&1
+    rc=$?
+    echo "compute-sanitizer $tool $setting: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize-$tool-$name.log" | tail -1); $(grep -E '^selfcheck:' "$out/sanitize-$tool-$name.log")" >> "$summary"
+  done
+  stamp "selfcheck $setting"
+done
+
+# The SASS of `partition`'s split for 32-bit keys (SASS_SPLIT=1): each instance's opcode mix in the
+# summary (scripts/sass_mix.py), the listings in split-sass.txt.
+if [ "${SASS_SPLIT:-0}" = 1 ]; then
+  obj=$(find build-gpu -name 'PartitionKernels.cu.o' | head -1)
+  cuobjdump -sass "$obj" 2>&1 | awk '/Function : /{f = ($0 ~ /splitKernelIjLi1ENS0_14IdentityMapper/)} f' > "$out/split-sass.txt"
+  python3 scripts/sass_mix.py < "$out/split-sass.txt" >> "$summary" 2>&1
+fi
+
 # A real GPU fault (the test hook's out-of-bounds kernel), then every engine's recovery: after
 # the sanitizers, since the fault is on purpose.
 if [ "${SKIP_FAULT:-0}" != 1 ]; then

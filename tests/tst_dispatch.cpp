@@ -63,6 +63,8 @@ private slots:
     void neighbourPairsAreComparedChannelByChannel();
     void samplePixelsComeInNeighbourPairs_data();
     void samplePixelsComeInNeighbourPairs();
+    void tuningOverridesTakeOnlyValuesInTheirSet_data();
+    void tuningOverridesTakeOnlyValuesInTheirSet();
 };
 
 void TestDispatch::eightBitAutoFitsTheDevice_data()
@@ -384,6 +386,50 @@ void TestDispatch::samplePixelsComeInNeighbourPairs()
     const std::uint64_t pairs = (std::uint64_t(count) + 1) / 2;
     if (count > 1)
         QVERIFY(last + 2 * (n / pairs + 1) >= n);
+}
+
+void TestDispatch::tuningOverridesTakeOnlyValuesInTheirSet_data()
+{
+    QTest::addColumn<QByteArray>("variable");
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<int>("expected");  // the field after the override; -1: the shipped value
+    QTest::newRow("loads in range") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("3") << 3;
+    QTest::newRow("loads above") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("9") << -1;
+    QTest::newRow("loads not a number") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("two") << -1;
+    QTest::newRow("loads trailing text") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("2x") << -1;
+    QTest::newRow("loads empty") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("") << -1;
+    QTest::newRow("lanes a power of two") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LANES") << QByteArray("8") << 8;
+    QTest::newRow("lanes not a power of two") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LANES") << QByteArray("6") << -1;
+    QTest::newRow("words 4") << QByteArray("HISTOSCOPE_TUNE_PARTITION_WORDS") << QByteArray("4") << 4;
+    QTest::newRow("words 3") << QByteArray("HISTOSCOPE_TUNE_PARTITION_WORDS") << QByteArray("3") << -1;
+    QTest::newRow("runs never") << QByteArray("HISTOSCOPE_TUNE_PARTITION_RUNS") << QByteArray("0") << 0;
+    QTest::newRow("runs 2") << QByteArray("HISTOSCOPE_TUNE_PARTITION_RUNS") << QByteArray("2") << -1;
+    QTest::newRow("threads below") << QByteArray("HISTOSCOPE_TUNE_THREADS") << QByteArray("32") << -1;
+    QTest::newRow("threads 256") << QByteArray("HISTOSCOPE_TUNE_THREADS") << QByteArray("256") << 256;
+}
+
+void TestDispatch::tuningOverridesTakeOnlyValuesInTheirSet()
+{
+    QFETCH(QByteArray, variable);
+    QFETCH(QByteArray, value);
+    QFETCH(int, expected);
+    const auto field = [&](const detail::ArchTuning& t) {
+        if (variable.endsWith("LOADS"))
+            return t.partitionCountLoadsPerLane;
+        if (variable.endsWith("LANES"))
+            return t.partitionCountLanes;
+        if (variable.endsWith("WORDS"))
+            return t.partitionCountWordsInFlight;
+        if (variable.endsWith("RUNS"))
+            return t.partitionSplitWarpRuns;
+        return t.privatizedThreads;
+    };
+    const int shipped = field(detail::tuningFor(9));
+    QVERIFY(qputenv(variable.constData(), value));
+    const int tuned = field(detail::tuningFor(9));
+    qunsetenv(variable.constData());
+    QCOMPARE(tuned, expected < 0 ? shipped : expected);
+    QCOMPARE(field(detail::tuningFor(9)), shipped);
 }
 
 QTEST_GUILESS_MAIN(TestDispatch)

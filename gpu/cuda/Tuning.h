@@ -103,14 +103,18 @@ struct ArchTuning {
     // 65,536 keys 90 % hot 0.328 against 0.218 (session 21), so the rule stays.
     int partitionCountLanes = 0;
     // `partition`'s count: 16-byte loads a lane from which a segment takes twice the lanes. 2 was
-    // equal or faster on every `partition` cell of an A/B pass (H200, session 21, run 4: a smooth
-    // 4K 16-bit frame 0.061 against 0.077 ms, 1 M uniform keys 0.097 against 0.098) but is not yet
-    // verified by the self-check and sanitizers; the next run's candidate.
-    int partitionCountLoadsPerLane = 4;
+    // equal or faster than 4 on every `partition` cell of an A/B pass (H200, session 21, run 4: a
+    // smooth 4K 16-bit frame 0.061 against 0.077 ms, 1 M uniform keys 0.097 against 0.098).
+    int partitionCountLoadsPerLane = 2;
     // `partition`'s split: whole tiles of one channel on a 16-byte boundary read in 16-byte words:
     // 16 M keys into 1 M bins, the split 60.7 us against 65.4 (Nsight Compute), `partition` 0.098
     // ms against 0.100 in the same process (session 21, run 4).
     bool partitionSplitVectorLoads = true;
+    // `partition`'s split ranks with warp runs (a vote and two shuffles a sample, one atomic for
+    // a warp whose 32 samples share a bucket) unless the skew sample shows fewer than this share
+    // of neighbour pairs in one bucket (by chance 1/256 at 1 M bins, 1/16 at 65,536).
+    double partitionWarpRunsNeighbourShareMin = 0.1;
+    int partitionSplitWarpRuns = -1;  // -1: as above; 0: never; 1: always (one-channel inputs)
     // `packed`'s count: before each segment (and before the clear), one warp of the block asks L2
     // for this many of the walker's rounds of the segment's first loads (a bulk prefetch, sm_90),
     // so that DRAM keeps streaming while the block settles its counters behind its barriers
@@ -224,12 +228,31 @@ inline const PrivatizedFamily& privatizedFamily(Strategy strategy)
     return kPrivatizedFamilies[0];
 }
 
+// An override for tuning runs of the benchmark: the integer in the environment variable `name`,
+// where it is set and inside [lo, hi]. Anything else is ignored, so that a mistyped A/B pass runs
+// the shipped value under its own name rather than some other setting.
+inline bool tuningOverride(const char* name, long lo, long hi, long& value)
+{
+    const char* text = std::getenv(name);
+    if (!text || !*text)
+        return false;
+    char* end = nullptr;
+    const long parsed = std::strtol(text, &end, 10);
+    if (*end != '\0' || parsed < lo || parsed > hi)
+        return false;
+    value = parsed;
+    return true;
+}
+
+inline bool isPowerOfTwo(long v) { return v > 0 && (v & (v - 1)) == 0; }
+
 // For tuning runs of the benchmark only (scripts/h200_verify.sh, TUNE_THREADS and TUNE_ENV):
-// HISTOSCOPE_TUNE_THREADS (256 ... 1024) overrides the block-private block size, and
+// HISTOSCOPE_TUNE_THREADS (64 ... 1024) overrides the block-private block size, and
 // HISTOSCOPE_TUNE_PARTITION_WORDS (2 or 4) `partition`'s words in flight,
 // HISTOSCOPE_TUNE_PARTITION_CHUNK (log2 of its chunk's samples, 16 ... 25),
 // HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS (1 ... 16), HISTOSCOPE_TUNE_PARTITION_LANES (1, 2, 4 ... 32),
-// HISTOSCOPE_TUNE_PARTITION_LOADS (1 ... 8) and HISTOSCOPE_TUNE_PARTITION_VECTOR (0 or 1),
+// HISTOSCOPE_TUNE_PARTITION_LOADS (1 ... 8), HISTOSCOPE_TUNE_PARTITION_VECTOR (0 or 1) and
+// HISTOSCOPE_TUNE_PARTITION_RUNS (0: never, 1: always),
 // HISTOSCOPE_TUNE_PACKED_PREFETCH (0 ... 8), HISTOSCOPE_TUNE_PACKED_SEGMENT (16,400 ... 65,535)
 // and HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS (1 or 2) `packed`'s prefetch rounds, segment and its
 // sum's blocks an SM; the shipped values are above.
@@ -239,45 +262,29 @@ inline ArchTuning tuningFor(int computeMajor)
     for (const ArchTuning& t : kArchTunings)
         if (t.computeMajor <= computeMajor)
             best = t;
-    if (const char* threads = std::getenv("HISTOSCOPE_TUNE_THREADS"))
-        best.privatizedThreads = std::clamp(std::atoi(threads), 64, kPrivatizedThreadsMax);
-    if (const char* words = std::getenv("HISTOSCOPE_TUNE_PARTITION_WORDS")) {
-        const int w = std::atoi(words);
-        if (w == 2 || w == 4)
-            best.partitionCountWordsInFlight = w;
-    }
-    // A value outside the knob's set is ignored, so that a mistyped A/B pass runs the shipped value
-    // under its own name rather than some other setting.
-    if (const char* chunk = std::getenv("HISTOSCOPE_TUNE_PARTITION_CHUNK")) {  // log2 of the samples
-        const int log2 = std::atoi(chunk);
-        if (log2 >= 16 && log2 <= 25)
-            best.partitionChunkSamples = 1u << log2;
-    }
-    if (const char* blocks = std::getenv("HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS")) {
-        const int b = std::atoi(blocks);
-        if (b >= 1 && b <= 16)
-            best.partitionCountBlocksPerSm = b;
-    }
-    if (const char* lanes = std::getenv("HISTOSCOPE_TUNE_PARTITION_LANES")) {
-        const int g = std::atoi(lanes);
-        if (g == 1 || g == 2 || g == 4 || g == 8 || g == 16 || g == 32)
-            best.partitionCountLanes = g;
-    }
-    if (const char* loads = std::getenv("HISTOSCOPE_TUNE_PARTITION_LOADS")) {
-        const int l = std::atoi(loads);
-        if (l >= 1 && l <= 8)
-            best.partitionCountLoadsPerLane = l;
-    }
-    if (const char* vector = std::getenv("HISTOSCOPE_TUNE_PARTITION_VECTOR")) {
-        if (vector[0] == '0' || vector[0] == '1')
-            best.partitionSplitVectorLoads = vector[0] == '1';
-    }
-    if (const char* rounds = std::getenv("HISTOSCOPE_TUNE_PACKED_PREFETCH"))
-        best.packedPrefetchRounds = std::clamp(std::atoi(rounds), 0, 8);
-    if (const char* bound = std::getenv("HISTOSCOPE_TUNE_PACKED_SEGMENT"))
-        best.packedSegmentBound = std::uint32_t(std::clamp(std::atol(bound), 16400L, 65535L));
-    if (const char* blocks = std::getenv("HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS"))
-        best.packedReduceBlocksPerSm = std::clamp(std::atoi(blocks), 1, 2);
+    long v = 0;
+    if (tuningOverride("HISTOSCOPE_TUNE_THREADS", 64, kPrivatizedThreadsMax, v))
+        best.privatizedThreads = int(v);
+    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_WORDS", 2, 4, v) && v != 3)
+        best.partitionCountWordsInFlight = int(v);
+    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_CHUNK", 16, 25, v))  // log2 of the samples
+        best.partitionChunkSamples = 1u << v;
+    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS", 1, 16, v))
+        best.partitionCountBlocksPerSm = int(v);
+    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_LANES", 1, 32, v) && isPowerOfTwo(v))
+        best.partitionCountLanes = int(v);
+    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_LOADS", 1, 8, v))
+        best.partitionCountLoadsPerLane = int(v);
+    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_VECTOR", 0, 1, v))
+        best.partitionSplitVectorLoads = v == 1;
+    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_RUNS", 0, 1, v))
+        best.partitionSplitWarpRuns = int(v);
+    if (tuningOverride("HISTOSCOPE_TUNE_PACKED_PREFETCH", 0, 8, v))
+        best.packedPrefetchRounds = int(v);
+    if (tuningOverride("HISTOSCOPE_TUNE_PACKED_SEGMENT", 16400, 65535, v))
+        best.packedSegmentBound = std::uint32_t(v);
+    if (tuningOverride("HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS", 1, 2, v))
+        best.packedReduceBlocksPerSm = int(v);
     return best;
 }
 

@@ -3,8 +3,9 @@
 // scripts/bigbin_variants.cu). A slot's high bits name its bucket of kPartitionBucketSlots
 // slots, its low bits its place in that bucket.
 //   split  Persistent blocks take tiles of the piece (a run of pixels within one row), rank each
-//          sample within its bucket by a returning shared atomic on the bucket's count (one per
-//          warp where all 32 lanes share a bucket, as on smooth frames), scan the counts
+//          sample within its bucket by a returning shared atomic on the bucket's count (with
+//          warp runs, one per warp where all 32 lanes share a bucket, as on smooth frames), scan
+//          the counts
 //          (cub::BlockScan), and write the tile's samples back as 16-bit places in bucket
 //          order, with each bucket's start: one read of the input, two bytes a sample written,
 //          all of it plain coalesced stores.
@@ -47,9 +48,13 @@ struct SplitShape {
     std::uint32_t firstBucket = 0;    // this pass's buckets
     std::uint32_t numBuckets = 0;
     bool vectorLoads = true;          // ArchTuning::partitionSplitVectorLoads
+    // The increment of a rank's atomic without warp runs, 1, read from the arguments so that it
+    // is not an immediate: session 17's split without warp runs added an immediate 1 and
+    // measured 79.8 us against 64.1 with them (16 M keys into 1 M bins).
+    std::uint32_t rankStep = 1;
 };
 
-template <typename T, int C, typename M>
+template <typename T, int C, typename M, bool kWarpRuns>
 __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, SplitShape s, std::uint16_t* d_places,
                                                             std::uint32_t* d_starts)
 {
@@ -147,22 +152,26 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
         }
         // Ranks are below kTileSamples (13 bits): two to a register, so that the tile's samples,
         // places and ranks fit 64 registers without spilling.
-        // A warp whose samples share a bucket is ranked by one atomic. The vote and shuffle stay
-        // on every input: a split without them, taken where sampled neighbours spread, was slower
-        // on every cell, uniform keys included (H200, session 17: 16 M keys into 1 M bins, the
-        // split 79.8 against 64.1 us, issue slots 51 against 69 % busy). Without branches: one
-        // predicated atomic a sample, and both shuffles on every warp, since the split is bound by
-        // issue and nested branches cost each sample a convergence barrier.
+        // With warp runs, a warp whose samples share a bucket is ranked by one atomic: a vote and
+        // two shuffles a sample, which independent samples never use (KernelArgs::split_warp_runs
+        // says where they may). Without branches: one predicated atomic a sample, and both
+        // shuffles on every warp, since the split is bound by issue and nested branches cost each
+        // sample a convergence barrier.
         std::uint32_t rank2[kSamples / 2 + 1] = {};
 #pragma unroll
         for (int k = 0; k < kSamples; ++k) {
             const std::uint32_t b = packed[k] >> 16;
-            const bool run = __all_sync(0xffffffffu, b == __shfl_sync(0xffffffffu, b, 0));
             std::uint32_t r = 0;
-            if (b != kNoBucket && (!run || lane == 0))
-                r = atomicAdd(s_count + b, run ? 32u : 1u);
-            const std::uint32_t base = __shfl_sync(0xffffffffu, r, 0);
-            r = run ? base + lane : r;
+            if constexpr (kWarpRuns) {
+                const bool run = __all_sync(0xffffffffu, b == __shfl_sync(0xffffffffu, b, 0));
+                if (b != kNoBucket && (!run || lane == 0))
+                    r = atomicAdd(s_count + b, run ? 32u : 1u);
+                const std::uint32_t base = __shfl_sync(0xffffffffu, r, 0);
+                r = run ? base + lane : r;
+            } else {
+                if (b != kNoBucket)
+                    r = atomicAdd(s_count + b, s.rankStep);
+            }
             rank2[k / 2] |= r << (16 * (k & 1));
         }
         __syncthreads();
@@ -342,7 +351,11 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
         auto* d_places = scratch.places.get<std::uint16_t>();
         auto* d_starts = scratch.starts.get<std::uint32_t>();
 
-        const auto split = splitKernel<T, C, M>;
+        // Ranks without warp runs only for one channel, where the sample can tell (several
+        // channels keep one instance).
+        const int forced = ctx.tuning.partitionSplitWarpRuns;
+        const bool warpRuns = C > 1 || (forced < 0 ? args.split_warp_runs : forced == 1);
+        const auto split = warpRuns ? splitKernel<T, C, M, true> : splitKernel<T, C, M, C != 1>;
         int perMultiprocessor = 0;
         HS_TRY(ctx.cache.blocksPerMultiprocessor(reinterpret_cast<const void*>(split), kSplitThreads, 0, perMultiprocessor));
         if (perMultiprocessor < 1)
