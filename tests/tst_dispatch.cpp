@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -388,23 +389,27 @@ void TestDispatch::samplePixelsComeInNeighbourPairs()
         QVERIFY(last + 2 * (n / pairs + 1) >= n);
 }
 
+// A value outside a knob's set leaves the shipped value.
+constexpr int kShipped = std::numeric_limits<int>::min();
+
 void TestDispatch::tuningOverridesTakeOnlyValuesInTheirSet_data()
 {
     QTest::addColumn<QByteArray>("variable");
     QTest::addColumn<QByteArray>("value");
-    QTest::addColumn<int>("expected");  // the field after the override; -1: the shipped value
+    QTest::addColumn<int>("expected");  // the field after the override, or kShipped
     QTest::newRow("loads in range") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("3") << 3;
-    QTest::newRow("loads above") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("9") << -1;
-    QTest::newRow("loads not a number") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("two") << -1;
-    QTest::newRow("loads trailing text") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("2x") << -1;
-    QTest::newRow("loads empty") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("") << -1;
+    QTest::newRow("loads above") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("9") << kShipped;
+    QTest::newRow("loads not a number") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("two") << kShipped;
+    QTest::newRow("loads trailing text") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("2x") << kShipped;
+    QTest::newRow("loads empty") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("") << kShipped;
     QTest::newRow("lanes a power of two") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LANES") << QByteArray("8") << 8;
-    QTest::newRow("lanes not a power of two") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LANES") << QByteArray("6") << -1;
+    QTest::newRow("lanes not a power of two") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LANES") << QByteArray("6") << kShipped;
     QTest::newRow("words 4") << QByteArray("HISTOSCOPE_TUNE_PARTITION_WORDS") << QByteArray("4") << 4;
-    QTest::newRow("words 3") << QByteArray("HISTOSCOPE_TUNE_PARTITION_WORDS") << QByteArray("3") << -1;
+    QTest::newRow("words 3") << QByteArray("HISTOSCOPE_TUNE_PARTITION_WORDS") << QByteArray("3") << kShipped;
     QTest::newRow("runs never") << QByteArray("HISTOSCOPE_TUNE_PARTITION_RUNS") << QByteArray("0") << 0;
-    QTest::newRow("runs 2") << QByteArray("HISTOSCOPE_TUNE_PARTITION_RUNS") << QByteArray("2") << -1;
-    QTest::newRow("threads below") << QByteArray("HISTOSCOPE_TUNE_THREADS") << QByteArray("32") << -1;
+    QTest::newRow("runs from the sample") << QByteArray("HISTOSCOPE_TUNE_PARTITION_RUNS") << QByteArray("-1") << -1;
+    QTest::newRow("runs 2") << QByteArray("HISTOSCOPE_TUNE_PARTITION_RUNS") << QByteArray("2") << kShipped;
+    QTest::newRow("threads below") << QByteArray("HISTOSCOPE_TUNE_THREADS") << QByteArray("32") << kShipped;
     QTest::newRow("threads 256") << QByteArray("HISTOSCOPE_TUNE_THREADS") << QByteArray("256") << 256;
 }
 
@@ -428,7 +433,7 @@ void TestDispatch::tuningOverridesTakeOnlyValuesInTheirSet()
     QVERIFY(qputenv(variable.constData(), value));
     const int tuned = field(detail::tuningFor(9));
     qunsetenv(variable.constData());
-    QCOMPARE(tuned, expected < 0 ? shipped : expected);
+    QCOMPARE(tuned, expected == kShipped ? shipped : expected);
     QCOMPARE(field(detail::tuningFor(9)), shipped);
 }
 

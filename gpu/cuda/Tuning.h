@@ -104,17 +104,22 @@ struct ArchTuning {
     int partitionCountLanes = 0;
     // `partition`'s count: 16-byte loads a lane from which a segment takes twice the lanes. 2 was
     // equal or faster than 4 on every `partition` cell of an A/B pass (H200, session 21, run 4: a
-    // smooth 4K 16-bit frame 0.061 against 0.077 ms, 1 M uniform keys 0.097 against 0.098).
-    int partitionCountLoadsPerLane = 2;
+    // smooth 4K 16-bit frame 0.061 against 0.077 ms, 1 M uniform keys 0.097 against 0.098), but
+    // the self-check and sanitizers have not run on it (session 22 was lent no H200): a candidate.
+    int partitionCountLoadsPerLane = 4;
     // `partition`'s split: whole tiles of one channel on a 16-byte boundary read in 16-byte words:
     // 16 M keys into 1 M bins, the split 60.7 us against 65.4 (Nsight Compute), `partition` 0.098
     // ms against 0.100 in the same process (session 21, run 4).
     bool partitionSplitVectorLoads = true;
     // `partition`'s split ranks with warp runs (a vote and two shuffles a sample, one atomic for
-    // a warp whose 32 samples share a bucket) unless the skew sample shows fewer than this share
-    // of neighbour pairs in one bucket (by chance 1/256 at 1 M bins, 1/16 at 65,536).
+    // a warp whose 32 samples share a bucket): always (1), never (0), or (-1) unless the skew
+    // sample shows fewer than partitionWarpRunsNeighbourShareMin of neighbour pairs in one bucket
+    // (by chance 1/256 at 1 M bins, 1/16 at 65,536), where independent samples never form a run
+    // and the vote and shuffles cost some 8 of the split's 74 instructions a key. Always, as
+    // every H200 run so far measured it; -1 is the candidate for the next H200 A/B (session 22
+    // was lent no device): one-channel inputs only.
     double partitionWarpRunsNeighbourShareMin = 0.1;
-    int partitionSplitWarpRuns = -1;  // -1: as above; 0: never; 1: always (one-channel inputs)
+    int partitionSplitWarpRuns = 1;
     // `packed`'s count: before each segment (and before the clear), one warp of the block asks L2
     // for this many of the walker's rounds of the segment's first loads (a bulk prefetch, sm_90),
     // so that DRAM keeps streaming while the block settles its counters behind its barriers
@@ -252,7 +257,7 @@ inline bool isPowerOfTwo(long v) { return v > 0 && (v & (v - 1)) == 0; }
 // HISTOSCOPE_TUNE_PARTITION_CHUNK (log2 of its chunk's samples, 16 ... 25),
 // HISTOSCOPE_TUNE_PARTITION_COUNT_BLOCKS (1 ... 16), HISTOSCOPE_TUNE_PARTITION_LANES (1, 2, 4 ... 32),
 // HISTOSCOPE_TUNE_PARTITION_LOADS (1 ... 8), HISTOSCOPE_TUNE_PARTITION_VECTOR (0 or 1) and
-// HISTOSCOPE_TUNE_PARTITION_RUNS (0: never, 1: always),
+// HISTOSCOPE_TUNE_PARTITION_RUNS (-1: from the sample, 0: never, 1: always),
 // HISTOSCOPE_TUNE_PACKED_PREFETCH (0 ... 8), HISTOSCOPE_TUNE_PACKED_SEGMENT (16,400 ... 65,535)
 // and HISTOSCOPE_TUNE_PACKED_REDUCE_BLOCKS (1 or 2) `packed`'s prefetch rounds, segment and its
 // sum's blocks an SM; the shipped values are above.
@@ -277,7 +282,7 @@ inline ArchTuning tuningFor(int computeMajor)
         best.partitionCountLoadsPerLane = int(v);
     if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_VECTOR", 0, 1, v))
         best.partitionSplitVectorLoads = v == 1;
-    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_RUNS", 0, 1, v))
+    if (tuningOverride("HISTOSCOPE_TUNE_PARTITION_RUNS", -1, 1, v))
         best.partitionSplitWarpRuns = int(v);
     if (tuningOverride("HISTOSCOPE_TUNE_PACKED_PREFETCH", 0, 8, v))
         best.packedPrefetchRounds = int(v);
