@@ -50,7 +50,7 @@ done
 for setting in ${SELFCHECK_ENV:-}; do
   name=$(echo "$setting" | sed 's/HISTOSCOPE_TUNE_//g' | tr -c 'A-Za-z0-9=.+\n' '_' | tr '=' '-')
   settings=$(echo "$setting" | tr '+' ' ')
-  env $settings "$bench" selfcheck > "$out/selfcheck-$name.log" 2>&1
+  env $settings "$bench" selfcheck ${SELFCHECK_ARGS:---big} > "$out/selfcheck-$name.log" 2>&1
   echo "selfcheck $setting: exit $?; $(grep -E '^selfcheck:' "$out/selfcheck-$name.log")" >> "$summary"
   grep -m 20 FAIL "$out/selfcheck-$name.log" >> "$summary"
   for tool in $( [ "${SKIP_SANITIZE:-0}" = 1 ] || echo memcheck racecheck); do
@@ -62,11 +62,22 @@ for setting in ${SELFCHECK_ENV:-}; do
 done
 
 # The SASS of `partition`'s split for 32-bit keys (SASS_SPLIT=1): each instance's opcode mix in the
-# summary (scripts/sass_mix.py), the listings in split-sass.txt.
+# summary (scripts/sass_mix.py), its shared atomics with their modifiers (an aggregating
+# ATOMS.POPC.INC and a plain ATOMS.ADD are one opcode to the mix), the listings in split-sass.txt.
 if [ "${SASS_SPLIT:-0}" = 1 ]; then
   obj=$(find build-gpu -name 'PartitionKernels.cu.o' | head -1)
-  cuobjdump -sass "$obj" 2>&1 | awk '/Function : /{f = ($0 ~ /splitKernelIjLi1ENS0_14IdentityMapper/)} f' > "$out/split-sass.txt"
-  python3 scripts/sass_mix.py < "$out/split-sass.txt" >> "$summary" 2>&1
+  if [ -n "$obj" ] && cuobjdump -sass "$obj" > "$out/partition-sass.txt" 2>&1; then
+    awk '/Function : /{f = ($0 ~ /splitKernelIjLi1ENS0_14IdentityMapper/)} f' "$out/partition-sass.txt" > "$out/split-sass.txt"
+    python3 scripts/sass_mix.py < "$out/split-sass.txt" >> "$summary" 2>&1
+    # Per instance (warp runs: ...Lb1, without: ...Lb0), each shared atomic's full opcode and count.
+    awk '/Function : /{k = (match($0, /Lb[01]/) ? substr($0, RSTART, 3) : "?")}
+         /ATOMS/{match($0, /ATOMS[.A-Z0-9]*/); n[k ": " substr($0, RSTART, RLENGTH)]++}
+         END {for (x in n) print "sass atoms: " x " " n[x]}' "$out/split-sass.txt" | sort >> "$summary"
+    echo "sass split: $(grep -c 'Function : ' "$out/split-sass.txt") instances" >> "$summary"
+  else
+    echo "sass split: FAILED (no PartitionKernels object, or cuobjdump failed)" >> "$summary"
+  fi
+  rm -f "$out/partition-sass.txt"
 fi
 
 # A real GPU fault (the test hook's out-of-bounds kernel), then every engine's recovery: after

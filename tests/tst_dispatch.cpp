@@ -402,6 +402,12 @@ void TestDispatch::tuningOverridesTakeOnlyValuesInTheirSet_data()
     QTest::newRow("loads not a number") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("two") << kShipped;
     QTest::newRow("loads trailing text") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("2x") << kShipped;
     QTest::newRow("loads empty") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("") << kShipped;
+    QTest::newRow("loads hexadecimal") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("0x3") << kShipped;
+    QTest::newRow("loads overflowing") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LOADS") << QByteArray("99999999999999999999") << kShipped;
+    QTest::newRow("chunk in range") << QByteArray("HISTOSCOPE_TUNE_PARTITION_CHUNK") << QByteArray("23") << (1 << 23);
+    QTest::newRow("chunk below") << QByteArray("HISTOSCOPE_TUNE_PARTITION_CHUNK") << QByteArray("15") << kShipped;
+    QTest::newRow("segment above") << QByteArray("HISTOSCOPE_TUNE_PACKED_SEGMENT") << QByteArray("65536") << kShipped;
+    QTest::newRow("segment in range") << QByteArray("HISTOSCOPE_TUNE_PACKED_SEGMENT") << QByteArray("49172") << 49172;
     QTest::newRow("lanes a power of two") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LANES") << QByteArray("8") << 8;
     QTest::newRow("lanes not a power of two") << QByteArray("HISTOSCOPE_TUNE_PARTITION_LANES") << QByteArray("6") << kShipped;
     QTest::newRow("words 4") << QByteArray("HISTOSCOPE_TUNE_PARTITION_WORDS") << QByteArray("4") << 4;
@@ -427,14 +433,25 @@ void TestDispatch::tuningOverridesTakeOnlyValuesInTheirSet()
             return t.partitionCountWordsInFlight;
         if (variable.endsWith("RUNS"))
             return t.partitionSplitWarpRuns;
+        if (variable.endsWith("CHUNK"))
+            return int(t.partitionChunkSamples);
+        if (variable.endsWith("SEGMENT"))
+            return int(t.packedSegmentBound);
         return t.privatizedThreads;
     };
+    // The variable as the test's own environment had it, put back afterwards.
+    const bool wasSet = qEnvironmentVariableIsSet(variable.constData());
+    const QByteArray outer = qgetenv(variable.constData());
+    qunsetenv(variable.constData());
     const int shipped = field(detail::tuningFor(9));
     QVERIFY(qputenv(variable.constData(), value));
     const int tuned = field(detail::tuningFor(9));
     qunsetenv(variable.constData());
+    const int after = field(detail::tuningFor(9));
+    if (wasSet)
+        qputenv(variable.constData(), outer);
     QCOMPARE(tuned, expected == kShipped ? shipped : expected);
-    QCOMPARE(field(detail::tuningFor(9)), shipped);
+    QCOMPARE(after, shipped);
 }
 
 QTEST_GUILESS_MAIN(TestDispatch)

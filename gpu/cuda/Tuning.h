@@ -103,9 +103,10 @@ struct ArchTuning {
     // 65,536 keys 90 % hot 0.328 against 0.218 (session 21), so the rule stays.
     int partitionCountLanes = 0;
     // `partition`'s count: 16-byte loads a lane from which a segment takes twice the lanes. 2 was
-    // equal or faster than 4 on every `partition` cell of an A/B pass (H200, session 21, run 4: a
-    // smooth 4K 16-bit frame 0.061 against 0.077 ms, 1 M uniform keys 0.097 against 0.098), but
-    // the self-check and sanitizers have not run on it (session 22 was lent no H200): a candidate.
+    // faster than 4 or within 2 us of it on every `partition` cell of an A/B pass (H200, session
+    // 21, run 4: a smooth 4K 16-bit frame 0.061 against 0.077 ms, 1 M uniform keys 0.097 against
+    // 0.098, 65,536 uniform keys 0.085 against 0.083), but the self-check and sanitizers have not
+    // run on it (session 22 was lent no H200): a candidate.
     int partitionCountLoadsPerLane = 4;
     // `partition`'s split: whole tiles of one channel on a 16-byte boundary read in 16-byte words:
     // 16 M keys into 1 M bins, the split 60.7 us against 65.4 (Nsight Compute), `partition` 0.098

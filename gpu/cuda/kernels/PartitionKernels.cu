@@ -48,10 +48,6 @@ struct SplitShape {
     std::uint32_t firstBucket = 0;    // this pass's buckets
     std::uint32_t numBuckets = 0;
     bool vectorLoads = true;          // ArchTuning::partitionSplitVectorLoads
-    // The increment of a rank's atomic without warp runs, 1, read from the arguments so that it
-    // is not an immediate: session 17's split without warp runs added an immediate 1 and
-    // measured 79.8 us against 64.1 with them (16 M keys into 1 M bins).
-    std::uint32_t rankStep = 1;
 };
 
 template <typename T, int C, typename M, bool kWarpRuns>
@@ -170,7 +166,7 @@ __global__ void __launch_bounds__(kSplitThreads, 2) splitKernel(KernelArgs a, Sp
                 r = run ? base + lane : r;
             } else {
                 if (b != kNoBucket)
-                    r = atomicAdd(s_count + b, s.rankStep);
+                    r = atomicAdd(s_count + b, 1u);
             }
             rank2[k / 2] |= r << (16 * (k & 1));
         }
