@@ -5,10 +5,9 @@
 //   split  Persistent blocks take tiles of the piece (a run of pixels within one row), rank each
 //          sample within its bucket by a returning shared atomic on the bucket's count (with
 //          warp runs, one per warp where all 32 lanes share a bucket, as on smooth frames), scan
-//          the counts
-//          (cub::BlockScan), and write the tile's samples back as 16-bit places in bucket
-//          order, with each bucket's start: one read of the input, two bytes a sample written,
-//          all of it plain coalesced stores.
+//          the counts (cub::BlockScan), and write the tile's samples back as 16-bit places in
+//          bucket order, with each bucket's start: one read of the input, two bytes a sample
+//          written, all of it plain coalesced stores.
 //   count  Block (p, b) adds up bucket b's places from every P-th tile in kPartitionBucketSlots
 //          shared counters and merges them into the totals: every place is read once, and a
 //          block merges 4,096 counters instead of a copy of every bin.
