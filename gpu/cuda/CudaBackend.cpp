@@ -324,10 +324,14 @@ Status CudaBackend::enqueue(const RequestPlan& plan, const Resolution& resolutio
     m_countedSlots = args.d_slots;
     const LaunchContext ctx{m_props, m_tuning, m_work, m_launchCache};
 
-    if (resolution.skew) {
+    if (resolution.skew)
         args.hot_slot = resolution.skew->topSlot;
-        args.split_warp_runs = resolution.skew->neighbourBucketShare >= m_tuning.partitionWarpRunsNeighbourShareMin;
-    }
+    // `partition`'s split: tuning's fixed choice, else the sample's (warp runs without one).
+    const int warpRuns = m_tuning.partitionSplitWarpRuns;
+    args.split_warp_runs = warpRuns >= 0 ? warpRuns == 1
+                                         : !resolution.skew
+                                               || resolution.skew->neighbourBucketShare
+                                                      >= m_tuning.partitionWarpRunsNeighbourShareMin;
     if (!pieces.empty() && needsHotKeys(strategy, plan, m_props)) {
         if (!resolution.skew)
             return Status::error(ErrorCode::InvalidArgument, "large-bins needs a skew sample for its hot-slot table");

@@ -47,8 +47,8 @@ struct KernelArgs {
     std::uint32_t hot_slot = 0xffffffffu;   // `run-length`: the sampled heaviest slot
     const std::uint32_t* d_hot_keys = nullptr;  // `large-bins`: direct-mapped hot-slot table
     std::uint32_t hot_entries = 0;
-    // `partition`'s split: rank a warp whose samples share a bucket with one atomic (without a
-    // sample, or where sampled neighbours crowd into buckets)
+    // `partition`'s split: rank a warp whose samples share a bucket with one atomic
+    // (ArchTuning::partitionSplitWarpRuns says where; CudaBackend::enqueue decides)
     bool split_warp_runs = true;
     unsigned long long* d_zero = nullptr;   // the next call's totals, cleared in this launch (clearsNextTotals)
     std::uint32_t zero_words = 0;

@@ -348,8 +348,7 @@ Status launchPartition(const KernelArgs& args, PartitionScratch& scratch, const 
 
         // Ranks without warp runs only for one channel, where the sample can tell (several
         // channels keep one instance).
-        const int forced = ctx.tuning.partitionSplitWarpRuns;
-        const bool warpRuns = C > 1 || (forced < 0 ? args.split_warp_runs : forced == 1);
+        const bool warpRuns = C > 1 || args.split_warp_runs;
         const auto split = warpRuns ? splitKernel<T, C, M, true> : splitKernel<T, C, M, C != 1>;
         int perMultiprocessor = 0;
         HS_TRY(ctx.cache.blocksPerMultiprocessor(reinterpret_cast<const void*>(split), kSplitThreads, 0, perMultiprocessor));
